@@ -1,0 +1,14 @@
+// Command elect runs, verifies, measures and compares leader-election
+// algorithms. See the package documentation of elect/internal/cli for the
+// manual, or run "elect help".
+package main
+
+import (
+	"os"
+
+	"elect/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

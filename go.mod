@@ -1,0 +1,3 @@
+module elect
+
+go 1.26.8

@@ -1,0 +1,143 @@
+// Package cli is the elect command: every subcommand is a function of its
+// arguments and output streams, so the whole command runs in-process in tests.
+//
+// Exit status: 0 when every run elected as promised and every check held,
+// 1 when a run ended in another outcome or a check failed (the output says
+// which), 2 for bad input (one line on standard error saying what is wrong and
+// what is allowed).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand of elect.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; each subcommand's file calls it from init.
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("cli: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// UsageError is bad input from the user: it is printed as one line and the
+// command exits with status 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// usagef returns a UsageError with a formatted message.
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// errFailed reports that the command ran but a run's outcome or a check was
+// not what was promised; the output already says which. Exit status 1.
+var errFailed = errors.New("a run did not elect as promised or a check failed")
+
+// errHelp is returned when the user asked for help; it is not an error.
+var errHelp = errors.New("help requested")
+
+// Main runs elect with the arguments after the program name and returns the
+// exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	err := run(args, stdout, stderr)
+	var ue *UsageError
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "elect: %s\n", ue.Msg)
+		return 2
+	case errors.Is(err, errFailed):
+		return 1
+	default:
+		fmt.Fprintf(stderr, "elect: %v\n", err)
+		return 1
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printHelp(stderr)
+		return usagef("no command given; try 'elect run lcr --n 16' or 'elect help'")
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		printHelp(stdout)
+		return nil
+	}
+	c, ok := commands[name]
+	if !ok {
+		return usagef("unknown command %q%s; commands: %s", name, suggest(name, commandNames()), strings.Join(commandNames(), ", "))
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "elect: run, verify, measure and compare leader-election algorithms")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage: elect COMMAND [arguments]; elect COMMAND --help for its flags")
+	fmt.Fprintln(w)
+	for _, n := range commandNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
+
+// suggest returns ` (did you mean "x"?)` for the candidate nearest to name by
+// edit distance, or "" when none is close.
+func suggest(name string, candidates []string) string {
+	best, bestDist := "", len(name)/2+2
+	for _, c := range candidates {
+		if d := editDistance(name, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
