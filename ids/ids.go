@@ -1,0 +1,210 @@
+// Package ids parses and generates ID arrangements: which ID each node of a
+// network holds, by node index (clockwise order on a ring).
+package ids
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"elect"
+)
+
+// MaxID is the largest ID accepted, leaving room for algorithms that prepend
+// bits to IDs.
+const MaxID = 1<<48 - 1
+
+// Kind is an arrangement's rule.
+type Kind uint8
+
+// The arrangements.
+const (
+	Random      Kind = iota // a seeded random permutation of 0..n-1
+	Increasing              // node i holds i: IDs grow clockwise
+	Decreasing              // node i holds n-1-i: IDs shrink clockwise
+	BitReversal             // node i holds the lg n-bit reversal of i (n a power of two)
+	List                    // an explicit list, one ID per node
+	Range                   // distinct random values drawn uniformly from lo..hi
+	Anonymous               // every node holds 0
+)
+
+// Spec is a parsed arrangement.
+type Spec struct {
+	Kind   Kind
+	List   []elect.ID
+	Lo, Hi int64
+	text   string
+}
+
+// String returns the arrangement as it was written.
+func (s Spec) String() string { return s.text }
+
+// Usage lists the accepted forms, for help texts and errors.
+const Usage = "random, increasing, decreasing, bit-reversal, anonymous, list:ID,ID,... (or just ID,ID,...), range:LO..HI"
+
+// ErrSpec is wrapped by every error about an arrangement.
+var ErrSpec = errors.New("ids")
+
+// Parse reads an arrangement; see Usage for the forms.
+func Parse(text string) (Spec, error) {
+	s := Spec{text: text}
+	switch text {
+	case "random", "":
+		s.Kind, s.text = Random, "random"
+		return s, nil
+	case "increasing":
+		s.Kind = Increasing
+		return s, nil
+	case "decreasing":
+		s.Kind = Decreasing
+		return s, nil
+	case "bit-reversal":
+		s.Kind = BitReversal
+		return s, nil
+	case "anonymous":
+		s.Kind = Anonymous
+		return s, nil
+	}
+	if rest, ok := strings.CutPrefix(text, "range:"); ok {
+		lo, hi, found := strings.Cut(rest, "..")
+		if !found {
+			return s, fmt.Errorf("%w: range %q: want range:LO..HI", ErrSpec, rest)
+		}
+		var err error
+		if s.Lo, err = parseID(lo); err != nil {
+			return s, err
+		}
+		if s.Hi, err = parseID(hi); err != nil {
+			return s, err
+		}
+		if s.Lo > s.Hi {
+			return s, fmt.Errorf("%w: range %q is empty (LO > HI)", ErrSpec, rest)
+		}
+		s.Kind = Range
+		return s, nil
+	}
+	list, explicit := strings.CutPrefix(text, "list:")
+	if !explicit && !strings.Contains(text, ",") && !isNumber(text) {
+		return s, fmt.Errorf("%w: unknown arrangement %q; use %s", ErrSpec, text, Usage)
+	}
+	for _, f := range strings.Split(list, ",") {
+		v, err := parseID(strings.TrimSpace(f))
+		if err != nil {
+			return s, err
+		}
+		s.List = append(s.List, elect.ID(v))
+	}
+	s.Kind = List
+	return s, nil
+}
+
+func isNumber(t string) bool {
+	_, err := strconv.ParseUint(t, 10, 64)
+	return err == nil
+}
+
+func parseID(t string) (int64, error) {
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 || v > MaxID {
+		return 0, fmt.Errorf("%w: %q is not an ID (an integer in 0..%d)", ErrSpec, t, int64(MaxID))
+	}
+	return v, nil
+}
+
+// Check reports whether the arrangement can give n nodes IDs, without
+// generating them.
+func (s Spec) Check(n int) error {
+	switch s.Kind {
+	case BitReversal:
+		if n < 1 || n&(n-1) != 0 {
+			return fmt.Errorf("%w: bit-reversal needs n to be a power of two; %d is not (try %d)", ErrSpec, n, 1<<bits.Len(uint(n)))
+		}
+	case List:
+		if len(s.List) != n {
+			return fmt.Errorf("%w: the ID list has %d IDs but n is %d", ErrSpec, len(s.List), n)
+		}
+	case Range:
+		if uint64(s.Hi-s.Lo) < uint64(n-1) {
+			return fmt.Errorf("%w: range %d..%d holds %d distinct IDs, fewer than n = %d", ErrSpec, s.Lo, s.Hi, s.Hi-s.Lo+1, n)
+		}
+	}
+	return nil
+}
+
+// Generate returns the IDs of n nodes, by index. Random arrangements draw from
+// rng.
+func (s Spec) Generate(n int, rng *rand.Rand) ([]elect.ID, error) {
+	if err := s.Check(n); err != nil {
+		return nil, err
+	}
+	out := make([]elect.ID, n)
+	switch s.Kind {
+	case Random:
+		for i := range out {
+			out[i] = elect.ID(i)
+		}
+		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	case Increasing:
+		for i := range out {
+			out[i] = elect.ID(i)
+		}
+	case Decreasing:
+		for i := range out {
+			out[i] = elect.ID(n - 1 - i)
+		}
+	case BitReversal:
+		width := bits.Len(uint(n)) - 1
+		for i := range out {
+			out[i] = elect.ID(ReverseBits(uint64(i), width))
+		}
+	case List:
+		copy(out, s.List)
+	case Range:
+		sampleDistinct(out, s.Lo, s.Hi, rng)
+	case Anonymous:
+	}
+	return out, nil
+}
+
+// ReverseBits returns the lowest width bits of x in reverse order.
+func ReverseBits(x uint64, width int) uint64 {
+	if width == 0 {
+		return 0
+	}
+	return bits.Reverse64(x) >> (64 - width)
+}
+
+// sampleDistinct fills out with distinct values drawn uniformly from lo..hi
+// in random order (Floyd's algorithm, then a shuffle).
+func sampleDistinct(out []elect.ID, lo, hi int64, rng *rand.Rand) {
+	n := int64(len(out))
+	size := hi - lo + 1
+	chosen := make(map[int64]bool, n)
+	k := 0
+	for j := size - n; j < size; j++ {
+		t := rng.Int64N(j + 1)
+		if chosen[t] {
+			t = j
+		}
+		chosen[t] = true
+		out[k] = elect.ID(lo + t)
+		k++
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+}
+
+// Duplicate returns two node indexes that hold the same ID, or ok == false
+// when all IDs are distinct.
+func Duplicate(idList []elect.ID) (i, j int, ok bool) {
+	first := make(map[elect.ID]int, len(idList))
+	for k, id := range idList {
+		if prev, dup := first[id]; dup {
+			return prev, k, true
+		}
+		first[id] = k
+	}
+	return 0, 0, false
+}

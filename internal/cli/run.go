@@ -1,0 +1,351 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"elect/catalog"
+	"elect/ids"
+	"elect/scenario"
+	"elect/sim"
+	"elect/topology"
+)
+
+func init() {
+	register(command{name: "run", summary: "run one election (or --trials K) and check it", run: runCommand})
+}
+
+const runUsage = `usage: elect run ALGORITHM [flags]
+
+Runs ALGORITHM (see 'elect list') on a simulated network, monitors the
+election at every step, and checks the result against the algorithm's
+promises and proven bounds. The same flags and seed give the same run, byte
+for byte.
+
+examples:
+  elect run lcr --n 1024
+  elect run lcr --n 1024 --ids decreasing --announce
+  elect run chang-roberts --n 8 --initiators 2 --delivery random --json
+  elect run lcr --n 8 --ids 3,7,1,0,6,2,5,4 --trace trace.jsonl
+
+Exit status: 0 when every run elected as promised and every check held;
+1 when not (the output says what failed); 2 for bad input.
+
+flags:
+`
+
+// runFlags are the flags of elect run, shared with other commands that
+// describe runs.
+type runFlags struct {
+	n          int
+	idsSpec    string
+	seed       uint64
+	timing     string
+	delivery   string
+	initiators string
+	topology   string
+	announce   bool
+	force      bool
+	trace      string
+	json       bool
+	trials     int
+	maxEvents  int64
+	maxTime    int64
+	params     map[string]*string
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.n, "n", 16, "number of nodes")
+	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
+	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs, initiators, delays and node randomness all derive from it")
+	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
+	fs.StringVar(&f.delivery, "delivery", "", "delivery model: "+sim.DeliveryNames()+" (default: sync for --timing sync, else fifo)")
+	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K (K random nodes), nodes:I,J@T,... (T: wake-up time)")
+	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
+	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
+	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
+	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
+	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
+	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
+	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
+	f.params = map[string]*string{}
+	seen := map[string]bool{}
+	for _, a := range catalog.All() {
+		for _, p := range a.Params {
+			if seen[p.Name] {
+				continue
+			}
+			seen[p.Name] = true
+			f.params[p.Name] = fs.String(p.Name, "", fmt.Sprintf("%s (%s)", p.Help, usersOf(p.Name)))
+		}
+	}
+}
+
+// usersOf names the algorithms that take parameter name.
+func usersOf(name string) string {
+	var users []string
+	for _, a := range catalog.All() {
+		for _, p := range a.Params {
+			if p.Name == name {
+				users = append(users, fmt.Sprintf("%s, default %s", a.Name, p.Default))
+			}
+		}
+	}
+	return strings.Join(users, "; ")
+}
+
+// spec turns the parsed flags into a scenario for one algorithm and trial.
+func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.Spec {
+	s := scenario.Spec{
+		Algorithm: algorithm, N: f.n, IDs: f.idsSpec, Topology: f.topology,
+		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
+		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
+		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
+	}
+	fs.Visit(func(fl *flag.Flag) {
+		if v, ok := f.params[fl.Name]; ok {
+			s.Params[fl.Name] = *v
+		}
+	})
+	return s
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", runUsage)
+	var f runFlags
+	f.register(fs)
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("run takes one algorithm name (got %d); 'elect list' shows them", len(pos))
+	}
+	if f.trials < 1 {
+		return usagef("--trials must be at least 1, got %d", f.trials)
+	}
+	if f.trace != "" && f.trials > 1 {
+		return usagef("--trace writes one run; use it with --trials 1")
+	}
+	if f.maxEvents < 1 {
+		return usagef("--max-events must be at least 1, got %d", f.maxEvents)
+	}
+	if f.maxTime < 0 {
+		return usagef("--max-time must not be negative, got %d", f.maxTime)
+	}
+	// Validate everything before creating the trace file, so that bad input
+	// leaves no file behind.
+	first := f.spec(fs, pos[0], 0)
+	if _, err := scenario.Build(first); err != nil {
+		return inputError(err)
+	}
+	var traceFile *os.File
+	if f.trace != "" {
+		if traceFile, err = os.Create(f.trace); err != nil {
+			return usagef("cannot create the trace file: %v", err)
+		}
+		defer traceFile.Close()
+	}
+	var records []*scenario.Record
+	failed := false
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	for t := range f.trials {
+		s := f.spec(fs, pos[0], t)
+		if traceFile != nil {
+			s.Trace = traceFile
+		}
+		rec, err := scenario.Run(s)
+		if err != nil {
+			return inputError(err)
+		}
+		if !rec.Succeeded() {
+			failed = true
+		}
+		if f.json {
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		} else if f.trials == 1 {
+			printRecord(stdout, rec)
+		}
+		if f.trials > 1 {
+			records = append(records, rec)
+		}
+	}
+	if traceFile != nil {
+		if err := traceFile.Close(); err != nil {
+			return err
+		}
+	}
+	if !f.json && f.trials > 1 {
+		printTrials(stdout, records)
+	}
+	if failed {
+		return errFailed
+	}
+	return nil
+}
+
+// inputError maps a scenario error to a usage error (exit 2) when it is the
+// user's to fix.
+func inputError(err error) error {
+	if scenario.IsUserError(err) {
+		return usagef("%v", err)
+	}
+	return err
+}
+
+// printRecord writes the report of one run for a person.
+func printRecord(w io.Writer, r *scenario.Record) {
+	init := "all nodes initiate"
+	if r.Initiators < r.N {
+		init = fmt.Sprintf("%d initiators", r.Initiators)
+	}
+	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %s, seed %d\n",
+		r.Algorithm, r.Topology, r.N, r.IDs, r.Delivery, init, r.Seed)
+	switch {
+	case r.Leaders >= 1:
+		fmt.Fprintf(w, "outcome   %s: node %d (ID %d)", r.Outcome, r.LeaderIndex, r.LeaderID)
+		if r.Leaders > 1 {
+			fmt.Fprintf(w, " and %d more", r.Leaders-1)
+		}
+		fmt.Fprintln(w)
+	default:
+		fmt.Fprintf(w, "outcome   %s\n", r.Outcome)
+	}
+	if r.Violation != "" {
+		fmt.Fprintf(w, "violation %s\n", r.Violation)
+	}
+	if r.Outcome == sim.Symmetric {
+		fmt.Fprintf(w, "          every node was in the same state after every round up to round %d: an anonymous\n", r.SymmetricRound)
+		fmt.Fprintln(w, "          deterministic ring cannot break symmetry (seed 001, Lemma 5.1.1; seed 003, impossibility theorem)")
+	}
+	alg, _ := catalog.Lookup(r.Algorithm)
+	var parts []string
+	for _, m := range alg.Messages {
+		parts = append(parts, fmt.Sprintf("%s %d", m.Name, r.MessagesByType[m.Name]))
+	}
+	fmt.Fprintf(w, "messages  %d (%s); at most %d sent by one node\n", r.Messages, strings.Join(parts, ", "), r.MaxNodeMessages)
+	fmt.Fprintf(w, "bits      %d\n", r.Bits)
+	unit := "time units"
+	if r.Timing == "sync" {
+		unit = "rounds"
+	}
+	if r.Delivery == sim.NewestFirst.String() {
+		unit = "(causal depth)"
+	}
+	fmt.Fprintf(w, "time      %s %s\n", formatNumber(r.Time), unit)
+	fmt.Fprintf(w, "informed  all nodes know the leader: %v\n", r.AllKnowLeader)
+	fmt.Fprintln(w, "checks")
+	width := 0
+	for _, c := range r.Checks {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range r.Checks {
+		verdict := "ok  "
+		if !c.Holds {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, formatNumber(c.Actual), c.Relation, formatNumber(c.Expected))
+	}
+}
+
+// printTrials summarises many runs of one configuration.
+func printTrials(w io.Writer, recs []*scenario.Record) {
+	r0 := recs[0]
+	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %d trials (seeds %d..%d)\n",
+		r0.Algorithm, r0.Topology, r0.N, r0.IDs, r0.Delivery, len(recs), r0.Seed, recs[len(recs)-1].Seed)
+	outcomes := map[sim.Outcome]int{}
+	var names []string
+	for _, r := range recs {
+		if outcomes[r.Outcome] == 0 {
+			names = append(names, string(r.Outcome))
+		}
+		outcomes[r.Outcome]++
+	}
+	slices.Sort(names)
+	fmt.Fprint(w, "outcomes ")
+	for _, o := range names {
+		k := outcomes[sim.Outcome(o)]
+		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(len(recs)))
+	}
+	fmt.Fprintln(w)
+	failedChecks := map[string]int{}
+	var checkNames []string
+	for _, r := range recs {
+		for _, c := range r.Checks {
+			if !c.Holds {
+				if failedChecks[c.Name] == 0 {
+					checkNames = append(checkNames, c.Name)
+				}
+				failedChecks[c.Name]++
+			}
+		}
+	}
+	fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", "", "mean", "std dev", "min", "max")
+	summary := func(name string, get func(*scenario.Record) float64) {
+		var s Summary
+		for _, r := range recs {
+			s.Add(get(r))
+		}
+		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, formatNumber(s.Mean()), formatNumber(s.StdDev()), formatNumber(s.Min), formatNumber(s.Max))
+	}
+	summary("messages", func(r *scenario.Record) float64 { return float64(r.Messages) })
+	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
+	summary("time", func(r *scenario.Record) float64 { return r.Time })
+	summary("leaders", func(r *scenario.Record) float64 { return float64(r.Leaders) })
+	if len(checkNames) == 0 {
+		fmt.Fprintln(w, "checks     all held in every trial")
+	}
+	for _, c := range checkNames {
+		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", failedChecks[c], c)
+	}
+}
+
+// formatNumber prints integers without a fraction and others with 4
+// significant digits.
+func formatNumber(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
+}
+
+// Summary accumulates mean, standard deviation, min and max (Welford).
+type Summary struct {
+	N        int
+	mean, m2 float64
+	Min, Max float64
+}
+
+// Add adds one observation.
+func (s *Summary) Add(x float64) {
+	s.N++
+	if s.N == 1 {
+		s.Min, s.Max = x, x
+	}
+	s.Min, s.Max = min(s.Min, x), max(s.Max, x)
+	d := x - s.mean
+	s.mean += d / float64(s.N)
+	s.m2 += d * (x - s.mean)
+}
+
+// Mean returns the mean.
+func (s *Summary) Mean() float64 { return s.mean }
+
+// StdDev returns the sample standard deviation (0 for fewer than 2).
+func (s *Summary) StdDev() float64 {
+	if s.N < 2 {
+		return 0
+	}
+	return math.Sqrt(s.m2 / float64(s.N-1))
+}

@@ -1,0 +1,325 @@
+package elect
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+)
+
+// Algorithm is everything the tool knows about one election algorithm: its
+// name and source, the model it assumes, its message types, its proven bounds,
+// its parameters, and how to build its nodes.
+type Algorithm struct {
+	Name     string // command-line name, e.g. "lcr"
+	Title    string // e.g. "Le Lann-Chang-Roberts"
+	Source   string // seed file and section it is implemented from
+	Summary  string // its rules in one or two sentences
+	Model    Model
+	Messages []MessageType // indexed by MsgType
+	Bounds   []Bound
+	Params   []Param
+	// NodeBytes estimates the memory one node needs, for refusing runs that
+	// would not fit in memory before allocating them (0: a default is used).
+	NodeBytes int
+	// New builds one node.
+	New func(info NodeInfo) Node
+}
+
+// NodeInfo is what a node knows when it is built.
+type NodeInfo struct {
+	ID       ID
+	N        int // the network size when Model.KnowsN, else 0
+	Degree   int // number of ports
+	Announce bool
+	Params   Params
+}
+
+// MsgTypeOf returns the index of the message type called name; it panics if
+// there is none (a bug in the algorithm's declaration).
+func (a *Algorithm) MsgTypeOf(name string) MsgType {
+	for i, m := range a.Messages {
+		if m.Name == name {
+			return MsgType(i)
+		}
+	}
+	panic("elect: algorithm " + a.Name + " declares no message type " + name)
+}
+
+// Model is what an algorithm assumes about the network. The runner refuses a
+// configuration that breaks it, naming the assumption, unless forced.
+type Model struct {
+	Topology  TopologyClass
+	Sync      bool // runs in the synchronous model
+	Async     bool // runs in the asynchronous model
+	FIFO      bool // needs FIFO channels
+	UniqueIDs bool // needs distinct IDs
+	KnowsN    bool // nodes are told n
+	WakeUp    WakeUp
+	Elects    Elects
+	Announce  Announce
+}
+
+// TopologyClass is the class of networks an algorithm is designed for.
+type TopologyClass uint8
+
+// The topology classes.
+const (
+	UniRing  TopologyClass = iota // unidirectional ring: send on Left only
+	BiRing                        // oriented bidirectional ring
+	Complete                      // complete graph
+	General                       // any connected graph
+)
+
+func (t TopologyClass) String() string {
+	switch t {
+	case UniRing:
+		return "unidirectional ring"
+	case BiRing:
+		return "oriented bidirectional ring"
+	case Complete:
+		return "complete graph"
+	case General:
+		return "general connected graph"
+	}
+	return "topology(?)"
+}
+
+// WakeUp is the set of wake-up patterns an algorithm tolerates.
+type WakeUp uint8
+
+// The wake-up patterns.
+const (
+	AllAtOnce WakeUp = iota // every node wakes spontaneously at time 0
+	AnySubset               // any non-empty set of initiators, at any times
+)
+
+func (w WakeUp) String() string {
+	if w == AllAtOnce {
+		return "all at once"
+	}
+	return "any subset"
+}
+
+// Elects says which node an algorithm promises to elect.
+type Elects uint8
+
+// The promises.
+const (
+	ElectsMax          Elects = iota // the node with the maximum ID
+	ElectsMin                        // the node with the minimum ID
+	ElectsAny                        // some node
+	ElectsAnyKnowsMax                // some node, which records the maximum ID as leader ID
+	ElectsMinInitiator               // the initiator with the minimum ID
+)
+
+func (e Elects) String() string {
+	switch e {
+	case ElectsMax:
+		return "max ID"
+	case ElectsMin:
+		return "min ID"
+	case ElectsAny:
+		return "some node"
+	case ElectsAnyKnowsMax:
+		return "some node, which learns the max ID"
+	case ElectsMinInitiator:
+		return "min initiator ID"
+	}
+	return "elects(?)"
+}
+
+// Announce says whether an algorithm tells every node the leader's ID.
+type Announce uint8
+
+// The announcement modes.
+const (
+	NoAnnounce       Announce = iota // never announces
+	OptionalAnnounce                 // announces with --announce
+	AlwaysAnnounce                   // always announces
+)
+
+func (a Announce) String() string {
+	switch a {
+	case NoAnnounce:
+		return "no"
+	case OptionalAnnounce:
+		return "optional"
+	case AlwaysAnnounce:
+		return "yes"
+	}
+	return "announce(?)"
+}
+
+// MessageType declares one kind of message: its name as in the source, the
+// names of the payload slots it uses (in the order ID, A, B, C) and its
+// encoded size.
+type MessageType struct {
+	Name   string
+	Fields []string
+	// Bits is the fixed-width encoded size of one message of this type in a
+	// run; nil means DefaultBits.
+	Bits func(c BitContext) int
+}
+
+// BitContext is what message sizes may depend on.
+type BitContext struct {
+	N      int
+	IDBits int // bits to write the largest ID of the run
+	Types  int // number of message types of the algorithm
+	Params Params
+}
+
+// DefaultBits is the size of a message with a type tag, and for each declared
+// field an ID (the first field) or a counter of lg(n+1) bits (the others).
+func DefaultBits(m MessageType, c BitContext) int {
+	if m.Bits != nil {
+		return m.Bits(c)
+	}
+	size := TagBits(c.Types)
+	for i := range m.Fields {
+		if i == 0 {
+			size += c.IDBits
+		} else {
+			size += CeilLog2(c.N + 1)
+		}
+	}
+	return size
+}
+
+// TagBits is the number of bits that tell k message types apart.
+func TagBits(k int) int {
+	if k <= 1 {
+		return 0
+	}
+	return CeilLog2(k)
+}
+
+// CeilLog2 returns ceil(lg x) for x >= 1 (0 for x <= 1).
+func CeilLog2(x int) int {
+	if x <= 1 {
+		return 0
+	}
+	return bits.Len(uint(x - 1))
+}
+
+// Quantity is a measured quantity a bound speaks of.
+type Quantity uint8
+
+// The quantities.
+const (
+	Messages Quantity = iota // messages of the bound's types (all if none)
+	Time                     // rounds, or async time units
+	Bits                     // bits of the bound's types (all if none)
+)
+
+func (q Quantity) String() string {
+	switch q {
+	case Messages:
+		return "messages"
+	case Time:
+		return "time"
+	case Bits:
+		return "bits"
+	}
+	return "quantity(?)"
+}
+
+// Relation is how a measured value must compare with a bound.
+type Relation uint8
+
+// The relations.
+const (
+	AtMost Relation = iota
+	Exactly
+	AtLeast
+)
+
+func (r Relation) String() string {
+	switch r {
+	case AtMost:
+		return "<="
+	case Exactly:
+		return "=="
+	case AtLeast:
+		return ">="
+	}
+	return "?"
+}
+
+// Holds reports whether actual stands in relation r to expected.
+func (r Relation) Holds(actual, expected float64) bool {
+	const eps = 1e-9
+	switch r {
+	case AtMost:
+		return actual <= expected+eps*math.Max(1, math.Abs(expected))
+	case Exactly:
+		return math.Abs(actual-expected) <= eps*math.Max(1, math.Abs(expected))
+	case AtLeast:
+		return actual >= expected-eps*math.Max(1, math.Abs(expected))
+	}
+	return false
+}
+
+// Bound is a proven bound as a checkable formula.
+type Bound struct {
+	Name     string   // e.g. "election messages"
+	Quantity Quantity // what is measured
+	Types    []string // message types counted; empty means all
+	Relation Relation
+	Formula  string // the bound in the source's notation, e.g. "n(n+1)/2"
+	Source   string // where it is proven or stated
+	Value    func(c BoundContext) float64
+	// Applies says whether the bound speaks of this run (nil: always).
+	Applies func(c BoundContext) bool
+}
+
+// BoundContext is what a bound's value may depend on.
+type BoundContext struct {
+	N          int
+	Edges      int
+	Initiators int
+	Announce   bool
+	Sync       bool
+	// AllAtZero: every node wakes spontaneously at time 0.
+	AllAtZero bool
+	MinID     ID
+	MaxID     ID
+	Params    Params
+}
+
+// Param is an algorithm parameter beyond the common flags (e.g. lcr-random's
+// --bits).
+type Param struct {
+	Name    string
+	Default string
+	Help    string
+	// Check validates a value given on the command line (nil: any).
+	Check func(value string) error
+}
+
+// Params holds parameter values by name, as given on the command line or
+// defaulted from the declaration.
+type Params map[string]string
+
+// Int returns the parameter as an integer; a missing or malformed value is a
+// bug of the caller, which validates parameters before building nodes.
+func (p Params) Int(name string) int64 {
+	v, err := strconv.ParseInt(p[name], 10, 64)
+	if err != nil {
+		panic(fmt.Sprintf("elect: parameter %s=%q is not an integer", name, p[name]))
+	}
+	return v
+}
+
+// String returns the parameter's value.
+func (p Params) String(name string) string { return p[name] }
+
+// Harmonic returns H_n = 1 + 1/2 + ... + 1/n.
+func Harmonic(n int) float64 {
+	h := 0.0
+	for k := n; k >= 1; k-- {
+		h += 1 / float64(k)
+	}
+	return h
+}

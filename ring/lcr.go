@@ -1,0 +1,116 @@
+package ring
+
+import "elect"
+
+// LCR is the Le Lann-Chang-Roberts algorithm as Algorithm 5.1 of the lecture
+// notes (seed 001, section 5.2.1):
+//
+//   - initially: maxId <- id; send id clockwise;
+//   - upon receiving j: if j = id, become leader; if j > maxId, maxId <- j
+//     and send j clockwise.
+//
+// Only the maximum ID goes all the way round, so its holder, and only it, is
+// elected. The notes assume every process starts; a node woken by a message
+// runs the initial step first (sends its own ID), then handles the message.
+// With --announce the leader sends a "leader" message around the ring
+// (section 5.2.1.1: n more messages, time 2n); every other node learns the
+// leader's ID from it and decides not-elected.
+var LCR = &elect.Algorithm{
+	Name:   "lcr",
+	Title:  "Le Lann-Chang-Roberts",
+	Source: "seed 001 (lecture notes), section 5.2.1, Algorithm 5.1",
+	Summary: "Every node sends its ID clockwise and forwards IDs larger than any it has seen; " +
+		"the node that gets its own ID back is elected.",
+	Model: elect.Model{
+		Topology: elect.UniRing, Sync: true, Async: true, UniqueIDs: true,
+		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.OptionalAnnounce,
+	},
+	Messages: []elect.MessageType{
+		{Name: "election", Fields: []string{"j"}},
+		{Name: "leader", Fields: []string{"j"}},
+	},
+	Bounds: []elect.Bound{
+		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtMost,
+			Formula: "n(n+1)/2", Source: "seed 001 §5.2.1.1 (decreasing ring is the worst case)",
+			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(c.N+1) / 2 }},
+		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtLeast,
+			Formula: "2n-1", Source: "seed 003, best case: the maximum travels n hops, every other ID at least 1",
+			Value: func(c elect.BoundContext) float64 { return float64(2*c.N - 1) }},
+		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
+			Formula: "n", Source: "seed 001 §5.2.1.1 (announcement)",
+			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
+			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
+			Formula: "n (2n with announcement)", Source: "seed 001 §5.2.1.1: at most n time, exactly n rounds synchronously",
+			Value:   lcrTime,
+			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
+	},
+	NodeBytes: 48,
+	New:       func(info elect.NodeInfo) elect.Node { return &lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce} },
+}
+
+func lcrTime(c elect.BoundContext) float64 {
+	if c.Announce {
+		return float64(2 * c.N)
+	}
+	return float64(c.N)
+}
+
+// Message types of LCR, in the order of LCR.Messages.
+const (
+	lcrElection elect.MsgType = iota
+	lcrLeader
+)
+
+type lcrNode struct {
+	id       elect.ID
+	maxID    elect.ID
+	leader   bool
+	announce bool
+}
+
+func (p *lcrNode) Wake(env elect.Env, spontaneous bool) {
+	env.Send(elect.Left, elect.Message{Type: lcrElection, ID: p.id})
+}
+
+func (p *lcrNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	switch m.Type {
+	case lcrElection:
+		p.handleElection(env, m.ID)
+	case lcrLeader:
+		p.handleLeader(env, m.ID)
+	}
+}
+
+func (p *lcrNode) handleElection(env elect.Env, j elect.ID) {
+	if j == p.id {
+		p.leader = true
+		env.Decide(elect.Elected)
+		if p.announce {
+			env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: p.id})
+		}
+	}
+	if j > p.maxID {
+		p.maxID = j
+		env.Send(elect.Left, elect.Message{Type: lcrElection, ID: j})
+	}
+}
+
+// handleLeader passes the announcement on until it is back at the leader.
+func (p *lcrNode) handleLeader(env elect.Env, j elect.ID) {
+	if j == p.id {
+		return
+	}
+	env.SetLeader(j)
+	env.Decide(elect.NotElected)
+	env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: j})
+}
+
+// Fingerprint implements elect.Fingerprinter.
+func (p *lcrNode) Fingerprint() uint64 {
+	f := uint64(p.maxID)<<1 ^ uint64(p.id)*0x9e3779b97f4a7c15
+	if p.leader {
+		f ^= 1
+	}
+	return f
+}

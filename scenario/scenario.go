@@ -1,0 +1,313 @@
+// Package scenario turns a textual description of a run (algorithm name, n,
+// ID arrangement, topology, timing, delivery, initiators, seed) into a
+// validated simulator configuration, and a result into the record that
+// `elect run --json` and sweeps print. Every error it returns is the user's
+// to fix and says what is allowed.
+package scenario
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"elect"
+	"elect/catalog"
+	"elect/ids"
+	"elect/sim"
+	"elect/topology"
+)
+
+// MaxN is the largest network the simulator addresses (node indexes are
+// 32-bit).
+const MaxN = 1<<31 - 1
+
+// Spec describes one run in the words of the command line.
+type Spec struct {
+	Algorithm  string
+	N          int
+	IDs        string // ids.Parse form; "" is random
+	Topology   string // topology.Parse form; "" is the algorithm's natural one
+	Timing     string // "sync", "async" or "" (the algorithm's own)
+	Delivery   string // sim.ParseDelivery form; "" follows the timing
+	Initiators string // "all", "K" (K random nodes), "nodes:I,J@T,..."; "" is all
+	Announce   bool
+	Params     map[string]string
+	Seed       uint64
+	Force      bool // run even when the configuration breaks the model
+	MaxEvents  int64
+	MaxTime    int64
+	Trace      io.Writer
+}
+
+// Error is a problem with a Spec.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// Build validates s and returns the simulator configuration it describes.
+// Configurations that break the algorithm's model are refused with a
+// *sim.AssumptionError unless s.Force is set.
+func Build(s Spec) (*sim.Config, error) {
+	alg, ok := catalog.Lookup(s.Algorithm)
+	if !ok {
+		return nil, errorf("unknown algorithm %q%s; 'elect list' shows them all", s.Algorithm, Suggest(s.Algorithm, catalog.Names()))
+	}
+	if s.N < 1 {
+		return nil, errorf("n must be at least 1, got %d", s.N)
+	}
+	if s.N > MaxN {
+		return nil, errorf("n = %d is larger than the simulator's limit of %d nodes", s.N, MaxN)
+	}
+	idSpec, err := ids.Parse(s.IDs)
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	if err := idSpec.Check(s.N); err != nil {
+		return nil, errorf("%v", err)
+	}
+	delivery, err := chooseDelivery(alg, s.Timing, s.Delivery)
+	if err != nil {
+		return nil, err
+	}
+	params, err := resolveParams(alg, s.Params)
+	if err != nil {
+		return nil, err
+	}
+	announce := s.Announce
+	switch alg.Model.Announce {
+	case elect.NoAnnounce:
+		if announce {
+			return nil, errorf("%s does not announce the leader; --announce applies to algorithms with optional announcement", alg.Name)
+		}
+	case elect.AlwaysAnnounce:
+		announce = true
+	}
+	topoSpec := s.Topology
+	if topoSpec == "" {
+		topoSpec = naturalTopology(alg.Model.Topology)
+	}
+	if err := checkMemory(alg, s.N, topoSpec); err != nil {
+		return nil, err
+	}
+	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	idList, err := idSpec.Generate(g.N, sim.Stream(s.Seed, "ids", 0))
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	wake, err := ParseInitiators(s.Initiators, g.N, s.Seed)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &sim.Config{
+		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
+		Announce: announce, Params: params, Seed: s.Seed,
+		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace,
+		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
+	}
+	if !s.Force {
+		if err := cfg.CheckModel(); err != nil {
+			return nil, err
+		}
+	}
+	return cfg, nil
+}
+
+// naturalTopology is the topology an algorithm runs on when none is named.
+func naturalTopology(c elect.TopologyClass) string {
+	if c == elect.Complete {
+		return "complete"
+	}
+	return "ring"
+}
+
+// chooseDelivery resolves --timing and --delivery against each other and the
+// algorithm: sync timing is the sync delivery; async defaults to fifo; with
+// neither, an algorithm that runs asynchronously gets fifo, else sync.
+func chooseDelivery(alg *elect.Algorithm, timing, delivery string) (sim.Delivery, error) {
+	switch timing {
+	case "", "sync", "async":
+	default:
+		return 0, errorf("unknown timing %q; use sync or async", timing)
+	}
+	if delivery != "" {
+		d, err := sim.ParseDelivery(delivery)
+		if err != nil {
+			return 0, errorf("unknown delivery model %q%s; use one of %s", delivery, Suggest(delivery, strings.Split(sim.DeliveryNames(), ", ")), sim.DeliveryNames())
+		}
+		if timing == "sync" && d != sim.Sync {
+			return 0, errorf("--timing sync needs --delivery sync, not %s", d)
+		}
+		if timing == "async" && d == sim.Sync {
+			return 0, errorf("--timing async needs an asynchronous delivery model, not sync; use one of fifo, random, random-fifo, newest-first")
+		}
+		return d, nil
+	}
+	switch timing {
+	case "sync":
+		return sim.Sync, nil
+	case "async":
+		return sim.FIFO, nil
+	}
+	if alg.Model.Async {
+		return sim.FIFO, nil
+	}
+	return sim.Sync, nil
+}
+
+// resolveParams checks the given parameters against the algorithm's
+// declaration and fills in defaults.
+func resolveParams(alg *elect.Algorithm, given map[string]string) (elect.Params, error) {
+	out := elect.Params{}
+	for _, p := range alg.Params {
+		out[p.Name] = p.Default
+	}
+	names := make([]string, 0, len(given))
+	for k := range given {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		if _, ok := out[k]; !ok {
+			declared := make([]string, len(alg.Params))
+			for i, p := range alg.Params {
+				declared[i] = "--" + p.Name
+			}
+			allowed := "it takes no parameters"
+			if len(declared) > 0 {
+				allowed = "it takes " + strings.Join(declared, ", ")
+			}
+			return nil, errorf("%s has no parameter --%s; %s", alg.Name, k, allowed)
+		}
+		out[k] = given[k]
+	}
+	for _, p := range alg.Params {
+		if p.Check != nil {
+			if err := p.Check(out[p.Name]); err != nil {
+				return nil, errorf("--%s: %v", p.Name, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ParseInitiators reads an initiator specification for n nodes: "all" (or
+// ""), "K" (K distinct nodes chosen at random with the run's seed), or
+// "nodes:I,J,..." with optional wake-up times "I@T". The result is nil for
+// all nodes at time 0, otherwise sorted by node index.
+func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
+	const usage = "use all, K (K random initiators), or nodes:I,J,... with optional wake-up times I@T"
+	switch {
+	case spec == "" || spec == "all":
+		return nil, nil
+	case strings.HasPrefix(spec, "nodes:"):
+		var wake []sim.Wake
+		seen := make(map[int]bool)
+		for _, f := range strings.Split(strings.TrimPrefix(spec, "nodes:"), ",") {
+			node, at, hasAt := strings.Cut(strings.TrimSpace(f), "@")
+			i, err := strconv.Atoi(node)
+			if err != nil || i < 0 || i >= n {
+				return nil, errorf("initiator %q is not a node index in 0..%d; %s", node, n-1, usage)
+			}
+			if seen[i] {
+				return nil, errorf("initiator %d is listed twice", i)
+			}
+			seen[i] = true
+			w := sim.Wake{Node: i}
+			if hasAt {
+				t, err := strconv.ParseInt(at, 10, 64)
+				if err != nil || t < 0 || t > 1<<40 {
+					return nil, errorf("wake-up time %q of node %d is not an integer in 0..%d", at, i, int64(1<<40))
+				}
+				w.At = t
+			}
+			wake = append(wake, w)
+		}
+		slices.SortFunc(wake, func(a, b sim.Wake) int { return a.Node - b.Node })
+		return wake, nil
+	}
+	k, err := strconv.Atoi(spec)
+	if err != nil {
+		return nil, errorf("unknown initiators %q; %s", spec, usage)
+	}
+	if k < 1 || k > n {
+		return nil, errorf("%d initiators asked for, but there must be 1..n = 1..%d", k, n)
+	}
+	rng := sim.Stream(seed, "initiators", 0)
+	perm := rng.Perm(n)[:k]
+	slices.Sort(perm)
+	wake := make([]sim.Wake, k)
+	for i, node := range perm {
+		wake[i] = sim.Wake{Node: node}
+	}
+	return wake, nil
+}
+
+// engineBytesPerNode is the simulator's own memory per node (state arrays,
+// the node's interface value, a couple of pending messages, its ID).
+const engineBytesPerNode = 200
+
+// checkMemory refuses, before anything is allocated, a run that would not fit
+// in this machine's memory.
+func checkMemory(alg *elect.Algorithm, n int, topo string) error {
+	per := int64(alg.NodeBytes)
+	if per == 0 {
+		per = 128
+	}
+	need := int64(n) * (per + engineBytesPerNode)
+	if topo == "complete" && alg.Model.Topology != elect.Complete {
+		need += int64(n) * int64(n) * 8
+	}
+	have := physicalMemory()
+	if have > 0 && need > have*8/10 {
+		return errorf("n = %d needs about %s of memory, more than 80%% of this machine's %s; choose n below %d",
+			n, bytesString(need), bytesString(have), int64(n)*(have*8/10)/need)
+	}
+	return nil
+}
+
+// physicalMemory returns the machine's memory in bytes, or 0 if unknown.
+func physicalMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+func bytesString(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
+// IsUserError reports whether err is a problem with the input (as opposed to
+// a failure of the machine, such as an unwritable file).
+func IsUserError(err error) bool {
+	var se *Error
+	var ae *sim.AssumptionError
+	return errors.As(err, &se) || errors.As(err, &ae)
+}

@@ -1,0 +1,147 @@
+package sim
+
+import (
+	"math/bits"
+
+	"elect"
+)
+
+// Event kinds, in the order they happen within one instant: a spontaneous
+// wake-up before the messages that arrive at the same time, timers after them
+// (in a synchronous round a node reads its messages, then acts).
+const (
+	kindWake    = 0
+	kindDeliver = 1
+	kindTimer   = 2
+)
+
+// delivery is a message on its way: it arrives at node to, on port, at time at.
+type delivery struct {
+	at   int64
+	to   int32
+	port elect.Port
+	msg  elect.Message
+}
+
+// wheel holds pending deliveries when every delay is at most span ticks: one
+// bucket per tick, of which only the next span+1 can be occupied, with a
+// bitmap to find the next occupied bucket without looping over idle ticks.
+// Within a bucket, deliveries are in the order they were sent.
+type wheel struct {
+	mask    int64
+	buckets []bucket
+	used    []uint64 // bit b set: bucket b is not empty
+	count   int
+}
+
+type bucket struct {
+	items []delivery
+	head  int
+}
+
+// newWheel returns a wheel for delays of 1..span ticks.
+func newWheel(span int64) *wheel {
+	size := int64(1) << bits.Len64(uint64(span)) // > span
+	return &wheel{mask: size - 1, buckets: make([]bucket, size), used: make([]uint64, (size+63)/64)}
+}
+
+func (w *wheel) push(d delivery) {
+	b := d.at & w.mask
+	bk := &w.buckets[b]
+	if bk.head == len(bk.items) {
+		bk.items = bk.items[:0]
+		bk.head = 0
+		w.used[b>>6] |= 1 << (b & 63)
+	}
+	bk.items = append(bk.items, d)
+	w.count++
+}
+
+// next returns the earliest pending delivery's bucket, given the current time
+// (every pending delivery is due in now..now+span).
+func (w *wheel) next(now int64) *bucket {
+	start := now & w.mask
+	words := int64(len(w.used))
+	wi := start >> 6
+	word := w.used[wi] &^ (1<<(start&63) - 1)
+	for range words + 1 {
+		if word != 0 {
+			b := wi<<6 | int64(bits.TrailingZeros64(word))
+			return &w.buckets[b]
+		}
+		wi++
+		if wi == words {
+			wi = 0
+		}
+		word = w.used[wi]
+	}
+	panic("sim: wheel count and bitmap disagree")
+}
+
+// pop removes the head of bucket bk.
+func (w *wheel) pop(bk *bucket) delivery {
+	d := bk.items[bk.head]
+	bk.head++
+	w.count--
+	if bk.head == len(bk.items) {
+		b := d.at & w.mask
+		w.used[b>>6] &^= 1 << (b & 63)
+	}
+	return d
+}
+
+// timed is an entry of the heap: a wake-up, a timer or (under newest-first
+// or random delays that the wheel cannot hold) nothing else.
+type timed struct {
+	at   int64
+	ord  uint64 // kind<<56 | sequence number: ties broken by kind, then order of creation
+	node int32
+	tag  int64
+}
+
+func (a *timed) before(b *timed) bool {
+	return a.at < b.at || (a.at == b.at && a.ord < b.ord)
+}
+
+// timedHeap is a binary min-heap of timed entries.
+type timedHeap []timed
+
+func (h *timedHeap) push(t timed) {
+	*h = append(*h, t)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].before(&s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *timedHeap) pop() timed {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		c := l
+		if r := l + 1; r < len(s) && s[r].before(&s[l]) {
+			c = r
+		}
+		if !s[c].before(&s[i]) {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
+	*h = s
+	return top
+}

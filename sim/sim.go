@@ -1,0 +1,523 @@
+// Package sim is the deterministic discrete-event simulator: it runs the
+// nodes of one algorithm on one network under one delivery model, monitors
+// the election at every step, and measures messages, bits and time.
+//
+// Events are totally ordered by (time, kind, creation order), every random
+// choice comes from streams derived from one master seed, and no map order or
+// goroutine timing reaches a result: the same Config gives the same Result
+// and the same trace, byte for byte. Idle time is skipped, never looped over.
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"elect"
+	"elect/topology"
+)
+
+// DefaultMaxEvents is the event limit of a run when none is given.
+const DefaultMaxEvents = 10_000_000_000
+
+// Config is one run: an algorithm on a network with IDs, a delivery model,
+// the wake-up schedule, and a master seed.
+type Config struct {
+	Algorithm *elect.Algorithm
+	Graph     *topology.Graph
+	IDs       []elect.ID // by node index
+	Delivery  Delivery
+	// Wake lists the initiators and their spontaneous wake-up times (rounds
+	// or time units); nil means every node wakes at time 0.
+	Wake     []Wake
+	Announce bool
+	Params   elect.Params
+	Seed     uint64
+	// MaxEvents stops the run with outcome step-limit (0: DefaultMaxEvents).
+	MaxEvents int64
+	// MaxTime stops the run with outcome step-limit when the next event is
+	// later than this many rounds or time units (0: no limit).
+	MaxTime int64
+	// DetectSymmetry makes a synchronous run check after every round whether
+	// all nodes are in the same state (Fingerprinter), and stop with outcome
+	// symmetric if they all elect themselves or the run ends so.
+	DetectSymmetry bool
+	// Trace, when not nil, receives one JSON line per event.
+	Trace io.Writer
+}
+
+// Wake is one initiator: node index Node wakes spontaneously at time At.
+type Wake struct {
+	Node int
+	At   int64
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeElected   Outcome = "elected"          // exactly one leader, every promise held
+	NoLeader         Outcome = "no-leader"        // the run ended with no leader
+	MultipleLeaders  Outcome = "multiple-leaders" // two or more nodes were elected
+	Symmetric        Outcome = "symmetric"        // an anonymous run stayed symmetric
+	StepLimit        Outcome = "step-limit"       // a configured limit stopped the run
+	OutcomeViolation Outcome = "violation"        // a promised property failed (see Violation)
+)
+
+// Check is one verified property: a declared bound or a monitor property.
+type Check struct {
+	Name     string  `json:"name"`
+	Relation string  `json:"relation"`
+	Expected float64 `json:"expected"`
+	Actual   float64 `json:"actual"`
+	Holds    bool    `json:"holds"`
+}
+
+// Result is what a run produced.
+type Result struct {
+	Outcome   Outcome `json:"outcome"`
+	Violation string  `json:"violation,omitempty"`
+	// LeaderIndex and LeaderID identify the leader (the first elected node
+	// when there are several; -1 when none).
+	LeaderIndex    int              `json:"leader_index"`
+	LeaderID       elect.ID         `json:"leader_id"`
+	Leaders        int              `json:"leaders"`
+	Messages       int64            `json:"messages"`
+	MessagesByType map[string]int64 `json:"messages_by_type"`
+	Bits           int64            `json:"bits"`
+	// Time is the time of the last event: rounds in the synchronous model,
+	// time units (largest delay = 1) in the asynchronous ones.
+	Time            float64 `json:"time"`
+	AllKnowLeader   bool    `json:"all_know_leader"`
+	MaxNodeMessages int64   `json:"max_node_messages"`
+	Events          int64   `json:"events"`
+	// SymmetricRound is the round after which a symmetric run was stopped.
+	SymmetricRound int64   `json:"symmetric_round,omitempty"`
+	Checks         []Check `json:"checks"`
+
+	// SentByNode counts the messages each node sent.
+	SentByNode []int64 `json:"-"`
+	// TypeCounts counts messages by MsgType.
+	TypeCounts []int64 `json:"-"`
+}
+
+// Run executes cfg to its end and returns the result. It returns an error
+// only for a malformed Config (a caller's bug or unchecked input); everything
+// the algorithm does wrong is reported in the Result.
+func Run(cfg Config) (*Result, error) {
+	e, err := newEngine(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	e.loop()
+	r := e.finish()
+	if e.trace != nil {
+		if err := e.trace.flush(); err != nil {
+			return r, fmt.Errorf("sim: writing the trace: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// engine is the state of one run. It is the Env of every node: current is the
+// node whose input is being handled.
+type engine struct {
+	cfg      *Config
+	alg      *elect.Algorithm
+	g        *topology.Graph
+	n        int
+	ids      []elect.ID
+	nodes    []elect.Node
+	decision []elect.Decision
+	knows    []elect.ID // leader ID each node has learned; -1: none
+	woken    []bool
+	halted   []bool
+	uniRing  bool
+
+	now        int64
+	unit       int64 // ticks per round or time unit
+	wheel      *wheel
+	stack      []delivery // newest-first
+	stackDepth []int64    // causal depth of each stacked delivery
+	timers     timedHeap
+	seq        uint64
+	delayRng   *rand.Rand
+	linkLast   []int64 // random-fifo: latest arrival per port
+	linkLastM  map[int64]int64
+	maxEvents  int64
+	maxTicks   int64
+
+	current  int32
+	depth    []int64 // newest-first: causal depth reached by each node
+	maxDepth int64
+	lastAt   int64
+
+	typeCounts []int64
+	sentBy     []int64
+	events     int64
+	elected    int
+	leader     int32
+	violation  string
+	stepLimit  bool
+	symmetric  bool
+	symRound   int64
+	symBroken  bool
+	rngs       []*rand.Rand
+	trace      *tracer
+}
+
+func newEngine(cfg *Config) (*engine, error) {
+	alg, g := cfg.Algorithm, cfg.Graph
+	if alg == nil || g == nil {
+		return nil, fmt.Errorf("sim: config needs an algorithm and a graph")
+	}
+	n := g.N
+	if len(cfg.IDs) != n {
+		return nil, fmt.Errorf("sim: %d IDs for %d nodes", len(cfg.IDs), n)
+	}
+	e := &engine{
+		cfg: cfg, alg: alg, g: g, n: n, ids: cfg.IDs,
+		nodes:      make([]elect.Node, n),
+		decision:   make([]elect.Decision, n),
+		knows:      make([]elect.ID, n),
+		woken:      make([]bool, n),
+		halted:     make([]bool, n),
+		uniRing:    alg.Model.Topology == elect.UniRing,
+		typeCounts: make([]int64, len(alg.Messages)),
+		sentBy:     make([]int64, n),
+		leader:     -1,
+		maxEvents:  cfg.MaxEvents,
+		maxTicks:   math.MaxInt64,
+		unit:       1,
+	}
+	if e.maxEvents <= 0 {
+		e.maxEvents = DefaultMaxEvents
+	}
+	switch cfg.Delivery {
+	case Sync, FIFO:
+		e.wheel = newWheel(1)
+	case Random, RandomFIFO:
+		e.unit = randomDelayTicks
+		e.wheel = newWheel(randomDelayTicks)
+		e.delayRng = Stream(cfg.Seed, "delivery", 0)
+		if cfg.Delivery == RandomFIFO {
+			if p := g.Ports(); p <= 1<<24 {
+				e.linkLast = make([]int64, p)
+			} else {
+				e.linkLastM = make(map[int64]int64)
+			}
+		}
+	case NewestFirst:
+		e.depth = make([]int64, n)
+	default:
+		return nil, fmt.Errorf("sim: unknown delivery model %d", cfg.Delivery)
+	}
+	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/e.unit {
+		e.maxTicks = cfg.MaxTime * e.unit
+	}
+	if cfg.Trace != nil {
+		e.trace = newTracer(cfg.Trace, e)
+	}
+	for i := range e.knows {
+		e.knows[i] = -1
+	}
+	for i := range n {
+		info := elect.NodeInfo{ID: cfg.IDs[i], Degree: g.Degree(i), Announce: cfg.Announce, Params: cfg.Params}
+		if alg.Model.KnowsN {
+			info.N = n
+		}
+		e.nodes[i] = alg.New(info)
+	}
+	if cfg.Wake == nil {
+		for i := range n {
+			e.pushTimed(0, kindWake, int32(i), 0)
+		}
+	} else {
+		for _, w := range cfg.Wake {
+			if w.Node < 0 || w.Node >= n || w.At < 0 || w.At > math.MaxInt64/e.unit {
+				return nil, fmt.Errorf("sim: wake-up of node %d at %d is out of range", w.Node, w.At)
+			}
+			e.pushTimed(w.At*e.unit, kindWake, int32(w.Node), 0)
+		}
+	}
+	return e, nil
+}
+
+func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {
+	e.seq++
+	e.timers.push(timed{at: at, ord: kind<<56 | e.seq, node: node, tag: tag})
+}
+
+// loop processes events in order until none is left or a limit is reached.
+func (e *engine) loop() {
+	for {
+		// Pick the earliest event: the heap's (wake-up or timer) or the
+		// next delivery.
+		var bk *bucket
+		if e.wheel != nil && e.wheel.count > 0 {
+			bk = e.wheel.next(e.now)
+		}
+		useTimer := len(e.timers) > 0
+		if useTimer && bk != nil {
+			t, d := &e.timers[0], &bk.items[bk.head]
+			useTimer = t.at < d.at || (t.at == d.at && t.ord>>56 < kindDeliver)
+		}
+		if e.cfg.Delivery == NewestFirst && !useTimer && len(e.stack) == 0 {
+			return
+		}
+		if !useTimer && bk == nil && e.cfg.Delivery != NewestFirst {
+			return
+		}
+		var at int64
+		switch {
+		case useTimer:
+			at = e.timers[0].at
+		case bk != nil:
+			at = bk.items[bk.head].at
+		}
+		if e.events >= e.maxEvents || at > e.maxTicks {
+			e.stepLimit = true
+			return
+		}
+		if e.cfg.DetectSymmetry && at > e.now && !e.symBroken {
+			if e.checkSymmetry() {
+				return
+			}
+		}
+		e.events++
+		if useTimer {
+			t := e.timers.pop()
+			e.now = t.at
+			e.fire(t)
+			continue
+		}
+		if bk != nil {
+			d := e.wheel.pop(bk)
+			e.now = d.at
+			e.deliver(d)
+			continue
+		}
+		last := len(e.stack) - 1
+		d := e.stack[last]
+		depth := e.stackDepth[last]
+		e.stack = e.stack[:last]
+		e.stackDepth = e.stackDepth[:last]
+		if depth > e.depth[d.to] {
+			e.depth[d.to] = depth
+		}
+		e.maxDepth = max(e.maxDepth, depth)
+		e.deliver(d)
+	}
+}
+
+func (e *engine) fire(t timed) {
+	i := t.node
+	if e.halted[i] {
+		return
+	}
+	e.current = i
+	if t.ord>>56 == kindWake {
+		if e.woken[i] {
+			return
+		}
+		e.woken[i] = true
+		e.lastAt = e.now
+		if e.trace != nil {
+			e.trace.wake(i, true)
+		}
+		e.nodes[i].Wake(e, true)
+		return
+	}
+	e.lastAt = e.now
+	if e.trace != nil {
+		e.trace.timer(i, t.tag)
+	}
+	e.nodes[i].(elect.TimerNode).Timer(e, t.tag)
+}
+
+func (e *engine) deliver(d delivery) {
+	i := d.to
+	if e.halted[i] {
+		if e.trace != nil {
+			e.trace.deliver(d, true)
+		}
+		return
+	}
+	e.current = i
+	e.lastAt = e.now
+	if !e.woken[i] {
+		e.woken[i] = true
+		if e.trace != nil {
+			e.trace.wake(i, false)
+		}
+		e.nodes[i].Wake(e, false)
+		if e.halted[i] {
+			return
+		}
+	}
+	if e.trace != nil {
+		e.trace.deliver(d, false)
+	}
+	e.nodes[i].Receive(e, d.port, d.msg)
+}
+
+// Send implements elect.Env.
+func (e *engine) Send(p elect.Port, m elect.Message) {
+	i := e.current
+	if p < 0 || int(p) >= e.g.Degree(int(i)) {
+		e.violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+		return
+	}
+	if e.uniRing && p != elect.Left {
+		e.violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+		return
+	}
+	if int(m.Type) >= len(e.typeCounts) {
+		e.violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
+		return
+	}
+	e.typeCounts[m.Type]++
+	e.sentBy[i]++
+	to, q := e.g.Neighbor(i, p)
+	d := delivery{to: to, port: q, msg: m}
+	switch e.cfg.Delivery {
+	case Sync, FIFO:
+		d.at = e.now + 1
+	case Random:
+		d.at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+	case RandomFIFO:
+		d.at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+		k := e.g.PortIndex(i, p)
+		if e.linkLast != nil {
+			d.at = max(d.at, e.linkLast[k])
+			e.linkLast[k] = d.at
+		} else {
+			d.at = max(d.at, e.linkLastM[k])
+			e.linkLastM[k] = d.at
+		}
+	case NewestFirst:
+		e.stack = append(e.stack, d)
+		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
+		return
+	}
+	e.wheel.push(d)
+}
+
+// Decide implements elect.Env: it is where the monitor sees every decision.
+func (e *engine) Decide(d elect.Decision) {
+	i := e.current
+	old := e.decision[i]
+	if old == d {
+		return
+	}
+	if old != elect.Undecided {
+		e.violate("decision-changed", fmt.Sprintf("node %d changed its decision from %s to %s at time %s", i, old, d, e.formatTime(e.now)))
+		return
+	}
+	e.decision[i] = d
+	if d == elect.Elected {
+		e.elected++
+		if e.leader < 0 {
+			e.leader = i
+		}
+		if e.cfg.Algorithm.Model.Elects != elect.ElectsAnyKnowsMax {
+			e.knows[i] = e.ids[i] // such a leader records the maximum itself
+		}
+	}
+	if e.trace != nil {
+		e.trace.decide(i, d)
+	}
+}
+
+// SetLeader implements elect.Env.
+func (e *engine) SetLeader(id elect.ID) {
+	e.knows[e.current] = id
+	if e.trace != nil {
+		e.trace.learn(e.current, id)
+	}
+}
+
+// SetTimer implements elect.Env.
+func (e *engine) SetTimer(rounds int64, tag int64) {
+	if rounds < 1 {
+		e.violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", e.current, rounds))
+		return
+	}
+	if _, ok := e.nodes[e.current].(elect.TimerNode); !ok {
+		e.violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", e.current))
+		return
+	}
+	if rounds > (math.MaxInt64-e.now)/e.unit {
+		e.violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", e.current, rounds))
+		e.stepLimit = true
+		return
+	}
+	e.pushTimed(e.now+rounds*e.unit, kindTimer, e.current, tag)
+}
+
+// Round implements elect.Env.
+func (e *engine) Round() int64 { return e.now / e.unit }
+
+// Rand implements elect.Env: each node has its own stream, made on first use.
+func (e *engine) Rand() *rand.Rand {
+	if e.rngs == nil {
+		e.rngs = make([]*rand.Rand, e.n)
+	}
+	r := e.rngs[e.current]
+	if r == nil {
+		r = Stream(e.cfg.Seed, "node", uint64(e.current))
+		e.rngs[e.current] = r
+	}
+	return r
+}
+
+// Terminate implements elect.Env.
+func (e *engine) Terminate() {
+	e.halted[e.current] = true
+	if e.trace != nil {
+		e.trace.halt(e.current)
+	}
+}
+
+func (e *engine) violate(name, msg string) {
+	if e.violation == "" {
+		e.violation = name + ": " + msg
+	}
+	if e.trace != nil {
+		e.trace.violation(name, msg)
+	}
+}
+
+func (e *engine) formatTime(ticks int64) string {
+	if e.unit == 1 {
+		return fmt.Sprint(ticks)
+	}
+	return fmt.Sprint(float64(ticks) / float64(e.unit))
+}
+
+// checkSymmetry runs between two instants of a synchronous run: it reports
+// whether the run must stop because it stayed symmetric up to a point where
+// every node elected itself.
+func (e *engine) checkSymmetry() bool {
+	first, ok := e.nodes[0].(elect.Fingerprinter)
+	if !ok {
+		e.symBroken = true
+		return false
+	}
+	fp := first.Fingerprint()
+	for i := 1; i < e.n; i++ {
+		f, ok := e.nodes[i].(elect.Fingerprinter)
+		if !ok || f.Fingerprint() != fp || e.decision[i] != e.decision[0] || e.woken[i] != e.woken[0] || e.halted[i] != e.halted[0] {
+			e.symBroken = true
+			return false
+		}
+	}
+	e.symRound = e.now / e.unit
+	if e.decision[0] == elect.Elected && e.n > 1 {
+		e.symmetric = true
+		return true
+	}
+	return false
+}

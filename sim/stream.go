@@ -1,0 +1,27 @@
+package sim
+
+import "math/rand/v2"
+
+// Stream returns the random source for one purpose of a run (for example
+// "ids", "initiators", "delivery", or "node" with the node's index), derived
+// from the master seed. Streams of different purposes or indexes are
+// independent in practice, and each depends only on (seed, purpose, index):
+// adding a consumer never changes what another one draws.
+func Stream(seed uint64, purpose string, index uint64) *rand.Rand {
+	h := uint64(0xcbf29ce484222325) // FNV-1a of the purpose
+	for i := 0; i < len(purpose); i++ {
+		h ^= uint64(purpose[i])
+		h *= 0x100000001b3
+	}
+	a := splitmix(seed ^ splitmix(h))
+	b := splitmix(a ^ splitmix(index+0x9e3779b97f4a7c15))
+	return rand.New(rand.NewPCG(a, b))
+}
+
+// splitmix is the SplitMix64 finaliser, a bijective mixer of 64-bit values.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}

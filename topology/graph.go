@@ -1,0 +1,205 @@
+// Package topology builds the networks algorithms run on: rings, complete
+// graphs and general connected graphs, with each node's ports numbered
+// 0..degree-1. It knows nothing of algorithms or engines.
+package topology
+
+import (
+	"errors"
+	"fmt"
+
+	"elect"
+)
+
+// Kind is the shape of a graph, which decides how ports are computed.
+type Kind uint8
+
+// The graph kinds.
+const (
+	Ring     Kind = iota // oriented ring: port Left to i+1, Right to i-1
+	Complete             // complete graph: port p of node i leads to p if p < i, else p+1
+	General              // explicit adjacency lists
+)
+
+// Graph is a connected network of N nodes with numbered ports. Ring and
+// complete graphs compute neighbours arithmetically and need no memory per
+// edge; general graphs store adjacency in compressed arrays.
+type Graph struct {
+	Kind Kind
+	N    int
+	Name string // how it was specified, e.g. "ring", "grid:10x10"
+
+	// General graphs: node i's ports are offsets[i]..offsets[i+1]-1 in nbr;
+	// nbr[k] is the neighbour and back[k] the port at which it sees node i.
+	offsets []int64
+	nbr     []int32
+	back    []int32
+}
+
+// NewRing returns the oriented ring on n nodes (n >= 1; a ring of one node
+// links it to itself on both ports).
+func NewRing(n int) *Graph { return &Graph{Kind: Ring, N: n, Name: "ring"} }
+
+// NewComplete returns the complete graph on n nodes.
+func NewComplete(n int) *Graph { return &Graph{Kind: Complete, N: n, Name: "complete"} }
+
+// Degree returns the number of ports of node i.
+func (g *Graph) Degree(i int) int {
+	switch g.Kind {
+	case Ring:
+		return 2
+	case Complete:
+		return g.N - 1
+	}
+	return int(g.offsets[i+1] - g.offsets[i])
+}
+
+// Neighbor returns the node at the other end of node i's port p, and the port
+// on which that node sees i. p must be a valid port of i.
+func (g *Graph) Neighbor(i int32, p elect.Port) (int32, elect.Port) {
+	switch g.Kind {
+	case Ring:
+		if p == elect.Left {
+			j := i + 1
+			if int(j) == g.N {
+				j = 0
+			}
+			return j, elect.Right
+		}
+		j := i - 1
+		if j < 0 {
+			j = int32(g.N - 1)
+		}
+		return j, elect.Left
+	case Complete:
+		j := int32(p)
+		if j >= i {
+			j++
+		}
+		q := i
+		if i > j {
+			q--
+		}
+		return j, elect.Port(q)
+	}
+	k := g.offsets[i] + int64(p)
+	return g.nbr[k], elect.Port(g.back[k])
+}
+
+// PortIndex returns a number unique to node i's port p, in 0..Ports()-1.
+func (g *Graph) PortIndex(i int32, p elect.Port) int64 {
+	switch g.Kind {
+	case Ring:
+		return 2*int64(i) + int64(p)
+	case Complete:
+		return int64(i)*int64(g.N-1) + int64(p)
+	}
+	return g.offsets[i] + int64(p)
+}
+
+// Ports returns the total number of ports (twice the number of edges).
+func (g *Graph) Ports() int64 {
+	switch g.Kind {
+	case Ring:
+		return 2 * int64(g.N)
+	case Complete:
+		return int64(g.N) * int64(g.N-1)
+	}
+	return g.offsets[g.N]
+}
+
+// Edges returns the number of undirected edges.
+func (g *Graph) Edges() int64 {
+	if g.Kind == Ring {
+		return int64(g.N) // n links, even for n <= 2 (a self-loop, a double link)
+	}
+	return g.Ports() / 2
+}
+
+// PortName names a port for people: "left"/"right" on rings, its number
+// elsewhere.
+func (g *Graph) PortName(p elect.Port) string {
+	if g.Kind == Ring {
+		if p == elect.Left {
+			return "left"
+		}
+		return "right"
+	}
+	return fmt.Sprint(int(p))
+}
+
+// ErrInvalid is wrapped by every error about a malformed graph.
+var ErrInvalid = errors.New("topology: invalid graph")
+
+// FromEdges builds a general graph on n nodes from undirected edges. Ports of
+// a node are numbered in the order its edges appear. It refuses self-loops,
+// duplicate edges, endpoints outside 0..n-1 and disconnected graphs, naming
+// the problem.
+func FromEdges(n int, edges [][2]int32, name string) (*Graph, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("%w: %d nodes; a graph needs at least 1", ErrInvalid, n)
+	}
+	deg := make([]int64, n+1)
+	seen := make(map[[2]int32]bool, len(edges))
+	for k, e := range edges {
+		u, v := e[0], e[1]
+		if u < 0 || v < 0 || int(u) >= n || int(v) >= n {
+			return nil, fmt.Errorf("%w: edge %d (%d-%d) names a node outside 0..%d", ErrInvalid, k+1, u, v, n-1)
+		}
+		if u == v {
+			return nil, fmt.Errorf("%w: edge %d is a self-loop at node %d", ErrInvalid, k+1, u)
+		}
+		key := [2]int32{min(u, v), max(u, v)}
+		if seen[key] {
+			return nil, fmt.Errorf("%w: edge %d-%d appears twice", ErrInvalid, key[0], key[1])
+		}
+		seen[key] = true
+		deg[u+1]++
+		deg[v+1]++
+	}
+	for i := 1; i <= n; i++ {
+		deg[i] += deg[i-1]
+	}
+	g := &Graph{Kind: General, N: n, Name: name, offsets: deg,
+		nbr: make([]int32, deg[n]), back: make([]int32, deg[n])}
+	fill := make([]int64, n)
+	for _, e := range edges {
+		u, v := e[0], e[1]
+		pu, pv := fill[u], fill[v]
+		g.nbr[g.offsets[u]+pu] = v
+		g.back[g.offsets[u]+pu] = int32(pv)
+		g.nbr[g.offsets[v]+pv] = u
+		g.back[g.offsets[v]+pv] = int32(pu)
+		fill[u]++
+		fill[v]++
+	}
+	if c := g.components(); c > 1 {
+		return nil, fmt.Errorf("%w: the graph is disconnected (%d components); leader election needs a connected network", ErrInvalid, c)
+	}
+	return g, nil
+}
+
+// components counts connected components by breadth-first search.
+func (g *Graph) components() int {
+	seen := make([]bool, g.N)
+	queue := make([]int32, 0, g.N)
+	count := 0
+	for s := 0; s < g.N; s++ {
+		if seen[s] {
+			continue
+		}
+		count++
+		seen[s] = true
+		queue = append(queue[:0], int32(s))
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for k := g.offsets[u]; k < g.offsets[u+1]; k++ {
+				if v := g.nbr[k]; !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+	}
+	return count
+}
