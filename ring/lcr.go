@@ -46,7 +46,9 @@ var LCR = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
 	NodeBytes: 48,
-	New:       func(info elect.NodeInfo) elect.Node { return &lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce} },
+	New: func(info elect.NodeInfo) elect.Node {
+		return &lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}
+	},
 }
 
 func lcrTime(c elect.BoundContext) float64 {
