@@ -22,6 +22,10 @@ type Algorithm struct {
 	// NodeBytes estimates the memory one node needs, for refusing runs that
 	// would not fit in memory before allocating them (0: a default is used).
 	NodeBytes int
+	// CheckRun, when set, refuses a run the algorithm cannot represent (for
+	// example one whose time would overflow), with an error that says what is
+	// allowed. Unlike model assumptions, --force does not override it.
+	CheckRun func(c BoundContext) error
 	// New builds one node.
 	New func(info NodeInfo) Node
 }

@@ -114,6 +114,11 @@ func Build(s Spec) (*sim.Config, error) {
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
 	}
+	if alg.CheckRun != nil {
+		if err := alg.CheckRun(cfg.BoundContext()); err != nil {
+			return nil, errorf("%s: %v", alg.Name, err)
+		}
+	}
 	if !s.Force {
 		if err := cfg.CheckModel(); err != nil {
 			return nil, err
