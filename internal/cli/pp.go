@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"elect/pp"
+	"elect/pp/protocols"
+)
+
+func init() {
+	register(command{name: "pp", summary: "run population protocols (elect pp list)", run: ppCommand})
+}
+
+const ppUsage = `usage: elect pp PROTOCOL [flags]
+       elect pp list
+
+Runs a population protocol on the exact agent-array engine: n agents, and at
+every step an ordered pair of distinct agents chosen uniformly at random
+interacts. "interactions" is the step at which the protocol's goal first held
+(see 'elect pp list'); parallel time is interactions / n.
+
+Trial t (0-based) runs with seed S_t = seed for t = 0 and, for t >= 1, the
+SplitMix64 finalizer of seed + t*0x9E3779B97F4A7C15; each JSON line reports
+S_t, and '--seed S_t --trials 1' reruns that trial alone.
+
+Exit status: 0 when every trial ended as the protocol promises, 1 otherwise,
+2 for bad input.
+
+flags:
+`
+
+// ppFlags are the flags of "elect pp"; protocol parameters are checked
+// against the chosen protocol's parameter list.
+type ppFlags struct {
+	n, trials, m, minInter int
+	seed                   uint64
+	variant, scheduler     string
+	maxSteps               int64
+	json, noStates         bool
+}
+
+func ppCommand(args []string, stdout, stderr io.Writer) error {
+	var f ppFlags
+	fs := newFlagSet("pp", ppUsage)
+	fs.IntVar(&f.n, "n", 1000, "number of agents (>= 2)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of trial 0 (later trials derive theirs from it)")
+	fs.IntVar(&f.trials, "trials", 1, "number of independent trials")
+	fs.IntVar(&f.m, "m", 0, "protocol parameter m (epidemic-term: multiplier, default 4; pll, pll-sym: m >= lg n, default ceil(lg n))")
+	fs.IntVar(&f.minInter, "min-interactions", 0, "epidemic-term: interactions a declaring agent must have taken part in")
+	fs.StringVar(&f.variant, "variant", "", "reading of the pseudo-code (see 'elect pp list'); default prose")
+	fs.StringVar(&f.scheduler, "scheduler", "ordered", "pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
+	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per trial")
+	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct states (faster; states_seen is then 0)")
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("pp: no protocol given; protocols: %s (or 'elect pp list')", strings.Join(protocols.Names(), ", "))
+	}
+	if len(pos) > 1 {
+		return usagef("pp: one protocol expected, got %q", strings.Join(pos, " "))
+	}
+	if pos[0] == "list" {
+		printPPList(stdout)
+		return nil
+	}
+	entry, ok := protocols.Lookup(pos[0])
+	if !ok {
+		return usagef("pp: unknown protocol %q%s; protocols: %s", pos[0], suggest(pos[0], protocols.Names()), strings.Join(protocols.Names(), ", "))
+	}
+	var badParam error
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "m", "variant", "min-interactions":
+			if !entry.HasParam(fl.Name) && badParam == nil {
+				badParam = usagef("pp: %s has no parameter --%s; its parameters: %s", entry.Name, fl.Name, paramList(entry))
+			}
+		}
+	})
+	if badParam != nil {
+		return badParam
+	}
+	if f.n < 2 || f.n > pp.MaxN {
+		return usagef("pp: --n must be between 2 and %d, got %d", pp.MaxN, f.n)
+	}
+	if f.trials < 1 || f.trials > 1e7 {
+		return usagef("pp: --trials must be between 1 and 10000000, got %d", f.trials)
+	}
+	if f.maxSteps < 0 {
+		return usagef("pp: --max-steps must be >= 0 (0: the protocol's default), got %d", f.maxSteps)
+	}
+	sched, err := pp.ParseScheduler(f.scheduler)
+	if err != nil {
+		return usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
+	}
+	cfg := protocols.Config{
+		N: f.n, M: f.m, Variant: f.variant, MinInteractions: f.minInter,
+		Options: pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates},
+	}
+	var results []pp.Result
+	enc := json.NewEncoder(stdout)
+	for t := range f.trials {
+		cfg.Seed = pp.TrialSeed(f.seed, t)
+		res, err := entry.Run(cfg)
+		if err != nil {
+			return usagef("pp %s: %v", entry.Name, err)
+		}
+		if f.json {
+			if err := enc.Encode(res); err != nil {
+				return err
+			}
+		}
+		results = append(results, res)
+	}
+	if !f.json {
+		printPPSummary(stdout, entry, f, sched, results)
+	}
+	for _, r := range results {
+		if r.Outcome != pp.Elected {
+			return errFailed
+		}
+	}
+	return nil
+}
+
+func paramList(e protocols.Entry) string {
+	if len(e.Params) == 0 {
+		return "none"
+	}
+	var s []string
+	for _, p := range e.Params {
+		s = append(s, "--"+p.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+func printPPList(w io.Writer) {
+	for _, e := range protocols.Catalog {
+		fmt.Fprintf(w, "%s\n  goal:   %s\n  source: %s\n", e.Name, e.Goal, e.Source)
+		if len(e.Params) == 0 {
+			fmt.Fprintf(w, "  params: none\n")
+		}
+		for _, p := range e.Params {
+			fmt.Fprintf(w, "  --%s (default %s): %s\n", p.Name, p.Default, p.Help)
+		}
+	}
+}
+
+// stats is the mean, sample standard deviation, minimum and maximum of xs.
+type stats struct{ mean, sd, min, max float64 }
+
+func summarize(xs []float64) stats {
+	s := stats{min: math.Inf(1), max: math.Inf(-1)}
+	for _, x := range xs {
+		s.mean += x
+		s.min = math.Min(s.min, x)
+		s.max = math.Max(s.max, x)
+	}
+	s.mean /= float64(len(xs))
+	if len(xs) > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - s.mean) * (x - s.mean)
+		}
+		s.sd = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	return s
+}
+
+func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Scheduler, rs []pp.Result) {
+	fmt.Fprintf(w, "%s: n=%d trials=%d seed=%d scheduler=%s engine=%s\n", e.Name, f.n, len(rs), f.seed, sched, pp.EngineName)
+	fmt.Fprintf(w, "goal: %s\n", e.Goal)
+	var inter, par, states []float64
+	for _, r := range rs {
+		inter = append(inter, float64(r.Interactions))
+		par = append(par, r.ParallelTime)
+		states = append(states, float64(r.StatesSeen))
+	}
+	fmt.Fprintf(w, "%-14s %14s %14s %14s %14s\n", "", "mean", "sd", "min", "max")
+	row := func(name string, xs []float64, format string) {
+		s := summarize(xs)
+		fmt.Fprintf(w, "%-14s %14s %14s %14s %14s\n", name,
+			fmt.Sprintf(format, s.mean), fmt.Sprintf(format, s.sd), fmt.Sprintf(format, s.min), fmt.Sprintf(format, s.max))
+	}
+	row("interactions", inter, "%.1f")
+	row("parallel time", par, "%.3f")
+	if !f.noStates {
+		row("states seen", states, "%.1f")
+	}
+	// Outcomes in a fixed order, then any violation messages.
+	order := []pp.Outcome{pp.Elected, pp.NoLeader, pp.MultipleLeaders, pp.StepLimit, pp.Violation}
+	counts := map[pp.Outcome]int{}
+	for _, r := range rs {
+		counts[r.Outcome]++
+	}
+	var parts []string
+	for _, o := range order {
+		if counts[o] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, counts[o]))
+		}
+	}
+	fmt.Fprintf(w, "outcomes: %s\n", strings.Join(parts, ", "))
+	shown := 0
+	for i, r := range rs {
+		if r.Violation != "" && shown < 5 {
+			fmt.Fprintf(w, "  trial %d (seed %d): %s\n", i, r.Seed, r.Violation)
+			shown++
+		}
+	}
+}

@@ -1,0 +1,404 @@
+// Package pp is the population-protocol engine of elect: protocols are
+// transition functions over compact agent states, and the exact agent-array
+// engine runs them under a uniformly random scheduler.
+//
+// Model (seed 004, Section 2; seed 000, Section I): n agents, each in a state;
+// at every step the scheduler picks an ordered pair (initiator, responder) of
+// distinct agents uniformly at random and the protocol's transition function
+// replaces their two states. Parallel time is steps / n.
+//
+// The engine keeps one state per agent in a flat slice and counts, exactly and
+// incrementally, the agents whose output is L (leaders) and the protocol's
+// goal counter, so a stop condition is detected at the very step at which it
+// first holds. A monitor checks, for protocols that promise it, that the
+// number of leaders never increases and never reaches zero. Protocols live in
+// elect/pp/protocols; this package never imports them.
+//
+// Determinism: every random choice comes from one math/rand/v2 PCG stream
+// seeded by the run's seed; the same protocol, parameters, n, scheduler and
+// seed give the same run on any machine.
+package pp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Delta is what one interaction changed in the engine's counters, as reported
+// by the protocol's transition function.
+type Delta struct {
+	// Leaders is the change in the number of agents whose output is L.
+	Leaders int32
+	// Goal is the change in the protocol's goal counter (see Spec.Goal).
+	Goal int32
+	// Events is a protocol-defined bit set of events that happened in this
+	// interaction; the engine records the first step of each (Result.EventSteps).
+	Events uint8
+}
+
+// GoalKind says when a run has reached what its protocol is for.
+type GoalKind int
+
+const (
+	// GoalOneLeader: the run's goal is reached when exactly one agent outputs L.
+	GoalOneLeader GoalKind = iota
+	// GoalCount: the run's goal is reached when the protocol's goal counter
+	// (the number of agents for which Protocol.InGoal holds, kept up to date by
+	// Delta.Goal) reaches Spec.Target.
+	GoalCount
+)
+
+// Spec is what the engine needs to know about a protocol instance besides
+// its transition function.
+type Spec struct {
+	// Name is the protocol's name, as listed by "elect pp list".
+	Name string
+	// Goal and Target define the step the run stops at (see GoalKind).
+	Goal   GoalKind
+	Target int64
+	// Monotone is true when the protocol promises that the number of leaders
+	// never increases and never reaches zero; the monitor then checks it at
+	// every step.
+	Monotone bool
+	// StateSpace, when non-zero, bounds Protocol.Index: distinct states are
+	// then recorded in a bitset instead of a map.
+	StateSpace uint64
+	// DefaultMaxSteps is the step limit used when Options.MaxSteps is 0.
+	DefaultMaxSteps int64
+}
+
+// Protocol is a population protocol instance for one population size.
+// Implementations must be deterministic functions of their arguments (plus
+// their own statistics counters, which must not influence transitions).
+type Protocol[S comparable] interface {
+	// Spec describes the instance.
+	Spec() Spec
+	// Init returns the initial state of agent i (0 <= i < n). Anonymous
+	// protocols ignore i; numbered ones derive the agent's ID from it.
+	Init(i int) S
+	// Interact applies the transition function to the states of the
+	// initiator a and the responder b and reports how the counters changed.
+	Interact(a, b *S) Delta
+	// IsLeader is the output function: true for L, false for F.
+	IsLeader(s S) bool
+	// InGoal says whether an agent in state s counts towards the goal counter
+	// (used only when Spec.Goal is GoalCount).
+	InGoal(s S) bool
+	// Index maps s into [0, Spec.StateSpace) injectively when StateSpace > 0.
+	Index(s S) uint64
+}
+
+// Finisher is implemented by protocols that add details to a result or refine
+// its outcome once the run has stopped.
+type Finisher[S comparable] interface {
+	Finish(states []S, r *Result)
+}
+
+// Outcome is how a run ended; the names are the project's vocabulary.
+type Outcome string
+
+// The outcomes of a run.
+const (
+	// Elected: the goal was reached with exactly one leader and every
+	// promised property held.
+	Elected Outcome = "elected"
+	// NoLeader: the goal was reached with no agent outputting L.
+	NoLeader Outcome = "no-leader"
+	// MultipleLeaders: the goal was reached with more than one leader.
+	MultipleLeaders Outcome = "multiple-leaders"
+	// StepLimit: the step limit stopped the run before its goal.
+	StepLimit Outcome = "step-limit"
+	// Violation: a promised property failed; Result.Violation names it.
+	Violation Outcome = "violation"
+)
+
+// Options configure one run.
+type Options struct {
+	// Scheduler chooses the pairs; the zero value is Ordered.
+	Scheduler Scheduler
+	// MaxSteps stops the run after that many steps; 0 uses the protocol's
+	// default limit.
+	MaxSteps int64
+	// TrackStates records the distinct states met (Result.StatesSeen). It
+	// costs a set insertion per changed state, so benchmarks leave it off.
+	TrackStates bool
+}
+
+// Detail is one protocol-specific figure of a result.
+type Detail struct {
+	Key   string
+	Value any
+}
+
+// Details is an ordered list of protocol-specific figures; it marshals to a
+// JSON object whose keys keep their order.
+type Details []Detail
+
+// MarshalJSON writes the details as one JSON object, keys in order.
+func (d Details) MarshalJSON() ([]byte, error) {
+	out := []byte{'{'}
+	for i, kv := range d {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		k, err := json.Marshal(kv.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	return append(out, '}'), nil
+}
+
+// Get returns the value of key, or nil when absent.
+func (d Details) Get(key string) any {
+	for _, kv := range d {
+		if kv.Key == key {
+			return kv.Value
+		}
+	}
+	return nil
+}
+
+// Result is the record of one run. Field names in JSON are part of the
+// public interface of "elect pp --json".
+type Result struct {
+	Protocol  string  `json:"protocol"`
+	N         int     `json:"n"`
+	Seed      uint64  `json:"seed"`
+	Engine    string  `json:"engine"`
+	Scheduler string  `json:"scheduler"`
+	Outcome   Outcome `json:"outcome"`
+	// Violation names the failed property when Outcome is Violation.
+	Violation string `json:"violation,omitempty"`
+	// Interactions is the step at which the goal first held (the number of
+	// interactions performed up to and including it), or the number of steps
+	// run when the goal was not reached.
+	Interactions int64 `json:"interactions"`
+	// ParallelTime is Interactions / N.
+	ParallelTime float64 `json:"parallel_time"`
+	// Leaders is the number of agents outputting L when the run stopped.
+	Leaders int `json:"leaders"`
+	// OneLeaderStep is the step from which exactly one leader remained until
+	// the run stopped, or -1.
+	OneLeaderStep int64 `json:"one_leader_step"`
+	// StatesSeen is the number of distinct agent states met (0 when not
+	// tracked).
+	StatesSeen int `json:"states_seen"`
+	// Details holds protocol-specific figures.
+	Details Details `json:"details"`
+	// EventSteps[b] is the first step at which the protocol reported event
+	// bit b (see Delta.Events), or -1. Protocols read it in Finish.
+	EventSteps [8]int64 `json:"-"`
+}
+
+// Add appends a protocol-specific figure.
+func (r *Result) Add(key string, value any) { r.Details = append(r.Details, Detail{key, value}) }
+
+// EngineName is the name of the exact agent-array engine in results.
+const EngineName = "agent-array"
+
+// MaxN is the largest population the engine accepts.
+const MaxN = 1 << 31
+
+// Validate checks the population size.
+func Validate(n int) error {
+	if n < 2 || n > MaxN {
+		return fmt.Errorf("pp: n must be between 2 and %d, got %d", MaxN, n)
+	}
+	return nil
+}
+
+// batch is the number of pairs drawn ahead of their interactions; drawing
+// them first lets the processor overlap the memory accesses of consecutive
+// interactions.
+const batch = 256
+
+// Run executes protocol p on n agents with the given seed until its goal
+// holds, a monitored property fails, or the step limit is reached. It is
+// the exact reference engine: one state per agent, one interaction per step.
+func Run[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) Result {
+	spec := p.Spec()
+	res := Result{Protocol: spec.Name, N: n, Seed: seed, Engine: EngineName, Scheduler: opt.Scheduler.String(), OneLeaderStep: -1}
+	for b := range res.EventSteps {
+		res.EventSteps[b] = -1
+	}
+	states := make([]S, n)
+	var leaders, goal int64
+	for i := range states {
+		s := p.Init(i)
+		states[i] = s
+		if p.IsLeader(s) {
+			leaders++
+		}
+		if p.InGoal(s) {
+			goal++
+		}
+	}
+	seen := newStateSet[S](spec.StateSpace, opt.TrackStates)
+	if opt.TrackStates {
+		for _, s := range states {
+			seen.add(p, s)
+		}
+	}
+	maxSteps := opt.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = spec.DefaultMaxSteps
+	}
+	if maxSteps <= 0 {
+		maxSteps = math.MaxInt64
+	}
+	oneStep := int64(-1)
+	if leaders == 1 {
+		oneStep = 0
+	}
+	reached := func() bool {
+		if spec.Goal == GoalOneLeader {
+			return leaders == 1
+		}
+		return goal >= spec.Target
+	}
+	violation := ""
+	var step int64
+	done := reached()
+	src := newPairSource(n, seed, opt.Scheduler)
+	var buf [batch]pair
+	track := opt.TrackStates
+	for !done && violation == "" && step < maxSteps {
+		k := int64(batch)
+		if rem := maxSteps - step; rem < k {
+			k = rem
+		}
+		src.fill(buf[:k])
+		for i := int64(0); i < k; i++ {
+			pr := buf[i]
+			step++
+			if pr.u == pr.v { // with-repeats: an agent meeting itself changes nothing
+				continue
+			}
+			a, b := &states[pr.u], &states[pr.v]
+			var oa, ob S
+			if track {
+				oa, ob = *a, *b
+			}
+			d := p.Interact(a, b)
+			if track {
+				if *a != oa {
+					seen.add(p, *a)
+				}
+				if *b != ob {
+					seen.add(p, *b)
+				}
+			}
+			if d.Leaders != 0 {
+				leaders += int64(d.Leaders)
+				if spec.Monotone && d.Leaders > 0 {
+					violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", leaders-int64(d.Leaders), leaders, step)
+				}
+				if spec.Monotone && leaders == 0 {
+					violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", step)
+				}
+				if leaders == 1 {
+					oneStep = step
+				} else {
+					oneStep = -1
+				}
+			}
+			goal += int64(d.Goal)
+			if d.Events != 0 {
+				for bit := range res.EventSteps {
+					if d.Events&(1<<bit) != 0 && res.EventSteps[bit] < 0 {
+						res.EventSteps[bit] = step
+					}
+				}
+			}
+			if violation != "" || ((d.Leaders != 0 || d.Goal != 0) && reached()) {
+				done = reached()
+				break
+			}
+		}
+	}
+	res.Interactions = step
+	res.Leaders = int(leaders)
+	res.OneLeaderStep = oneStep
+	res.StatesSeen = seen.len()
+	// Cross-check the incremental counters against a recount.
+	var recount, regoal int64
+	for _, s := range states {
+		if p.IsLeader(s) {
+			recount++
+		}
+		if p.InGoal(s) {
+			regoal++
+		}
+	}
+	switch {
+	case violation != "":
+		res.Outcome, res.Violation = Violation, violation
+	case recount != leaders || (spec.Goal == GoalCount && regoal != goal):
+		res.Outcome = Violation
+		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", leaders, goal, recount, regoal)
+	case !done:
+		res.Outcome = StepLimit
+	case leaders == 1:
+		res.Outcome = Elected
+	case leaders == 0:
+		res.Outcome = NoLeader
+	default:
+		res.Outcome = MultipleLeaders
+	}
+	res.ParallelTime = float64(res.Interactions) / float64(n)
+	if f, ok := any(p).(Finisher[S]); ok {
+		f.Finish(states, &res)
+	}
+	if res.Details == nil {
+		res.Details = Details{}
+	}
+	return res
+}
+
+// stateSet records distinct states, in a bitset when the protocol bounds its
+// state space and in a map otherwise. Only its size is ever read, so map
+// iteration order cannot leak into results.
+type stateSet[S comparable] struct {
+	on   bool
+	bits []uint64
+	m    map[S]struct{}
+	n    int
+}
+
+func newStateSet[S comparable](space uint64, on bool) *stateSet[S] {
+	s := &stateSet[S]{on: on}
+	if !on {
+		return s
+	}
+	if space > 0 && space <= 1<<30 {
+		s.bits = make([]uint64, (space+63)/64)
+	} else {
+		s.m = make(map[S]struct{})
+	}
+	return s
+}
+
+func (s *stateSet[S]) add(p interface{ Index(S) uint64 }, st S) {
+	if s.bits != nil {
+		i := p.Index(st)
+		w, b := i/64, uint64(1)<<(i%64)
+		if s.bits[w]&b == 0 {
+			s.bits[w] |= b
+			s.n++
+		}
+		return
+	}
+	if _, ok := s.m[st]; !ok {
+		s.m[st] = struct{}{}
+		s.n++
+	}
+}
+
+func (s *stateSet[S]) len() int { return s.n }

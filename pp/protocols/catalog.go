@@ -1,0 +1,169 @@
+// Package protocols holds the population protocols of the seed documents,
+// each a pp.Protocol over compact agent states, and a catalog that builds and
+// runs them by name. Protocols import elect/pp; elect/pp never imports them.
+package protocols
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"elect/pp"
+)
+
+// Param is one protocol parameter, as a command-line flag name.
+type Param struct {
+	Name    string
+	Default string
+	Help    string
+}
+
+// Config is the configuration of one run of a catalog protocol.
+type Config struct {
+	N       int
+	Seed    uint64
+	Options pp.Options
+	// M is seed 000's multiplier (epidemic-term) or seed 004's m (pll,
+	// pll-sym); 0 means the protocol's default.
+	M int
+	// Variant selects a reading of the pseudo-code; "" means "prose".
+	Variant string
+	// MinInteractions is epidemic-term's minimum number of interactions of a
+	// declaring agent (0: none).
+	MinInteractions int
+}
+
+// Entry describes one protocol of the catalog.
+type Entry struct {
+	Name   string
+	Goal   string // what "interactions" measures
+	Source string // seed, algorithm, section
+	Params []Param
+	run    func(c Config) (pp.Result, error)
+}
+
+// Run validates c against the entry and runs one trial.
+func (e Entry) Run(c Config) (pp.Result, error) {
+	if err := pp.Validate(c.N); err != nil {
+		return pp.Result{}, err
+	}
+	return e.run(c)
+}
+
+// HasParam says whether the entry accepts the named parameter.
+func (e Entry) HasParam(name string) bool {
+	return slices.ContainsFunc(e.Params, func(p Param) bool { return p.Name == name })
+}
+
+var variantParam = Param{"variant", "prose", "reading of the pseudo-code: prose or literal"}
+
+// Catalog lists the protocols in the order "elect pp list" shows them.
+var Catalog = []Entry{
+	{
+		Name:   "angluin",
+		Goal:   "one leader remains (two leaders meet: the responder becomes a follower)",
+		Source: "Angluin et al. (seed 000 ref. [1], seed 004 ref. [3])",
+		run: func(c Config) (pp.Result, error) {
+			return pp.Run(NewAngluin(c.N), c.N, c.Seed, c.Options), nil
+		},
+	},
+	{
+		Name:   "numbered-known",
+		Goal:   "every agent holds the maximum ID (IDs 1..n known: step 0)",
+		Source: "seed 000, Algorithm 1",
+		run: func(c Config) (pp.Result, error) {
+			return pp.Run(NewNumberedKnown(c.N), c.N, c.Seed, c.Options), nil
+		},
+	},
+	{
+		Name:   "epidemic",
+		Goal:   "every agent holds the maximum ID (the larger leader value spreads)",
+		Source: "seed 000, Algorithm 2, Theorems 1-3",
+		Params: []Param{variantParam},
+		run: func(c Config) (pp.Result, error) {
+			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
+				return pp.Result{}, err
+			}
+			return pp.Run(NewEpidemic(c.N, c.Variant), c.N, c.Seed, c.Options), nil
+		},
+	},
+	{
+		Name:   "epidemic-term",
+		Goal:   "the eventual leader declares the election complete (correct if every agent held the maximum)",
+		Source: "seed 000, Algorithm 3, Section IV (Figure 1)",
+		Params: []Param{
+			{"m", "4", "multiplier of the termination test"},
+			{"min-interactions", "0", "interactions a declaring agent must have taken part in"},
+			variantParam,
+		},
+		run: func(c Config) (pp.Result, error) {
+			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
+				return pp.Result{}, err
+			}
+			m := c.M
+			if m == 0 {
+				m = 4
+			}
+			if m < 1 || m > 1<<20 {
+				return pp.Result{}, fmt.Errorf("m must be between 1 and %d; got %d", 1<<20, m)
+			}
+			if c.MinInteractions < 0 || c.MinInteractions > 1<<30 {
+				return pp.Result{}, fmt.Errorf("min-interactions must be between 0 and %d; got %d", 1<<30, c.MinInteractions)
+			}
+			return pp.Run(NewEpidemicTerm(c.N, m, c.MinInteractions, c.Variant), c.N, c.Seed, c.Options), nil
+		},
+	},
+	pllEntry("pll", false),
+	pllEntry("pll-sym", true),
+}
+
+func pllEntry(name string, sym bool) Entry {
+	src := "seed 004, Algorithms 1-5 (Section 3)"
+	goal := "one leader remains (QuickElimination, Tournament, BackUp; c_max = 41m)"
+	if sym {
+		src = "seed 004, Section 4 and Algorithm 6"
+		goal = "one leader remains (symmetric transitions: statuses X/Y, coins J/K/F0/F1, Algorithm 6)"
+	}
+	return Entry{
+		Name:   name,
+		Goal:   goal,
+		Source: src,
+		Params: []Param{
+			{"m", "ceil(lg n)", "knowledge of n: m >= lg n, c_max = 41m"},
+			{"variant", "prose", "prose, literal-epoch, literal-relay or literal"},
+		},
+		run: func(c Config) (pp.Result, error) {
+			p, err := NewPLL(c.N, c.M, sym, c.Variant)
+			if err != nil {
+				return pp.Result{}, err
+			}
+			return pp.Run(p, c.N, c.Seed, c.Options), nil
+		},
+	}
+}
+
+func checkVariant(v string, allowed []string) error {
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	return fmt.Errorf("unknown variant %q; variants: %s", v, strings.Join(allowed, ", "))
+}
+
+// Lookup returns the catalog entry with the given name.
+func Lookup(name string) (Entry, bool) {
+	for _, e := range Catalog {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Names returns the protocol names in catalog order.
+func Names() []string {
+	names := make([]string, len(Catalog))
+	for i, e := range Catalog {
+		names[i] = e.Name
+	}
+	return names
+}
