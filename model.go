@@ -26,6 +26,10 @@ type Algorithm struct {
 	// example one whose time would overflow), with an error that says what is
 	// allowed. Unlike model assumptions, --force does not override it.
 	CheckRun func(c BoundContext) error
+	// ModelFor, when set, gives the model a run with these parameters
+	// assumes, for algorithms whose variants assume different things (for
+	// example one that needs FIFO channels); nil means Model for every run.
+	ModelFor func(p Params) Model
 	// New builds one node.
 	New func(info NodeInfo) Node
 }
@@ -37,6 +41,15 @@ type NodeInfo struct {
 	Degree   int // number of ports
 	Announce bool
 	Params   Params
+}
+
+// RunModel returns the model a run with parameters p assumes: ModelFor(p)
+// when the algorithm declares it, else Model.
+func (a *Algorithm) RunModel(p Params) Model {
+	if a.ModelFor != nil {
+		return a.ModelFor(p)
+	}
+	return a.Model
 }
 
 // MsgTypeOf returns the index of the message type called name; it panics if

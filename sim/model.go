@@ -22,7 +22,7 @@ func (e *AssumptionError) Error() string {
 // CheckModel returns an AssumptionError for the first assumption of the
 // algorithm's declared model that cfg breaks, or nil.
 func (cfg *Config) CheckModel() error {
-	alg, m := cfg.Algorithm, cfg.Algorithm.Model
+	alg, m := cfg.Algorithm, cfg.Algorithm.RunModel(cfg.Params)
 	fail := func(assumption, format string, args ...any) error {
 		return &AssumptionError{Assumption: assumption, Detail: alg.Name + " " + fmt.Sprintf(format, args...)}
 	}
