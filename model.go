@@ -300,9 +300,13 @@ type BoundContext struct {
 	Sync       bool
 	// AllAtZero: every node wakes spontaneously at time 0.
 	AllAtZero bool
-	MinID     ID
-	MaxID     ID
-	Params    Params
+	// CausalTime: time is measured as a causal depth (newest-first
+	// delivery), not in an execution whose delays are at most one unit, so
+	// bounds proven for timed executions need not apply.
+	CausalTime bool
+	MinID      ID
+	MaxID      ID
+	Params     Params
 }
 
 // Param is an algorithm parameter beyond the common flags (e.g. lcr-random's

@@ -153,7 +153,8 @@ func (cfg *Config) BoundContext() elect.BoundContext {
 	return elect.BoundContext{
 		N: cfg.Graph.N, Edges: int(cfg.Graph.Edges()), Initiators: initiators,
 		Announce: cfg.Announce, Sync: cfg.Delivery == Sync, AllAtZero: allAtZero,
-		MinID: minID(cfg.IDs), MaxID: maxID(cfg.IDs), Params: cfg.Params,
+		CausalTime: cfg.Delivery == NewestFirst,
+		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), Params: cfg.Params,
 	}
 }
 
