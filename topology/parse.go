@@ -2,38 +2,189 @@ package topology
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 )
 
 // Usage lists the accepted topology specifications.
-const Usage = "ring, complete, file:PATH (an edge list)"
+const Usage = "ring, complete, line, star, grid:WxH, torus:WxH (W, H >= 3), " +
+	"hypercube (n a power of two), tree (uniform random labelled tree, from a random Prüfer sequence), " +
+	"gnp:P (G(n,p) resampled until connected), file:PATH (an edge list); " +
+	"grid, torus and file fix the node count: --n may be omitted, or must agree"
 
-// Parse builds the graph a specification names, on n nodes. rng is used by
-// random topologies. For file:PATH, n must match the file's node count
-// (n <= 0 takes the file's).
+// MaxNodes bounds the node count of any generated graph (node indexes are
+// 32-bit).
+const MaxNodes = 1<<31 - 1
+
+// gnpAttempts is how many G(n,p) samples gnp:P draws before it gives up
+// finding a connected one.
+const gnpAttempts = 100
+
+// Parse builds the graph a specification names, on n nodes; see Usage. rng
+// is used by the random topologies (tree, gnp:P), so that one seed gives one
+// graph. grid:WxH, torus:WxH and file:PATH have their own node count: n <= 0
+// takes it, any other n must equal it. Every error wraps ErrInvalid or says
+// what is allowed.
 func Parse(spec string, n int, rng *rand.Rand) (*Graph, error) {
-	switch spec {
-	case "ring":
-		return NewRing(n), nil
-	case "complete":
-		return NewComplete(n), nil
-	}
 	if path, ok := strings.CutPrefix(spec, "file:"); ok {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return parseFile(spec, path, n)
+	}
+	if fixed, ok, err := SpecNodes(spec); err != nil {
+		return nil, err
+	} else if ok {
+		if n > 0 && n != fixed {
+			return nil, fmt.Errorf("%w: node count mismatch: %s has %d nodes but --n is %d; omit --n or give --n %d", ErrInvalid, spec, fixed, n, fixed)
 		}
-		defer f.Close()
-		g, err := ParseEdgeList(f, spec)
+		n = fixed
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("%w: %d nodes; a graph needs at least 1", ErrInvalid, n)
+	}
+	if n > MaxNodes {
+		return nil, fmt.Errorf("%w: %d nodes; at most %d are allowed", ErrInvalid, n, MaxNodes)
+	}
+	name, arg, _ := strings.Cut(spec, ":")
+	switch name {
+	case "ring":
+		if spec == name {
+			return NewRing(n), nil
+		}
+	case "complete":
+		if spec == name {
+			return NewComplete(n), nil
+		}
+	case "line":
+		if spec == name {
+			return Line(n)
+		}
+	case "star":
+		if spec == name {
+			return Star(n)
+		}
+	case "hypercube":
+		if spec == name {
+			return Hypercube(n)
+		}
+	case "tree":
+		if spec == name {
+			return RandomTree(n, rng)
+		}
+	case "grid", "torus":
+		w, h, _ := parseDims(spec, arg) // checked by SpecNodes
+		if name == "grid" {
+			return Grid(w, h)
+		}
+		return Torus(w, h)
+	case "gnp":
+		p, err := parseProbability(arg)
 		if err != nil {
 			return nil, err
 		}
-		if n > 0 && g.N != n {
-			return nil, fmt.Errorf("%w: node count mismatch: %s has %d nodes but --n is %d", ErrInvalid, path, g.N, n)
-		}
-		return g, nil
+		return GNP(n, p, rng)
 	}
 	return nil, fmt.Errorf("topology: unknown topology %q; use %s", spec, Usage)
+}
+
+// SpecNodes returns the node count a specification fixes by itself (grid:WxH
+// and torus:WxH: W*H; file:PATH: the file's), with ok false for
+// specifications whose size is --n. A malformed grid or torus is an error.
+func SpecNodes(spec string) (n int, ok bool, err error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	switch name {
+	case "grid", "torus":
+		w, h, err := parseDims(spec, arg)
+		if err != nil {
+			return 0, false, err
+		}
+		return w * h, true, nil
+	case "file":
+		g, err := parseFile(spec, arg, 0)
+		if err != nil {
+			return 0, false, err
+		}
+		return g.N, true, nil
+	}
+	return 0, false, nil
+}
+
+// parseDims reads the "WxH" of grid:WxH or torus:WxH.
+func parseDims(spec, arg string) (w, h int, err error) {
+	name, _, _ := strings.Cut(spec, ":")
+	ws, hs, ok := strings.Cut(arg, "x")
+	wv, err1 := strconv.ParseInt(ws, 10, 64)
+	hv, err2 := strconv.ParseInt(hs, 10, 64)
+	if !ok || err1 != nil || err2 != nil || wv < 1 || hv < 1 {
+		return 0, 0, fmt.Errorf("%w: %q: want %s:WxH with positive integers W and H, e.g. %s:10x10", ErrInvalid, spec, name, name)
+	}
+	if hi, lo := bits.Mul64(uint64(wv), uint64(hv)); hi != 0 || lo > MaxNodes {
+		return 0, 0, fmt.Errorf("%w: %q has more than %d nodes", ErrInvalid, spec, MaxNodes)
+	}
+	if name == "torus" && (wv < 3 || hv < 3) {
+		return 0, 0, fmt.Errorf("%w: %q: both sides of a torus must be at least 3 (a side of 1 or 2 makes self-loops or duplicate edges); use grid:%dx%d, or ring for a single cycle", ErrInvalid, spec, wv, hv)
+	}
+	return int(wv), int(hv), nil
+}
+
+// parseProbability reads the P of gnp:P.
+func parseProbability(arg string) (float64, error) {
+	p, err := strconv.ParseFloat(arg, 64)
+	if err != nil || !(p > 0 && p <= 1) {
+		return 0, fmt.Errorf("%w: gnp:%s: want gnp:P with an edge probability 0 < P <= 1, e.g. gnp:0.1", ErrInvalid, arg)
+	}
+	return p, nil
+}
+
+// parseFile reads file:PATH; n > 0 must equal the file's node count.
+func parseFile(spec, path string, n int) (*Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	defer f.Close()
+	g, err := ParseEdgeList(f, spec)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 && g.N != n {
+		return nil, fmt.Errorf("%w: node count mismatch: %s has %d nodes but --n is %d; omit --n or give --n %d", ErrInvalid, path, g.N, n, g.N)
+	}
+	return g, nil
+}
+
+// MemoryBytes estimates the memory that building the graph spec on n nodes
+// takes at its peak (edge list and compressed adjacency arrays), for refusing
+// runs that cannot fit before anything is allocated. Rings and complete
+// graphs need none; file:PATH is not estimated (0).
+func MemoryBytes(spec string, n int) int64 {
+	if fixed, ok, err := SpecNodes(spec); err == nil && ok && !strings.HasPrefix(spec, "file:") {
+		n = fixed
+	}
+	nn := float64(n)
+	var edges float64
+	name, arg, _ := strings.Cut(spec, ":")
+	switch name {
+	case "line", "star", "tree":
+		edges = nn
+	case "grid", "torus":
+		edges = 2 * nn
+	case "hypercube":
+		edges = nn * math.Max(1, math.Log2(nn)) / 2
+	case "gnp":
+		if p, err := parseProbability(arg); err == nil {
+			edges = p * nn * (nn - 1) / 2
+		}
+	default:
+		return 0
+	}
+	// 8 bytes per edge in the edge list, 16 per port (two per edge) in the
+	// adjacency arrays, and 8+4+4+1 per node (offsets, fill, marks, BFS).
+	b := 8*edges + 32*edges + 17*nn
+	if b > math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	return int64(b)
 }

@@ -1,0 +1,12 @@
+// Package general holds the election algorithms for any connected network
+// (topology class elect.General): nodes know only their own ports, numbered
+// 0..degree-1, and nothing of the graph's shape. Each algorithm is a pure
+// state machine in its own file, which names its source and states its rules.
+//
+//   - Echo (echo.go): asynchronous election by echo waves with extinction,
+//     seed 001 section 5.3.
+//   - FloodMax (floodmax.go): the synchronous baseline that floods the
+//     largest ID for a known bound on the diameter (Lynch, section 4.1).
+//
+// Both also run on rings (ports Left and Right) and complete graphs.
+package general
