@@ -11,6 +11,9 @@ import (
 var all = []*elect.Algorithm{
 	ring.LCR,
 	ring.ChangRoberts,
+	ring.HS,
+	ring.Peterson,
+	ring.Franklin,
 }
 
 // All returns every algorithm.
