@@ -272,10 +272,11 @@ func checkMemory(alg *elect.Algorithm, n int, topo string) error {
 	if topo == "complete" && alg.Model.Topology != elect.Complete {
 		need += int64(n) * int64(n) * 8
 	}
+	need += topology.MemoryBytes(topo, n) // general graphs' adjacency arrays
 	have := physicalMemory()
 	if have > 0 && need > have*8/10 {
 		return errorf("n = %d needs about %s of memory, more than 80%% of this machine's %s; choose n below %d",
-			n, bytesString(need), bytesString(have), int64(n)*(have*8/10)/need)
+			n, bytesString(need), bytesString(have), int64(float64(n)*float64(have*8/10)/float64(need)))
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ type runFlags struct {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.n, "n", 16, "number of nodes")
+	fs.IntVar(&f.n, "n", 16, "number of nodes (omit it with --topology grid:WxH, torus:WxH or file:PATH to take theirs)")
 	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
 	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs, initiators, delays and node randomness all derive from it")
 	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
@@ -110,11 +110,19 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
 	}
+	nGiven := false
 	fs.Visit(func(fl *flag.Flag) {
 		if v, ok := f.params[fl.Name]; ok {
 			s.Params[fl.Name] = *v
 		}
+		nGiven = nGiven || fl.Name == "n"
 	})
+	if !nGiven {
+		// grid:WxH, torus:WxH and file:PATH fix n; errors surface in Build.
+		if k, ok, err := topology.SpecNodes(f.topology); err == nil && ok {
+			s.N = k
+		}
+	}
 	return s
 }
 
