@@ -4,6 +4,8 @@ package catalog
 
 import (
 	"elect"
+	"elect/complete"
+	"elect/general"
 	"elect/ring"
 )
 
@@ -14,6 +16,10 @@ var all = []*elect.Algorithm{
 	ring.HS,
 	ring.Peterson,
 	ring.Franklin,
+	complete.AllToAll,
+	complete.AfekGafni,
+	general.Echo,
+	general.FloodMax,
 }
 
 // All returns every algorithm.

@@ -1,0 +1,414 @@
+package complete
+
+import (
+	"fmt"
+	"unsafe"
+
+	"elect"
+)
+
+// AfekGafni is Afek-Gafni algorithm B for asynchronous complete networks, as
+// seed 002 writes it up. Every node runs a candidate part and an ordinary
+// part. The candidate captures the other nodes one link at a time; its level
+// is the number of nodes it has captured, and candidates are compared by
+// (level, id) lexicographically. The ordinary part of a node remembers its
+// owner's (level, id) as of the capture, its father (the link to the owner)
+// and its potential father (the link to the candidate asking to take over).
+//
+//   - A candidate sends ARRIVE(level, id) on its next untraversed link and
+//     waits for ACCEPT_ANSWER(level, id); if it is still alive then, level
+//     <- level+1, and it goes on; after n-1 captures it is elected.
+//   - Ordinary part, upon ARRIVE(l, j) from P: if (l, j) < (level, owner),
+//     discard it (P is killed: it waits for ever). If the node was never
+//     captured, its owner is its own candidate, compared locally: P wins,
+//     the candidate dies (if it was alive) and ACCEPT_ANSWER goes back to P.
+//     Otherwise potential father <- P, (level, owner) <- (l, j), and
+//     ASK(l, j) goes to the father.
+//   - Candidate part, upon ASK(l, j): if it is dead, answer DEAD; if (l, j)
+//     < (level, id), it survives and P is killed (no answer); else it dies
+//     and answers ANSWER_ACCEPT_CANDIDATE.
+//   - Ordinary part, upon DEAD(l, j) or ANSWER_ACCEPT_CANDIDATE(l, j): if
+//     (l, j) is still (level, owner), father <- potential father and
+//     ACCEPT_ANSWER(l, j) goes to it; otherwise a larger candidate arrived
+//     meanwhile and has asked the father itself, so the answer is stale.
+//   - Termination: the leader sends LEADER to all; each node answers END and
+//     from then on discards election messages; after n-1 ENDs the leader
+//     sends END to all and every node stops.
+//
+// The seed leaves the choice of the next untraversed link free; a candidate
+// here traverses its links cyclically from a random one (--order rotate), or
+// from port 0 (--order index, where every candidate first tries the same
+// node), so its untraversed set is two counters: no per-link memory. Nodes woken by a message run their
+// candidate part too (the seed spawns both parts in every node), so any set
+// of initiators works. The winner is the candidate that captures everything
+// first, not necessarily the largest ID: levels count before IDs.
+//
+// Variants (--variant): "seed" (default) is the rules above, the seed's
+// prose without its blocking workaround. "wait" is the seed's own
+// implementation ("Implementation details"): an ordinary part that has sent
+// ASK holds back every ARRIVE until the answer comes, and the candidate part
+// answers every ASK, with ANSWER_DENY_CANDIDATE when it survives. "literal"
+// follows the seed's candidate pseudo-code where it differs from the prose:
+// a dead candidate still compares, discarding an ASK below its own (level,
+// id), instead of answering DEAD.
+var AfekGafni = &elect.Algorithm{
+	Name:   "afek-gafni",
+	Title:  "Afek-Gafni algorithm B (asynchronous complete network)",
+	Source: "seed 002 (Afek-Gafni write-up), all sections; seed 001 section 5.3",
+	Summary: "Candidates capture nodes one link at a time; a node already owned asks its owner, and the " +
+		"larger (level, id) survives; the first candidate to capture all n-1 others is elected and announces.",
+	Model: elect.Model{
+		Topology: elect.Complete, Async: true, UniqueIDs: true,
+		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.AlwaysAnnounce,
+	},
+	Messages: []elect.MessageType{
+		{Name: "ARRIVE", Fields: []string{"id", "level"}},
+		{Name: "ACCEPT_ANSWER", Fields: []string{"id", "level"}},
+		{Name: "ASK", Fields: []string{"id", "level"}},
+		{Name: "ANSWER_ACCEPT_CANDIDATE", Fields: []string{"id", "level"}},
+		{Name: "ANSWER_DENY_CANDIDATE", Fields: []string{"id", "level"}},
+		{Name: "DEAD", Fields: []string{"id", "level"}},
+		{Name: "LEADER", Fields: []string{"id"}},
+		{Name: "END"},
+	},
+	Bounds: []elect.Bound{
+		{Name: "election messages", Quantity: elect.Messages, Types: agElectionTypes, Relation: elect.AtMost,
+			Formula: "4n*H_n", Source: "seed 002, Lemma 2 (4 messages per capture, Corollary 1)",
+			Value: func(c elect.BoundContext) float64 { return 4 * float64(c.N) * elect.Harmonic(c.N) }},
+		{Name: "termination messages", Quantity: elect.Messages, Types: []string{"LEADER", "END"}, Relation: elect.Exactly,
+			Formula: "3(n-1)", Source: "seed 002, Lemma 2 and message END: LEADER to all, END to the leader, END to all",
+			Value: func(c elect.BoundContext) float64 { return 3 * float64(c.N-1) }},
+		{Name: "LEADER messages", Quantity: elect.Messages, Types: []string{"LEADER"}, Relation: elect.Exactly,
+			Formula: "n-1", Source: "seed 002, message LEADER",
+			Value: func(c elect.BoundContext) float64 { return float64(c.N - 1) }},
+		{Name: "messages", Quantity: elect.Messages, Relation: elect.AtMost,
+			Formula: "4n*H_n + 3(n-1)", Source: "seed 002, Lemma 2",
+			Value: func(c elect.BoundContext) float64 {
+				return 4*float64(c.N)*elect.Harmonic(c.N) + 3*float64(c.N-1)
+			}},
+	},
+	Params: []elect.Param{{
+		Name: "order", Default: "rotate",
+		Help:  "order in which a candidate traverses its links: rotate (from a random link, cyclically) or index (port 0 first: every candidate tries the lowest-index node first)",
+		Check: checkAGOrder,
+	}, {
+		Name: "variant", Default: "seed",
+		Help:  "seed (prose, no blocking), wait (ordinary parts wait for the answer to ASK; ANSWER_DENY_CANDIDATE sent), literal (dead candidates compare as in the pseudo-code)",
+		Check: checkAGVariant,
+	}},
+	// The node itself, plus one held-back arrival per node on average in
+	// the wait variant (each candidate has at most one ARRIVE outstanding,
+	// so at most n arrivals are held in the whole network).
+	NodeBytes: int(unsafe.Sizeof(agNode{}) + unsafe.Sizeof(agArrival{})),
+	New: func(info elect.NodeInfo) elect.Node {
+		v, _ := parseAGVariant(info.Params.String("variant"))
+		return &agNode{id: info.ID, degree: int32(info.Degree), variant: v, father: noPort, potentialFather: noPort,
+			rotate: info.Params.String("order") != "index"}
+	},
+}
+
+// agElectionTypes are the message types of the election proper, which the
+// 4n*H_n bound speaks of.
+var agElectionTypes = []string{"ARRIVE", "ACCEPT_ANSWER", "ASK", "ANSWER_ACCEPT_CANDIDATE", "ANSWER_DENY_CANDIDATE", "DEAD"}
+
+// Message types of AfekGafni, in the order of AfekGafni.Messages. Every
+// election message carries a candidate's (level, id): level in A, id in ID.
+const (
+	agArrive elect.MsgType = iota
+	agAcceptAnswer
+	agAsk
+	agAnswerAcceptCandidate
+	agAnswerDenyCandidate
+	agDead
+	agLeader
+	agEnd
+)
+
+// agVariant selects one reading of the seed (see AfekGafni).
+type agVariant uint8
+
+const (
+	agSeed    agVariant = iota // the prose, without the blocking workaround
+	agWait                     // the seed's implementation: ordinary parts wait for answers
+	agLiteral                  // the pseudo-code: dead candidates still compare
+)
+
+var agVariantNames = [...]string{"seed", "wait", "literal"}
+
+func parseAGVariant(s string) (agVariant, error) {
+	for i, name := range agVariantNames {
+		if s == name {
+			return agVariant(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown variant %q; use seed, wait or literal", s)
+}
+
+func checkAGVariant(s string) error {
+	_, err := parseAGVariant(s)
+	return err
+}
+
+func checkAGOrder(s string) error {
+	if s != "rotate" && s != "index" {
+		return fmt.Errorf("unknown order %q; use rotate or index", s)
+	}
+	return nil
+}
+
+// agStatus is the seed's node status.
+type agStatus uint8
+
+const (
+	// statusCandidate: the candidate part is alive (so the ordinary part
+	// was never captured: capturing it kills the candidate).
+	statusCandidate agStatus = iota
+	// statusOrdinary: the candidate part is dead; it only answers ASK.
+	statusOrdinary
+	// statusWaitForAnswer: dead, and the ordinary part waits for the answer
+	// to its ASK (variant wait only).
+	statusWaitForAnswer
+	// statusEnding: the leader is known; election messages are discarded.
+	statusEnding
+)
+
+// noPort is the seed's nil father: the node was never captured and its
+// owner is its own candidate part.
+const noPort elect.Port = -1
+
+// agArrival is an ARRIVE held back while the ordinary part waits (variant
+// wait): the seed's queue.
+type agArrival struct {
+	from  elect.Port
+	level int32
+	id    elect.ID
+}
+
+type agNode struct {
+	id     elect.ID
+	degree int32 // n-1
+
+	// Candidate part. level is the number of nodes captured. Links are
+	// traversed in the cyclic order start, start+1, ... (mod n-1), so the
+	// untraversed set is the ports start+level .. start+degree-1 (mod n-1):
+	// two counters, no per-link memory.
+	level int32
+	start int32
+
+	// Ordinary part: the owner's (level, id) as of its capture of this node,
+	// meaningful once father != noPort (before, the owner is the node's own
+	// candidate and its current (level, id) counts).
+	ownerLevel      int32
+	ownerID         elect.ID
+	father          elect.Port
+	potentialFather elect.Port
+	queue           []agArrival // variant wait: ARRIVEs held back
+
+	counter int32 // the leader's count of END messages
+	status  agStatus
+	leader  bool
+	rotate  bool // --order rotate: start is drawn at wake-up
+	variant agVariant
+}
+
+// less reports whether (l1, id1) < (l2, id2) lexicographically.
+func less(l1 int32, id1 elect.ID, l2 int32, id2 elect.ID) bool {
+	return l1 < l2 || (l1 == l2 && id1 < id2)
+}
+
+func msg(t elect.MsgType, level int32, id elect.ID) elect.Message {
+	return elect.Message{Type: t, ID: id, A: int64(level)}
+}
+
+func (p *agNode) Wake(env elect.Env, spontaneous bool) {
+	if p.degree == 0 {
+		p.becomeLeader(env)
+		return
+	}
+	if p.rotate {
+		p.start = int32(env.Rand().IntN(int(p.degree)))
+	}
+	p.sendArrive(env)
+}
+
+func (p *agNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	switch m.Type {
+	case agLeader:
+		p.handleLeader(env, from, m.ID)
+		return
+	case agEnd:
+		p.handleEnd(env)
+		return
+	}
+	if p.status == statusEnding {
+		return // seed, message END: "he will receive messages but it will discard them"
+	}
+	level, id := int32(m.A), m.ID
+	switch m.Type {
+	case agArrive:
+		if p.status == statusWaitForAnswer {
+			p.queue = append(p.queue, agArrival{from: from, level: level, id: id})
+			return
+		}
+		p.handleArrive(env, from, level, id)
+	case agAsk:
+		p.handleAsk(env, from, level, id)
+	case agAnswerAcceptCandidate, agDead:
+		p.handleAnswer(env, level, id, true)
+	case agAnswerDenyCandidate:
+		p.handleAnswer(env, level, id, false)
+	case agAcceptAnswer:
+		p.handleAcceptAnswer(env, level, id)
+	}
+}
+
+// sendArrive is the candidate's step 1(a)-(b): send (level, id) on the next
+// untraversed link.
+func (p *agNode) sendArrive(env elect.Env) {
+	port := p.start + p.level
+	if port >= p.degree {
+		port -= p.degree
+	}
+	env.Send(elect.Port(port), msg(agArrive, p.level, p.id))
+}
+
+// handleAcceptAnswer is the candidate's step 1(d): its own (level, id) came
+// back, so it has captured the node, unless it was killed meanwhile.
+func (p *agNode) handleAcceptAnswer(env elect.Env, level int32, id elect.ID) {
+	if p.status != statusCandidate || id != p.id || level != p.level {
+		return
+	}
+	p.level++
+	if p.level == p.degree {
+		p.becomeLeader(env)
+		return
+	}
+	p.sendArrive(env)
+}
+
+// handleArrive is the ordinary part's reaction to candidate P's ARRIVE(l, j)
+// on port from.
+func (p *agNode) handleArrive(env elect.Env, from elect.Port, l int32, j elect.ID) {
+	if p.father == noPort {
+		// Never captured: the owner is this node's own candidate part, so the
+		// ASK and its answer are local. Seed, message ARRIVE: "The ARRIVE
+		// sequence will cause one of them to die." The seed's Initialize
+		// (owner_id := 0, father := nil) would let any ARRIVE capture the
+		// node without a contest; the prose decides.
+		if less(l, j, p.level, p.id) {
+			return // P is killed
+		}
+		if p.status == statusCandidate {
+			p.status = statusOrdinary // ACCEPT_ANSWER: "no longer candidate"
+		}
+		p.ownerLevel, p.ownerID = l, j
+		p.father, p.potentialFather = from, from
+		env.Send(from, msg(agAcceptAnswer, l, j))
+		return
+	}
+	if !less(p.ownerLevel, p.ownerID, l, j) {
+		return // (l, j) < (level, owner_id): P is killed
+	}
+	p.potentialFather = from
+	p.ownerLevel, p.ownerID = l, j
+	env.Send(p.father, msg(agAsk, l, j))
+	if p.variant == agWait {
+		p.status = statusWaitForAnswer
+	}
+}
+
+// handleAsk is the candidate part's answer to ASK(l, j) from an ordinary
+// part it owns: the pseudo-code's step 1(e).
+func (p *agNode) handleAsk(env elect.Env, from elect.Port, l int32, j elect.ID) {
+	if p.status == statusCandidate {
+		if less(l, j, p.level, p.id) {
+			// 1(e)i: the candidate survives and the asker P is killed.
+			if p.variant == agWait {
+				env.Send(from, msg(agAnswerDenyCandidate, l, j))
+			}
+			return
+		}
+		// 1(e)ii: killed.
+		p.status = statusOrdinary
+		env.Send(from, msg(agAnswerAcceptCandidate, l, j))
+		return
+	}
+	// Already dead. Seed, message DEAD: a dead candidate answers DEAD, and
+	// "if Q has been killed already then P returns to v and tries to capture
+	// it". The pseudo-code (1(e) with killed = true) still compares and
+	// discards a smaller (l, j): variant literal.
+	if p.variant == agLiteral && less(l, j, p.level, p.id) {
+		return
+	}
+	env.Send(from, msg(agDead, l, j))
+}
+
+// handleAnswer is the ordinary part's reaction to the answer to its ASK:
+// accepted (ANSWER_ACCEPT_CANDIDATE or DEAD) or denied
+// (ANSWER_DENY_CANDIDATE, variant wait only).
+func (p *agNode) handleAnswer(env elect.Env, l int32, j elect.ID, accepted bool) {
+	if accepted && l == p.ownerLevel && j == p.ownerID {
+		// Ordinary process, case (c): father <- potential_father.
+		p.father = p.potentialFather
+		env.Send(p.father, msg(agAcceptAnswer, l, j))
+	}
+	// Otherwise the answer is stale (a larger candidate arrived after the
+	// ASK and asked the father itself) or a denial: the asker is killed.
+	if p.status == statusWaitForAnswer {
+		p.status = statusOrdinary
+		p.drainQueue(env)
+	}
+}
+
+// drainQueue handles held-back arrivals in order until one makes the
+// ordinary part wait again (variant wait).
+func (p *agNode) drainQueue(env elect.Env) {
+	for len(p.queue) > 0 && p.status == statusOrdinary {
+		a := p.queue[0]
+		p.queue = p.queue[1:]
+		p.handleArrive(env, a.from, a.level, a.id)
+	}
+	if len(p.queue) == 0 {
+		p.queue = nil
+	}
+}
+
+// becomeLeader is step 2: announce(ELECTED), then LEADER to every node.
+func (p *agNode) becomeLeader(env elect.Env) {
+	p.leader = true
+	p.status = statusEnding
+	p.queue = nil
+	env.Decide(elect.Elected)
+	env.SetLeader(p.id)
+	for q := range p.degree {
+		env.Send(elect.Port(q), elect.Message{Type: agLeader, ID: p.id})
+	}
+	if p.degree == 0 {
+		env.Terminate()
+	}
+}
+
+// handleLeader: the node learns the leader, answers END and prepares to end.
+func (p *agNode) handleLeader(env elect.Env, from elect.Port, j elect.ID) {
+	p.status = statusEnding
+	p.queue = nil
+	env.SetLeader(j)
+	env.Decide(elect.NotElected)
+	env.Send(from, elect.Message{Type: agEnd})
+}
+
+// handleEnd: the leader counts the ENDs and, after n-1 of them, sends END to
+// everyone and stops; any other node stops on the leader's END.
+func (p *agNode) handleEnd(env elect.Env) {
+	if !p.leader {
+		env.Terminate()
+		return
+	}
+	p.counter++
+	if p.counter == p.degree {
+		for q := range p.degree {
+			env.Send(elect.Port(q), elect.Message{Type: agEnd})
+		}
+		env.Terminate()
+	}
+}
