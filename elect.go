@@ -100,6 +100,16 @@ type Fingerprinter interface {
 	Fingerprint() uint64
 }
 
+// TimerCanceler is implemented by the Env of engines that can cancel timers.
+// A node uses it through a type assertion and must stay correct without it
+// (by ignoring a timer whose tag is stale); where it is offered, cancelled
+// timers are neither events nor time of the run.
+type TimerCanceler interface {
+	// CancelTimers drops every timer the current node has set that has not
+	// fired yet.
+	CancelTimers()
+}
+
 // Env is the world as a node sees it while it handles one input.
 type Env interface {
 	// Send queues m on port p.

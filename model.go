@@ -306,7 +306,10 @@ type BoundContext struct {
 	CausalTime bool
 	MinID      ID
 	MaxID      ID
-	Params     Params
+	// MinInitiatorID is the smallest ID among the nodes scheduled to wake
+	// spontaneously (MinID when all do).
+	MinInitiatorID ID
+	Params         Params
 }
 
 // Param is an algorithm parameter beyond the common flags (e.g. lcr-random's

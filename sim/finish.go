@@ -96,11 +96,14 @@ func (e *engine) finish() *Result {
 	switch {
 	case e.violation != "":
 		r.Outcome = OutcomeViolation
-	case e.elected > 1:
-		r.Outcome = MultipleLeaders
 	case e.symmetric:
+		// Checked before multiple-leaders: a run that stayed symmetric has
+		// every node in the same state, so all of them are elected or none
+		// is (Leaders says which); symmetric names the cause (Lemma 5.1.1).
 		r.Outcome = Symmetric
 		r.SymmetricRound = e.symRound
+	case e.elected > 1:
+		r.Outcome = MultipleLeaders
 	case e.stepLimit:
 		r.Outcome = StepLimit
 	case e.elected == 0:
@@ -123,14 +126,9 @@ func (e *engine) promisedLeaderID() (elect.ID, bool) {
 	case elect.ElectsMin:
 		return minID(e.ids), true
 	case elect.ElectsMinInitiator:
-		if e.cfg.Wake == nil {
-			return minID(e.ids), true
-		}
-		best := elect.ID(math.MaxInt64)
-		for _, w := range e.cfg.Wake {
-			best = min(best, e.ids[w.Node])
-		}
-		return best, true
+		// The initiators are the nodes that woke spontaneously: a node
+		// scheduled to wake late that a message woke first is not one.
+		return e.minSpontID, true
 	}
 	return 0, false
 }
@@ -138,15 +136,18 @@ func (e *engine) promisedLeaderID() (elect.ID, bool) {
 // BoundContext describes cfg for evaluating bounds.
 func (cfg *Config) BoundContext() elect.BoundContext {
 	initiators, allAtZero := cfg.Graph.N, true
+	minInit := minID(cfg.IDs)
 	if cfg.Wake != nil {
 		seen := make([]bool, cfg.Graph.N)
 		initiators = 0
+		minInit = math.MaxInt64
 		for _, w := range cfg.Wake {
 			if !seen[w.Node] {
 				seen[w.Node] = true
 				initiators++
 			}
 			allAtZero = allAtZero && w.At == 0
+			minInit = min(minInit, cfg.IDs[w.Node])
 		}
 		allAtZero = allAtZero && initiators == cfg.Graph.N
 	}
@@ -154,7 +155,7 @@ func (cfg *Config) BoundContext() elect.BoundContext {
 		N: cfg.Graph.N, Edges: int(cfg.Graph.Edges()), Initiators: initiators,
 		Announce: cfg.Announce, Sync: cfg.Delivery == Sync, AllAtZero: allAtZero,
 		CausalTime: cfg.Delivery == NewestFirst,
-		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), Params: cfg.Params,
+		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), MinInitiatorID: minInit, Params: cfg.Params,
 	}
 }
 

@@ -165,7 +165,12 @@ type engine struct {
 	symRound   int64
 	symBroken  bool
 	rngs       []*rand.Rand
-	trace      *tracer
+	// minSpontID is the smallest ID of a node that woke spontaneously.
+	minSpontID elect.ID
+	// cancelSeq[i]: node i's timers created at or before this sequence
+	// number are cancelled (nil until a node cancels).
+	cancelSeq []uint64
+	trace     *tracer
 }
 
 func newEngine(cfg *Config) (*engine, error) {
@@ -188,6 +193,7 @@ func newEngine(cfg *Config) (*engine, error) {
 		typeCounts: make([]int64, len(alg.Messages)),
 		sentBy:     make([]int64, n),
 		leader:     -1,
+		minSpontID: math.MaxInt64,
 		maxEvents:  cfg.MaxEvents,
 		maxTicks:   math.MaxInt64,
 		unit:       1,
@@ -259,6 +265,9 @@ func (e *engine) loop() {
 		if e.wheel != nil && e.wheel.count > 0 {
 			bk = e.wheel.next(e.now)
 		}
+		for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
+			e.timers.pop()
+		}
 		useTimer := len(e.timers) > 0
 		if useTimer && bk != nil {
 			t, d := &e.timers[0], &bk.items[bk.head]
@@ -323,6 +332,7 @@ func (e *engine) fire(t timed) {
 			return
 		}
 		e.woken[i] = true
+		e.minSpontID = min(e.minSpontID, e.ids[i])
 		e.lastAt = e.now
 		if e.trace != nil {
 			e.trace.wake(i, true)
@@ -471,6 +481,20 @@ func (e *engine) Rand() *rand.Rand {
 		e.rngs[e.current] = r
 	}
 	return r
+}
+
+// CancelTimers implements elect.TimerCanceler: the current node's pending
+// timers are dropped without firing, so they are neither events nor time.
+func (e *engine) CancelTimers() {
+	if e.cancelSeq == nil {
+		e.cancelSeq = make([]uint64, e.n)
+	}
+	e.cancelSeq[e.current] = e.seq
+}
+
+// cancelled reports whether t is a timer its node has cancelled.
+func (e *engine) cancelled(t *timed) bool {
+	return e.cancelSeq != nil && t.ord>>56 == kindTimer && t.ord&(1<<56-1) <= e.cancelSeq[t.node]
 }
 
 // Terminate implements elect.Env.
