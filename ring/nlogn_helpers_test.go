@@ -1,0 +1,106 @@
+package ring_test
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"elect"
+	"elect/ids"
+	"elect/sim"
+	"elect/topology"
+)
+
+// Helpers shared by the tests of the O(n log n) ring algorithms (hs,
+// peterson, franklin).
+
+// nlAsyncDeliveries are the delivery models every asynchronous ring algorithm
+// must survive; sync is added where the algorithm runs synchronously.
+var nlDeliveries = []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+
+// nlIDs returns the named arrangement on n nodes.
+func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
+	t.Helper()
+	spec, err := ids.Parse(arrangement)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := spec.Generate(n, sim.Stream(seed, "ids", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// nlRun runs alg on a ring with the given IDs and checks that the monitor is
+// satisfied: exactly one leader, the promised one, every declared bound.
+func nlRun(t testing.TB, cfg sim.Config) *sim.Result {
+	t.Helper()
+	if cfg.Graph == nil {
+		cfg.Graph = topology.NewRing(len(cfg.IDs))
+	}
+	res, err := sim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != sim.OutcomeElected {
+		t.Fatalf("%s", nlDescribe(cfg, res))
+	}
+	for _, c := range res.Checks {
+		if !c.Holds {
+			t.Fatalf("check %q failed: actual %v, expected %s %v\n%s", c.Name, c.Actual, c.Relation, c.Expected, nlDescribe(cfg, res))
+		}
+	}
+	return res
+}
+
+func nlDescribe(cfg sim.Config, res *sim.Result) string {
+	s := fmt.Sprintf("%s n=%d delivery=%s seed=%d wake=%v: outcome %s %s, messages %v, time %v",
+		cfg.Algorithm.Name, len(cfg.IDs), cfg.Delivery, cfg.Seed, cfg.Wake, res.Outcome, res.Violation, res.MessagesByType, res.Time)
+	if len(cfg.IDs) <= 32 {
+		s += fmt.Sprintf(", ids %v", cfg.IDs)
+	}
+	return s
+}
+
+// nlRandomWake draws a random non-empty set of initiators with wake-up times
+// in 0..maxAt (nil, everyone at time 0, one time in four).
+func nlRandomWake(rng *rand.Rand, n int, maxAt int64) []sim.Wake {
+	if rng.IntN(4) == 0 {
+		return nil
+	}
+	k := 1 + rng.IntN(n)
+	perm := rng.Perm(n)[:k]
+	wake := make([]sim.Wake, k)
+	for i, node := range perm {
+		wake[i] = sim.Wake{Node: node, At: rng.Int64N(maxAt + 1)}
+	}
+	return wake
+}
+
+// nlFloorLog2 is floor(lg n).
+func nlFloorLog2(n int) int { return bits.Len(uint(n)) - 1 }
+
+// nlSizes are the ring sizes of the property tests: 1, 2, 3, powers of two
+// and their neighbours.
+var nlSizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100}
+
+// nlEnv is a minimal elect.Env for driving one node by hand.
+type nlEnv struct {
+	sent     []elect.Message
+	decision elect.Decision
+	leader   elect.ID
+}
+
+func (e *nlEnv) Send(p elect.Port, m elect.Message) { e.sent = append(e.sent, m) }
+func (e *nlEnv) Decide(d elect.Decision)            { e.decision = d }
+func (e *nlEnv) SetLeader(id elect.ID)              { e.leader = id }
+func (e *nlEnv) SetTimer(rounds, tag int64)         {}
+func (e *nlEnv) Round() int64                       { return 0 }
+func (e *nlEnv) Rand() *rand.Rand                   { return rand.New(rand.NewPCG(1, 1)) }
+func (e *nlEnv) Terminate()                         {}
+
+// nlFingerprint is the node's fingerprint; every deterministic ring
+// algorithm must have one.
+func nlFingerprint(p elect.Node) uint64 { return p.(elect.Fingerprinter).Fingerprint() }
