@@ -1,0 +1,448 @@
+package complete
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"elect"
+	"elect/sim"
+	"elect/topology"
+)
+
+// agConfig is a run of Afek-Gafni on the complete graph with the given IDs.
+func agConfig(ids []elect.ID, d sim.Delivery, order, variant string) sim.Config {
+	return sim.Config{
+		Algorithm: AfekGafni, Graph: topology.NewComplete(len(ids)), IDs: ids, Delivery: d,
+		Announce: true, Params: elect.Params{"order": order, "variant": variant},
+	}
+}
+
+// runOK runs cfg and fails the test unless it elected exactly one leader,
+// informed every node, and every declared bound held.
+func runOK(t *testing.T, cfg sim.Config) *sim.Result {
+	t.Helper()
+	if cfg.MaxEvents == 0 {
+		// Far above anything the algorithm needs (at most 4n*H_n + 3(n-1)
+		// messages): reaching it means the run did not quiesce.
+		n := int64(cfg.Graph.N)
+		cfg.MaxEvents = 100*n*n + 1000
+	}
+	res, err := sim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 || !res.AllKnowLeader {
+		t.Fatalf("outcome %s (%s), %d leaders, all know leader %v", res.Outcome, res.Violation, res.Leaders, res.AllKnowLeader)
+	}
+	for _, c := range res.Checks {
+		if !c.Holds {
+			t.Fatalf("check %q failed: %v %s %v", c.Name, c.Actual, c.Relation, c.Expected)
+		}
+	}
+	return res
+}
+
+// deliveries runs cfg with a trace and returns its deliveries as
+// "from->to TYPE(level,id)" (LEADER and END as "TYPE(id)" and "TYPE").
+func deliveries(t *testing.T, cfg sim.Config) ([]string, *sim.Result) {
+	t.Helper()
+	var buf bytes.Buffer
+	cfg.Trace = &buf
+	res := runOK(t, cfg)
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var ev struct {
+			Ev      string
+			From    int
+			To      int
+			Type    string
+			Payload struct {
+				ID    *int64
+				Level *int64
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("trace line %q: %v", line, err)
+		}
+		if ev.Ev != "deliver" {
+			continue
+		}
+		s := fmt.Sprintf("%d->%d %s", ev.From, ev.To, ev.Type)
+		switch {
+		case ev.Payload.Level != nil:
+			s += fmt.Sprintf("(%d,%d)", *ev.Payload.Level, *ev.Payload.ID)
+		case ev.Payload.ID != nil:
+			s += fmt.Sprintf("(%d)", *ev.Payload.ID)
+		}
+		out = append(out, s)
+	}
+	return out, res
+}
+
+func checkTrace(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("deliveries:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+func checkCounts(t *testing.T, res *sim.Result, want map[string]int64) {
+	t.Helper()
+	for _, mt := range AfekGafni.Messages {
+		if got := res.MessagesByType[mt.Name]; got != want[mt.Name] {
+			t.Errorf("%s messages: got %d, want %d (all: %v)", mt.Name, got, want[mt.Name], res.MessagesByType)
+		}
+	}
+}
+
+// TestAfekGafniTwoNodes: n = 2, IDs 1 and 2, unit delays. Both candidates
+// send ARRIVE(0,id) at time 0. Node 1's ARRIVE(0,1) reaches node 1 (ID 2),
+// never captured, whose own candidate (0,2) is larger: discarded, node 0's
+// candidate is killed (seed 002, "What happens when node P arrives": P is
+// killed). Node 0 (ID 1) gets ARRIVE(0,2) > (0,1): its candidate dies and it
+// answers ACCEPT_ANSWER(0,2); node 1 reaches level 1 = n-1 and is elected.
+// Termination: 1 LEADER, 1 END to the leader, 1 END back: 3(n-1) = 3.
+func TestAfekGafniTwoNodes(t *testing.T) {
+	got, res := deliveries(t, agConfig([]elect.ID{1, 2}, sim.FIFO, "index", "seed"))
+	checkTrace(t, got, []string{
+		"0->1 ARRIVE(0,1)", "1->0 ARRIVE(0,2)",
+		"0->1 ACCEPT_ANSWER(0,2)",
+		"1->0 LEADER(2)", "0->1 END", "1->0 END",
+	})
+	if res.LeaderIndex != 1 || res.Time != 5 {
+		t.Errorf("leader %d at time %v, want node 1 at time 5", res.LeaderIndex, res.Time)
+	}
+}
+
+// TestAfekGafniLevelBeatsLargerID: n = 3, IDs 1,2,3 by index, unit delays,
+// links traversed in port order (node 0 tries node 1 first, nodes 1 and 2
+// try node 0). Seed 002: "(level, id) ... lexicographically larger", so a
+// candidate with one capture beats every candidate with none, whatever the
+// IDs: the leader is ID 2, not the maximum.
+//
+//	t=1  node 1 discards ARRIVE(0,1) ((0,1) < its own (0,2)): node 0's
+//	     candidate is killed. Node 0 takes ARRIVE(0,2) > (0,1): its
+//	     candidate dies, father <- node 1, ACCEPT_ANSWER(0,2). Then
+//	     ARRIVE(0,3) > (0,2): potential father <- node 2, ASK(0,3) to node 1.
+//	t=2  node 1: ACCEPT_ANSWER(0,2), level 1, ARRIVE(1,2) to node 2; then
+//	     ASK(0,3) < (1,2): node 1 survives and answers nothing, so node 2's
+//	     candidate waits for ever.
+//	t=3  node 2: (1,2) > its own (0,3): ACCEPT_ANSWER(1,2).
+//	t=4  node 1 reaches level 2 = n-1: LEADER to both, END, END.
+//
+// Messages: ARRIVE 4, ACCEPT_ANSWER 2, ASK 1, LEADER 2, END 4.
+func TestAfekGafniLevelBeatsLargerID(t *testing.T) {
+	got, res := deliveries(t, agConfig([]elect.ID{1, 2, 3}, sim.FIFO, "index", "seed"))
+	checkTrace(t, got, []string{
+		"0->1 ARRIVE(0,1)", "1->0 ARRIVE(0,2)", "2->0 ARRIVE(0,3)",
+		"0->1 ACCEPT_ANSWER(0,2)", "0->1 ASK(0,3)",
+		"1->2 ARRIVE(1,2)",
+		"2->1 ACCEPT_ANSWER(1,2)",
+		"1->0 LEADER(2)", "1->2 LEADER(2)",
+		"0->1 END", "2->1 END",
+		"1->0 END", "1->2 END",
+	})
+	checkCounts(t, res, map[string]int64{"ARRIVE": 4, "ACCEPT_ANSWER": 2, "ASK": 1, "LEADER": 2, "END": 4})
+	if res.LeaderID != 2 {
+		t.Errorf("leader ID %d, want 2", res.LeaderID)
+	}
+}
+
+// TestAfekGafniWaitVariantDenies: the same run under the seed's own
+// implementation (variant wait): the candidate answers every ASK, so at t=2
+// node 1 sends ANSWER_DENY_CANDIDATE(0,3) to node 0, which was holding back
+// arrivals meanwhile (none came). One message more than the seed variant:
+// ARRIVE 4, ACCEPT_ANSWER 2, ASK 1, ANSWER_DENY_CANDIDATE 1, LEADER 2, END 4.
+func TestAfekGafniWaitVariantDenies(t *testing.T) {
+	res := runOK(t, agConfig([]elect.ID{1, 2, 3}, sim.FIFO, "index", "wait"))
+	checkCounts(t, res, map[string]int64{"ARRIVE": 4, "ACCEPT_ANSWER": 2, "ASK": 1, "ANSWER_DENY_CANDIDATE": 1, "LEADER": 2, "END": 4})
+}
+
+// TestAfekGafniDeadFather: n = 4, IDs 2,1,3,4 by index, unit delays, port
+// order. A node whose owner has been killed lets the next candidate through
+// with DEAD (seed 002: "if Q has been killed already then P returns to v and
+// tries to capture it").
+//
+//	t=1  node 1 (ID 1) takes ARRIVE(0,2) from node 0: dies, father node 0,
+//	     ACCEPT_ANSWER(0,2). Node 0 (ID 2) discards ARRIVE(0,1); takes
+//	     ARRIVE(0,3) from node 2 > its own (0,2): dies, father node 2,
+//	     ACCEPT_ANSWER(0,3); then ARRIVE(0,4) from node 3 > (0,3): ASK(0,4)
+//	     to node 2.
+//	t=2  node 0 is dead: ACCEPT_ANSWER(0,2) captures nothing. Node 2:
+//	     ACCEPT_ANSWER(0,3), level 1, ARRIVE(1,3) to node 1; ASK(0,4) <
+//	     (1,3): no answer, node 3's candidate waits for ever.
+//	t=3  node 1 (owned by node 0 at (0,2)): (1,3) > (0,2), ASK(1,3) to node 0.
+//	t=4  node 0's candidate is dead: DEAD(1,3).
+//	t=5  node 1: DEAD(1,3) matches (level, owner) = (1,3): father <- node 2,
+//	     ACCEPT_ANSWER(1,3).
+//	t=6  node 2 level 2, ARRIVE(2,3) to node 3; t=7 node 3 (own (0,4)) dies
+//	     and accepts; t=8 node 2 level 3 = n-1: elected (ID 3, not the max).
+//
+// Messages: ARRIVE 6, ACCEPT_ANSWER 4, ASK 2, DEAD 1, LEADER 3, END 6.
+func TestAfekGafniDeadFather(t *testing.T) {
+	got, res := deliveries(t, agConfig([]elect.ID{2, 1, 3, 4}, sim.FIFO, "index", "seed"))
+	checkTrace(t, got[:13], []string{
+		"0->1 ARRIVE(0,2)", "1->0 ARRIVE(0,1)", "2->0 ARRIVE(0,3)", "3->0 ARRIVE(0,4)",
+		"1->0 ACCEPT_ANSWER(0,2)", "0->2 ACCEPT_ANSWER(0,3)", "0->2 ASK(0,4)",
+		"2->1 ARRIVE(1,3)",
+		"1->0 ASK(1,3)",
+		"0->1 DEAD(1,3)",
+		"1->2 ACCEPT_ANSWER(1,3)",
+		"2->3 ARRIVE(2,3)",
+		"3->2 ACCEPT_ANSWER(2,3)",
+	})
+	checkCounts(t, res, map[string]int64{"ARRIVE": 6, "ACCEPT_ANSWER": 4, "ASK": 2, "DEAD": 1, "LEADER": 3, "END": 6})
+	if res.LeaderIndex != 2 {
+		t.Errorf("leader node %d, want node 2", res.LeaderIndex)
+	}
+}
+
+// TestAfekGafniStaleAnswerWithoutFIFO: n = 4, IDs 1,2,3,4 by index, random
+// delays (seed 12), port order: messages overtake each other on a link, and
+// an answer can come back after a larger candidate has arrived.
+//
+//	node 0 (ID 1) takes ARRIVE(0,2) from node 1: dies, father node 1,
+//	  ACCEPT_ANSWER(0,2); ARRIVE(0,3) > (0,2): ASK(0,3) to node 1;
+//	  ARRIVE(0,4) > (0,3): potential father node 3, ASK(0,4) to node 1.
+//	node 1 (ID 2) gets ASK(0,3) before its ACCEPT_ANSWER (no FIFO): alive
+//	  at (0,2) < (0,3), so it dies: ANSWER_ACCEPT_CANDIDATE(0,3). It
+//	  discards ARRIVE(0,1) (< its (0,2)), ignores ACCEPT_ANSWER(0,2) (dead),
+//	  answers ASK(0,4) with DEAD.
+//	node 0: DEAD(0,4) matches (0,4): father <- node 3, ACCEPT_ANSWER(0,4).
+//	  ANSWER_ACCEPT_CANDIDATE(0,3) is stale ((0,3) != (0,4)): discarded,
+//	  and node 2's candidate waits for ever.
+//	node 3 (ID 4) then captures nodes 1 and 2 (never captured, own (0,2)
+//	  and (0,3) < (1,4), (2,4)) and is elected.
+//
+// Messages: ARRIVE 6, ACCEPT_ANSWER 4, ASK 2, ANSWER_ACCEPT_CANDIDATE 1,
+// DEAD 1, LEADER 3, END 6. (The delivery order is the simulator's for seed
+// 12; the test pins it, and the steps above check each delivery by hand.)
+func TestAfekGafniStaleAnswerWithoutFIFO(t *testing.T) {
+	cfg := agConfig([]elect.ID{1, 2, 3, 4}, sim.Random, "index", "seed")
+	cfg.Seed = 12
+	got, res := deliveries(t, cfg)
+	checkTrace(t, got[:13], []string{
+		"1->0 ARRIVE(0,2)", "2->0 ARRIVE(0,3)", "3->0 ARRIVE(0,4)",
+		"0->1 ASK(0,3)", "0->1 ARRIVE(0,1)", "0->1 ACCEPT_ANSWER(0,2)", "0->1 ASK(0,4)",
+		"1->0 DEAD(0,4)", "1->0 ANSWER_ACCEPT_CANDIDATE(0,3)",
+		"0->3 ACCEPT_ANSWER(0,4)",
+		"3->1 ARRIVE(1,4)", "1->3 ACCEPT_ANSWER(1,4)",
+		"3->2 ARRIVE(2,4)",
+	})
+	checkCounts(t, res, map[string]int64{"ARRIVE": 6, "ACCEPT_ANSWER": 4, "ASK": 2, "ANSWER_ACCEPT_CANDIDATE": 1, "DEAD": 1, "LEADER": 3, "END": 6})
+	if res.LeaderID != 4 {
+		t.Errorf("leader ID %d, want 4", res.LeaderID)
+	}
+}
+
+// TestAfekGafniSingleNode: n = 1 has no link to traverse: the candidate has
+// captured all n-1 = 0 others at once and is elected without a message.
+func TestAfekGafniSingleNode(t *testing.T) {
+	res := runOK(t, agConfig([]elect.ID{7}, sim.FIFO, "rotate", "seed"))
+	if res.Messages != 0 || res.LeaderID != 7 {
+		t.Errorf("%d messages, leader %d; want 0 and 7", res.Messages, res.LeaderID)
+	}
+}
+
+var agDeliveries = []sim.Delivery{sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+
+// randomWake returns nil (every node at time 0) or a random non-empty set of
+// initiators with wake-up times 0..3.
+func randomWake(rng *rand.Rand, n int) []sim.Wake {
+	if rng.IntN(3) == 0 {
+		return nil
+	}
+	k := 1 + rng.IntN(n)
+	perm := rng.Perm(n)[:k]
+	slices.Sort(perm)
+	wake := make([]sim.Wake, k)
+	for i, node := range perm {
+		wake[i] = sim.Wake{Node: node, At: int64(rng.IntN(4))}
+	}
+	return wake
+}
+
+// randomIDs returns n distinct IDs in random order.
+func randomIDs(rng *rand.Rand, n int) []elect.ID {
+	list := make([]elect.ID, n)
+	for i, v := range rng.Perm(4 * n)[:n] {
+		list[i] = elect.ID(v)
+	}
+	return list
+}
+
+// TestAfekGafniElectsOneLeaderInformsAllAndTerminates is seed 002's
+// correctness claim ("there will always be the maximum candidate") and
+// Lemma 2's bound, over random IDs, sizes, every asynchronous delivery model
+// (FIFO or not, and the adversarial newest-first), random initiator sets and
+// wake-up times, both traversal orders and every variant: exactly one leader,
+// every node learns it through LEADER, the run quiesces (no step limit), the
+// election messages stay within 4n*H_n and the termination takes exactly
+// 3(n-1). It also checks the accounting behind Lemma 2: every ASK follows an
+// ARRIVE, every answer an ASK, every ACCEPT_ANSWER an ARRIVE, and a candidate
+// sends a new ARRIVE only after a capture (so ARRIVE <= ACCEPT_ANSWER + n).
+func TestAfekGafniElectsOneLeaderInformsAllAndTerminates(t *testing.T) {
+	sizes := []int{2, 3, 4, 5, 6, 7, 8, 9, 12, 17, 33, 64}
+	seeds := 25
+	if testing.Short() {
+		seeds = 5
+	}
+	runs := 0
+	for _, n := range sizes {
+		for _, d := range agDeliveries {
+			for _, order := range []string{"rotate", "index"} {
+				for _, variant := range agVariantNames {
+					for s := range seeds {
+						seed := uint64(s)
+						rng := rand.New(rand.NewPCG(uint64(n), seed))
+						cfg := agConfig(randomIDs(rng, n), d, order, variant)
+						cfg.Seed = seed
+						cfg.Wake = randomWake(rng, n)
+						name := fmt.Sprintf("n=%d/%s/%s/%s/seed=%d", n, d, order, variant, seed)
+						t.Run(name, func(t *testing.T) {
+							res := runOK(t, cfg)
+							checkLemma2Accounting(t, res, n, variant)
+						})
+						runs++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d runs", runs)
+}
+
+func checkLemma2Accounting(t *testing.T, res *sim.Result, n int, variant string) {
+	t.Helper()
+	m := res.MessagesByType
+	answers := m["ANSWER_ACCEPT_CANDIDATE"] + m["ANSWER_DENY_CANDIDATE"] + m["DEAD"]
+	switch {
+	case m["ASK"] > m["ARRIVE"]:
+		t.Errorf("ASK %d > ARRIVE %d", m["ASK"], m["ARRIVE"])
+	case answers > m["ASK"]:
+		t.Errorf("answers %d > ASK %d", answers, m["ASK"])
+	case m["ACCEPT_ANSWER"] > m["ARRIVE"]:
+		t.Errorf("ACCEPT_ANSWER %d > ARRIVE %d", m["ACCEPT_ANSWER"], m["ARRIVE"])
+	case m["ARRIVE"] > m["ACCEPT_ANSWER"]+int64(n):
+		t.Errorf("ARRIVE %d > ACCEPT_ANSWER %d + n", m["ARRIVE"], m["ACCEPT_ANSWER"])
+	case variant != "wait" && m["ANSWER_DENY_CANDIDATE"] != 0:
+		t.Errorf("%d ANSWER_DENY_CANDIDATE in variant %s, which never sends it", m["ANSWER_DENY_CANDIDATE"], variant)
+	}
+}
+
+// TestAfekGafniVariantsDiffer shows that the variants are different
+// algorithms, measurably: over the same runs, wait sends
+// ANSWER_DENY_CANDIDATE (seed never does), and literal discards some ASKs
+// that seed answers with DEAD, so its DEAD count is lower.
+func TestAfekGafniVariantsDiffer(t *testing.T) {
+	total := map[string]map[string]int64{}
+	for _, variant := range agVariantNames {
+		total[variant] = map[string]int64{}
+		for s := range 20 {
+			rng := rand.New(rand.NewPCG(100, uint64(s)))
+			cfg := agConfig(randomIDs(rng, 100), sim.Random, "rotate", variant)
+			cfg.Seed = uint64(s)
+			res := runOK(t, cfg)
+			for k, v := range res.MessagesByType {
+				total[variant][k] += v
+			}
+		}
+	}
+	if total["seed"]["ANSWER_DENY_CANDIDATE"] != 0 || total["wait"]["ANSWER_DENY_CANDIDATE"] == 0 {
+		t.Errorf("ANSWER_DENY_CANDIDATE: seed %d (want 0), wait %d (want > 0)", total["seed"]["ANSWER_DENY_CANDIDATE"], total["wait"]["ANSWER_DENY_CANDIDATE"])
+	}
+	if total["literal"]["DEAD"] >= total["seed"]["DEAD"] {
+		t.Errorf("DEAD: literal %d, seed %d; want literal < seed", total["literal"]["DEAD"], total["seed"]["DEAD"])
+	}
+	t.Logf("message totals over 20 runs, n = 100: %v", total)
+}
+
+// TestAfekGafniModel: the declared model is enforced. Afek-Gafni B is an
+// asynchronous complete-network algorithm with unique IDs: a synchronous
+// run, a ring and duplicate IDs are refused; reordering deliveries (random,
+// newest-first) is allowed, since the algorithm does not need FIFO links
+// (the property test above runs it under both).
+func TestAfekGafniModel(t *testing.T) {
+	cases := []struct {
+		name       string
+		cfg        sim.Config
+		assumption string
+	}{
+		{"sync", agConfig([]elect.ID{1, 2, 3}, sim.Sync, "rotate", "seed"), "asynchronous model"},
+		{"duplicate IDs", agConfig([]elect.ID{1, 2, 1}, sim.FIFO, "rotate", "seed"), "unique IDs"},
+		{"ring", sim.Config{Algorithm: AfekGafni, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 3}, Delivery: sim.FIFO}, "complete graph"},
+	}
+	for _, c := range cases {
+		err := c.cfg.CheckModel()
+		var ae *sim.AssumptionError
+		if !errors.As(err, &ae) || ae.Assumption != c.assumption {
+			t.Errorf("%s: got %v, want an AssumptionError about %q", c.name, err, c.assumption)
+		}
+	}
+	for _, d := range []sim.Delivery{sim.Random, sim.NewestFirst} {
+		cfg := agConfig([]elect.ID{1, 2, 3}, d, "rotate", "seed")
+		if err := cfg.CheckModel(); err != nil {
+			t.Errorf("%s delivery refused: %v", d, err)
+		}
+	}
+}
+
+// TestAfekGafniEqualIDsElectNobody: forced to run with equal IDs, the
+// algorithm fails as its unique-ID assumption predicts. n = 2, both IDs 5,
+// unit delays: each node gets ARRIVE(0,5), which is not smaller than its own
+// candidate's (0,5), so both candidates die and both answer ACCEPT_ANSWER,
+// which reaches dead candidates: no leader.
+func TestAfekGafniEqualIDsElectNobody(t *testing.T) {
+	res, err := sim.Run(agConfig([]elect.ID{5, 5}, sim.FIFO, "rotate", "seed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != sim.NoLeader || res.Messages != 4 {
+		t.Errorf("outcome %s with %d messages; want no-leader with 4", res.Outcome, res.Messages)
+	}
+}
+
+// TestAfekGafniMeasuredTable prints the table of the README: election plus
+// termination messages over 100 seeds (random IDs, every node an initiator,
+// links from a random start) for n = 10, 50, 100, 1000 under FIFO and
+// random delivery, next to seed 002's bound 4n*H_n + 3(n-1) and 2n*lg n.
+// Every run must respect the bound. Run it with
+//
+//	go test ./complete -run MeasuredTable -v
+func TestAfekGafniMeasuredTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measured table: run without -short")
+	}
+	const seeds = 100
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| n | delivery | mean | min | max | max ID elected | 4n*H_n + 3(n-1) | 2n*lg n |\n|---|---|---|---|---|---|---|---|\n")
+	for _, n := range []int{10, 50, 100, 1000} {
+		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+			var sum float64
+			lo, hi, maxWins := int64(math.MaxInt64), int64(0), 0
+			for s := range seeds {
+				rng := rand.New(rand.NewPCG(uint64(n), uint64(s)))
+				ids := randomIDs(rng, n)
+				cfg := agConfig(ids, d, "rotate", "seed")
+				cfg.Seed = uint64(s)
+				res := runOK(t, cfg)
+				sum += float64(res.Messages)
+				lo, hi = min(lo, res.Messages), max(hi, res.Messages)
+				if res.LeaderID == slices.Max(ids) {
+					maxWins++
+				}
+			}
+			bound := 4*float64(n)*elect.Harmonic(n) + 3*float64(n-1)
+			fmt.Fprintf(&b, "| %d | %s | %.1f | %d | %d | %d%% | %.0f | %.0f |\n",
+				n, d, sum/seeds, lo, hi, maxWins*100/seeds, bound, 2*float64(n)*math.Log2(float64(n)))
+		}
+	}
+	t.Log(b.String())
+}

@@ -1,0 +1,39 @@
+package complete
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"elect/sim"
+)
+
+// BenchmarkAfekGafni measures whole runs of Afek-Gafni B (random IDs, every
+// node an initiator, links from a random start) on complete graphs of 10^2,
+// 10^3 and 10^4 nodes, under unit-delay FIFO and random delivery: messages
+// per second of simulation, messages per run, and (as ns/op) the wall time
+// of one run.
+func BenchmarkAfekGafni(b *testing.B) {
+	for _, n := range []int{100, 1_000, 10_000} {
+		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+			b.Run(fmt.Sprintf("n=%d/delivery=%s", n, d), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(uint64(n), 1))
+				cfg := agConfig(randomIDs(rng, n), d, "rotate", "seed")
+				cfg.Seed = 1
+				var msgs int64
+				for b.Loop() {
+					res, err := sim.Run(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Outcome != sim.OutcomeElected {
+						b.Fatalf("outcome %s", res.Outcome)
+					}
+					msgs += res.Messages
+				}
+				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+			})
+		}
+	}
+}
