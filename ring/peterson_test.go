@@ -103,7 +103,11 @@ func TestPetersonLeaderHoldsMaxNotOwnID(t *testing.T) {
 // wake-up times. Exactly one leader, which knows the maximum; every bound
 // holds; and the probe count is 2n times the number of phases, at most
 // floor(lg n)+1 of them, the same as in the all-start FIFO run (a node woken
-// by a message is a candidate: the same as a late start).
+// by a message is a candidate: the same as a late start). And Peterson
+// simulates the two-way algorithm (seed 001 §5.2.3): candidate i+1 survives
+// with v_i iff v_i beats v_{i+1} and v_{i-1}, exactly when Franklin keeps
+// v_i, so both keep the same values in every phase and send the same number
+// of probes.
 func TestPetersonTaggedOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 2))
 	seeds := 6
@@ -118,6 +122,10 @@ func TestPetersonTaggedOnRandomRings(t *testing.T) {
 			probes := ref.MessagesByType["probe"]
 			if probes%int64(2*n) != 0 || probes/int64(2*n) > int64(nlFloorLog2(n)+1) {
 				t.Fatalf("n=%d ids %v: %d probes is not 2n times at most floor(lg n)+1 phases", n, idList, probes)
+			}
+			two := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: sim.FIFO})
+			if two.MessagesByType["probe"] != probes {
+				t.Fatalf("n=%d ids %v: peterson sends %d probes, franklin %d", n, idList, probes, two.MessagesByType["probe"])
 			}
 			for _, d := range nlDeliveries {
 				cfg := sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: d, Params: params,
