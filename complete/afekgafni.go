@@ -38,10 +38,15 @@ import (
 // The seed leaves the choice of the next untraversed link free; a candidate
 // here traverses its links cyclically from a random one (--order rotate), or
 // from port 0 (--order index, where every candidate first tries the same
-// node), so its untraversed set is two counters: no per-link memory. Nodes woken by a message run their
-// candidate part too (the seed spawns both parts in every node), so any set
-// of initiators works. The winner is the candidate that captures everything
-// first, not necessarily the largest ID: levels count before IDs.
+// node), so its untraversed set is two counters: no per-link memory.
+//
+// Model. Nodes woken by a message run their candidate part too (the seed
+// spawns both parts in every node), so any set of initiators works. Links
+// need not be FIFO: an answer that comes back after a larger arrival is
+// recognised by its (level, id), and nothing else depends on order. The
+// winner is the candidate that captures everything first, which is not
+// necessarily the largest ID (levels count before IDs): the model promises
+// "some node", and every node learns its ID from LEADER.
 //
 // Variants (--variant): "seed" (default) is the rules above, the seed's
 // prose without its blocking workaround. "wait" is the seed's own
