@@ -180,9 +180,11 @@ func MemoryBytes(spec string, n int) int64 {
 	default:
 		return 0
 	}
-	// 8 bytes per edge in the edge list, 16 per port (two per edge) in the
-	// adjacency arrays, and 8+4+4+1 per node (offsets, fill, marks, BFS).
-	b := 8*edges + 32*edges + 17*nn
+	// At the peak of FromEdges: 8 bytes per edge in the edge list and 8 per
+	// port (two per edge) in the adjacency arrays; per node 8 (offsets), 8
+	// (fill), 4 (duplicate marks), 5 (connectivity search). Rounded up to 32
+	// per edge and per node for the allocator's slack.
+	b := 32*edges + 32*nn
 	if b > math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}

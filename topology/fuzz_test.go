@@ -1,0 +1,74 @@
+package topology
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzParseEdgeList: any input either is refused with an error wrapping
+// ErrInvalid, or gives a valid graph (connected, consistent ports, no
+// self-loops or duplicate edges).
+func FuzzParseEdgeList(f *testing.F) {
+	for _, s := range []string{
+		"0 1\n1 2\n", "nodes 3\n0 1\n1 2\n2 0\n", "# c\n\n0 1 # e\n", "nodes 1\n",
+		"0 0\n", "0 1\n1 0\n", "0 1\n2 3\n", "nodes 2\n0 5\n", "x y\n", "0\n", "nodes 0\n",
+		"nodes 3\nnodes 3\n", "0 1\nnodes 2\n", "-1 0\n", "99999999999 0\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ParseEdgeList(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %q does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if g.N < 1 || g.components() != 1 {
+			t.Fatalf("accepted a graph of %d nodes in %d components", g.N, g.components())
+		}
+		if u, v, dup := g.duplicate(); dup {
+			t.Fatalf("accepted a duplicate edge %d-%d", u, v)
+		}
+		for i := range g.N {
+			for k := g.offsets[i]; k < g.offsets[i+1]; k++ {
+				if int(g.nbr[k]) == i {
+					t.Fatalf("accepted a self-loop at %d", i)
+				}
+			}
+		}
+	})
+}
+
+// FuzzParse: any specification on up to 64 nodes either builds a graph of
+// the right size or is refused with an error that wraps ErrInvalid or says
+// which topologies to use; none panics. (file: specs are left out: they
+// would read arbitrary paths.)
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"ring", "complete", "line", "star", "tree", "hypercube", "grid:3x4", "torus:3x3",
+		"gnp:0.5", "gnp:1", "gnp:0", "grid:", "grid:x", "torus:2x9", "gnp:-1", "gnp:1e-300", "bogus", "",
+	} {
+		f.Add(s, 12)
+	}
+	f.Fuzz(func(t *testing.T, spec string, n int) {
+		if strings.HasPrefix(spec, "file:") || n > 64 {
+			return
+		}
+		if fixed, ok, err := SpecNodes(spec); err == nil && ok && fixed > 4096 {
+			return // a valid but large grid: not a parser question
+		}
+		g, err := Parse(spec, n, testRand(1))
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) && !strings.Contains(err.Error(), "; use ") {
+				t.Fatalf("Parse(%q, %d): error %q neither wraps ErrInvalid nor says what to use", spec, n, err)
+			}
+			return
+		}
+		if fixed, ok, _ := SpecNodes(spec); ok && g.N != fixed || !ok && g.N != n {
+			t.Fatalf("Parse(%q, %d) built %d nodes", spec, n, g.N)
+		}
+	})
+}
