@@ -311,6 +311,20 @@ func printTrials(w io.Writer, recs []*scenario.Record) {
 	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
 	summary("time", func(r *scenario.Record) float64 { return r.Time })
 	summary("leaders", func(r *scenario.Record) float64 { return float64(r.Leaders) })
+	// Two or more leaders, whatever the outcome's name (multiple-leaders, or
+	// symmetric when every node elected itself): the estimate a randomized
+	// algorithm's failure probability needs, with its binomial standard error.
+	several := 0
+	for _, r := range recs {
+		if r.Leaders >= 2 {
+			several++
+		}
+	}
+	if several > 0 {
+		p := float64(several) / float64(len(recs))
+		fmt.Fprintf(w, "%-10s %d of %d trials elected two or more nodes: p = %.4g ± %.2g (standard error)\n",
+			"leaders", several, len(recs), p, math.Sqrt(p*(1-p)/float64(len(recs))))
+	}
 	if len(checkNames) == 0 {
 		fmt.Fprintln(w, "checks     all held in every trial")
 	}
