@@ -10,7 +10,8 @@ import (
 // finish turns the final state into a Result: the outcome with the monitor's
 // end-of-run checks, the measures, and every declared bound checked.
 func (e *engine) finish() *Result {
-	if e.cfg.DetectSymmetry && !e.symBroken && !e.symmetric && !e.stepLimit {
+	// One node is no symmetry: Lemma 5.1.1 needs a non-trivial class.
+	if e.cfg.DetectSymmetry && e.n > 1 && !e.symBroken && !e.symmetric && !e.stepLimit {
 		e.checkSymmetry()
 		if !e.symBroken {
 			e.symmetric = true
