@@ -61,10 +61,10 @@ var FloodMax = &elect.Algorithm{
 	},
 	Params: []elect.Param{
 		{Name: "diam", Default: "n-1",
-			Help:  "flood-max: a bound on the network's diameter, rounds of flooding (n-1 is always valid; a bound below the diameter can elect several leaders)",
+			Help:  "a bound on the network's diameter, rounds of flooding (n-1 is always valid; a bound below the diameter can elect several leaders)",
 			Check: checkDiam},
 		{Name: "variant", Default: floodEveryRound,
-			Help:  "flood-max: every-round (textbook: send max-uid in every round) or on-change (send only after max-uid grew)",
+			Help:  "every-round (textbook: send max-uid in every round) or on-change (send only after max-uid grew)",
 			Check: checkFloodVariant},
 	},
 	NodeBytes: 48,

@@ -1,0 +1,92 @@
+package general_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"elect"
+	"elect/general"
+	"elect/sim"
+	"elect/topology"
+)
+
+// BenchmarkEchoGrid measures echo on W x W grids with random IDs: every
+// node initiating (extinction at work) and only the maximum initiating
+// (exactly 2|E| wave messages plus n-1 LEADER), under unit-delay FIFO and
+// random delays. The 1000x1000 grid (10^6 nodes, about 2*10^6 edges) runs
+// under fifo only, and is skipped with -short. Reports messages per second of wall time, messages per
+// run, and the time to build the grid once.
+func BenchmarkEchoGrid(b *testing.B) {
+	for _, w := range []int{10, 100, 316, 1000} {
+		if w == 1000 && testing.Short() {
+			continue
+		}
+		g, ids, build := gridWithIDs(b, w)
+		for _, wake := range []string{"all", "max"} {
+			for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+				if w == 1000 && d != sim.FIFO {
+					continue // minutes per run; fifo shows the scale
+				}
+				b.Run(fmt.Sprintf("grid=%dx%d/initiators=%s/delivery=%s", w, w, wake, d), func(b *testing.B) {
+					cfg := sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1}
+					if wake == "max" {
+						cfg.Wake = []sim.Wake{{Node: argmax(ids)}}
+					}
+					benchSim(b, cfg)
+					b.ReportMetric(build, "build-s")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkFloodMaxGrid measures flood-max on W x W grids with the exact
+// diameter 2W-2 as the bound: (2W-2)*2|E| messages in 2W-2 rounds.
+func BenchmarkFloodMaxGrid(b *testing.B) {
+	for _, w := range []int{10, 100} {
+		g, ids, _ := gridWithIDs(b, w)
+		b.Run(fmt.Sprintf("grid=%dx%d", w, w), func(b *testing.B) {
+			benchSim(b, sim.Config{Algorithm: general.FloodMax, Graph: g, IDs: ids, Delivery: sim.Sync, Seed: 1,
+				Params: elect.Params{"diam": fmt.Sprint(2*w - 2), "variant": "every-round"}})
+		})
+	}
+}
+
+// gridWithIDs builds the w x w grid, a random permutation of IDs, and the
+// seconds the build took.
+func gridWithIDs(b *testing.B, w int) (*topology.Graph, []elect.ID, float64) {
+	b.Helper()
+	start := time.Now()
+	g, err := topology.Grid(w, w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	build := time.Since(start).Seconds()
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := make([]elect.ID, g.N)
+	for i, v := range rng.Perm(g.N) {
+		ids[i] = elect.ID(v)
+	}
+	return g, ids, build
+}
+
+// benchSim runs cfg once per iteration, checks that it elected, and reports
+// messages per second and per run.
+func benchSim(b *testing.B, cfg sim.Config) {
+	var msgs, runs int64
+	for b.Loop() {
+		res, err := sim.Run(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Outcome != sim.OutcomeElected {
+			b.Fatalf("outcome %s %s", res.Outcome, res.Violation)
+		}
+		msgs += res.Messages
+		runs++
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(msgs)/float64(runs), "msgs/op")
+}
