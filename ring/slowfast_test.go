@@ -64,7 +64,7 @@ func TestSlowFastHandWorkedStaggeredWakeUps(t *testing.T) {
 // 13 messages > 2n = 12: the 2n bound does not carry over; the declared
 // 3n-2 for simultaneous start (n first hops, the winner's n-1 slow hops, and
 // for every other ID v at most (n-2)/2^(v-m) slow hops before the winner
-// overtakes it, fewer than n-2 in all) and the slides' 5n hold.
+// overtakes it, at most n-2 in all) and the slides' 5n hold.
 func TestSlowFastSimultaneousStartCanExceedTwoN(t *testing.T) {
 	res := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 2, 3, 1, 4, 5}, Delivery: sim.Sync, Params: slowFastProse})
 	if res.MessagesByType["fast"] != 6 || res.MessagesByType["slow"] != 7 || res.Time != 6 || res.LeaderIndex != 0 {
