@@ -85,7 +85,7 @@ func NewEpidemicTerm(n, m, minInter int, variant string) *EpidemicTerm {
 func (p *EpidemicTerm) Spec() pp.Spec {
 	nn := float64(p.n)
 	return pp.Spec{Name: "epidemic-term", Goal: pp.GoalCount, Target: 1,
-		DefaultMaxSteps: int64(1000*nn*(math.Log(nn)+1)) + 10000}
+		DefaultMaxSteps: int64(50*nn*(math.Log(nn)+1)) + 10000}
 }
 
 // Init gives agent i its ID i+1.
