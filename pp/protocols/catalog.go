@@ -133,6 +133,9 @@ func pllEntry(name string, sym bool) Entry {
 			{"variant", "prose", "prose, literal-epoch, literal-relay or literal"},
 		},
 		run: func(c Config) (pp.Result, error) {
+			if sym && c.N < 3 {
+				return pp.Result{}, fmt.Errorf("n must be at least 3: with two agents a symmetric protocol can never break the tie; got %d", c.N)
+			}
 			p, err := NewPLL(c.N, c.M, sym, c.Variant)
 			if err != nil {
 				return pp.Result{}, err
