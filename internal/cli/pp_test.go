@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updatePP = flag.Bool("update-pp", false, "rewrite testdata/pp_*.stdout golden files")
+
+// runPP runs "elect ARGS" in-process and returns stdout, stderr and the exit
+// status.
+func runPP(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// TestPPGolden pins the human-readable output of "elect pp".
+func TestPPGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"pp_list", []string{"pp", "list"}},
+		{"pp_angluin", []string{"pp", "angluin", "--n", "100", "--trials", "5", "--seed", "7"}},
+		{"pp_pll", []string{"pp", "pll", "--n", "1000", "--trials", "3", "--seed", "7"}},
+	} {
+		out, errs, code := runPP(tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, errs)
+		}
+		path := filepath.Join("testdata", tc.name+".stdout")
+		if *updatePP {
+			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%v: output differs from %s (run go test -run TestPPGolden -update-pp):\n%s", tc.args, path, out)
+		}
+	}
+}
+
+// TestPPJSONFields: one object per trial with the public fields.
+func TestPPJSONFields(t *testing.T) {
+	out, errs, code := runPP("pp", "epidemic-term", "--n", "300", "--trials", "3", "--json", "--seed", "5")
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 lines, got %d:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"protocol", "n", "seed", "engine", "outcome", "interactions", "parallel_time", "leaders", "states_seen", "details"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("field %q missing in %s", k, l)
+			}
+		}
+		if m["engine"] != "agent-array" || m["protocol"] != "epidemic-term" {
+			t.Errorf("bad engine or protocol in %s", l)
+		}
+		d := m["details"].(map[string]any)
+		for _, k := range []string{"completion_step", "declaration_step", "declared_after_completion", "declarer_holds_max"} {
+			if _, ok := d[k]; !ok {
+				t.Errorf("details.%s missing in %s", k, l)
+			}
+		}
+	}
+}
+
+// TestPPTrialRerunsAlone: trial t's JSON line reports its seed, and
+// "--seed S_t --trials 1" reproduces that line exactly.
+func TestPPTrialRerunsAlone(t *testing.T) {
+	out, _, code := runPP("pp", "pll", "--n", "500", "--trials", "4", "--seed", "11", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var third struct{ Seed uint64 }
+	if err := json.Unmarshal([]byte(lines[2]), &third); err != nil {
+		t.Fatal(err)
+	}
+	again, _, _ := runPP("pp", "--json", "--trials", "1", "--n", "500", "pll", "--seed", jsonNum(third.Seed))
+	if strings.TrimSpace(again) != lines[2] {
+		t.Fatalf("rerun differs:\n%s\n%s", again, lines[2])
+	}
+}
+
+func jsonNum(x uint64) string { b, _ := json.Marshal(x); return string(b) }
+
+// TestPPFlagsBeforeOrAfterProtocol: "elect pp pll --n 1000" and
+// "elect pp --n 1000 pll" are the same command.
+func TestPPFlagsBeforeOrAfterProtocol(t *testing.T) {
+	a, _, ca := runPP("pp", "pll", "--n", "1000", "--json")
+	b, _, cb := runPP("pp", "--n", "1000", "--json", "pll")
+	if a != b || ca != cb || a == "" {
+		t.Fatalf("outputs differ:\n%s\n%s", a, b)
+	}
+}
+
+// TestPPBadInput: bad input gets one line on stderr and exit status 2.
+func TestPPBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pp", "angluin", "--n", "1"}, "--n must be between 2"},
+		{[]string{"pp", "pll", "--n", "1000", "--m", "9"}, "m >= 10"},
+		{[]string{"pp", "pl", "--n", "10"}, `did you mean "pll"?`},
+		{[]string{"pp", "epidemc"}, `did you mean "epidemic"?`},
+		{[]string{"pp", "angluin", "--m", "4"}, "angluin has no parameter --m"},
+		{[]string{"pp", "angluin", "--frobnicate", "4"}, "flag provided but not defined: -frobnicate"},
+		{[]string{"pp", "pll", "--variant", "litteral"}, "unknown variant"},
+		{[]string{"pp", "angluin", "--scheduler", "orderd"}, `did you mean "ordered"?`},
+		{[]string{"pp"}, "no protocol given"},
+		{[]string{"pp", "angluin", "epidemic"}, "one protocol expected"},
+		{[]string{"pp", "angluin", "--trials", "0"}, "--trials must be"},
+		{[]string{"pp", "pll-sym", "--n", "2"}, "at least 3"},
+		{[]string{"pp", "epidemic-term", "--m", "0"}, ""},
+	} {
+		out, errs, code := runPP(tc.args...)
+		if tc.want == "" { // --m 0 means the default: not an error
+			if code == 2 {
+				t.Errorf("%v: exit 2: %s", tc.args, errs)
+			}
+			continue
+		}
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestPPStepLimitExitsOne: a run stopped by --max-steps is not what the
+// protocol promises: exit status 1, and the summary says so.
+func TestPPStepLimitExitsOne(t *testing.T) {
+	out, _, code := runPP("pp", "angluin", "--n", "1000", "--max-steps", "10")
+	if code != 1 || !strings.Contains(out, "step-limit 1") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
