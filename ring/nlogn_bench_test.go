@@ -1,0 +1,52 @@
+package ring_test
+
+import (
+	"fmt"
+	"testing"
+
+	"elect"
+	"elect/ring"
+	"elect/sim"
+	"elect/topology"
+)
+
+// BenchmarkNLogN measures simulator throughput (message deliveries per
+// second) and wall time per run for HS, Peterson (tagged) and Franklin on
+// random rings of 10^3..10^6 nodes under unit-delay FIFO, synchronous and
+// random (non-FIFO) delivery. n = 10^6 is skipped with -short.
+func BenchmarkNLogN(b *testing.B) {
+	for _, alg := range []*elect.Algorithm{ring.HS, ring.Peterson, ring.Franklin} {
+		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+			for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random} {
+				name := fmt.Sprintf("%s/n=%d/delivery=%s", alg.Name, n, d)
+				b.Run(name, func(b *testing.B) {
+					if n > 100_000 && testing.Short() {
+						b.Skip("n = 10^6 skipped with -short")
+					}
+					nlBench(b, alg, n, d)
+				})
+			}
+		}
+	}
+}
+
+// nlBench runs alg once per iteration on a random ring and reports message
+// deliveries per second, messages per run and seconds per run.
+func nlBench(b *testing.B, alg *elect.Algorithm, n int, d sim.Delivery) {
+	cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, "random", n, 1), Delivery: d, Seed: 1,
+		Params: elect.Params{"variant": "tagged"}}
+	var msgs int64
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := sim.Run(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Outcome != sim.OutcomeElected {
+			b.Fatalf("outcome %s", res.Outcome)
+		}
+		msgs += res.Messages
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+}
