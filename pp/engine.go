@@ -223,61 +223,107 @@ const batch = 256
 // holds, a monitored property fails, or the step limit is reached. It is
 // the exact reference engine: one state per agent, one interaction per step.
 func Run[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) Result {
-	spec := p.Spec()
-	res := Result{Protocol: spec.Name, N: n, Seed: seed, Engine: EngineName, Scheduler: opt.Scheduler.String(), OneLeaderStep: -1}
-	for b := range res.EventSteps {
-		res.EventSteps[b] = -1
+	sim := NewSim[S](p, n, seed, opt)
+	sim.Advance(sim.maxSteps)
+	return sim.Result()
+}
+
+// Sim is one run of the agent-array engine that can be advanced step by
+// step; Run is NewSim, Advance to the step limit, Result.
+type Sim[S comparable, P Protocol[S]] struct {
+	p         P
+	spec      Spec
+	n         int
+	seed      uint64
+	opt       Options
+	states    []S
+	leaders   int64
+	goal      int64
+	step      int64
+	maxSteps  int64
+	oneStep   int64
+	violation string
+	done      bool
+	events    [8]int64
+	seen      *stateSet[S]
+	src       *pairSource
+	buf       [batch]pair
+	touch     [batch]S
+}
+
+// NewSim sets up a run: every agent in its initial state, counters
+// initialised, no step taken.
+func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *Sim[S, P] {
+	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, oneStep: -1}
+	for b := range s.events {
+		s.events[b] = -1
 	}
-	states := make([]S, n)
-	var leaders, goal int64
-	for i := range states {
-		s := p.Init(i)
-		states[i] = s
-		if p.IsLeader(s) {
-			leaders++
+	s.states = make([]S, n)
+	for i := range s.states {
+		st := p.Init(i)
+		s.states[i] = st
+		if p.IsLeader(st) {
+			s.leaders++
 		}
-		if p.InGoal(s) {
-			goal++
+		if p.InGoal(st) {
+			s.goal++
 		}
 	}
-	seen := newStateSet[S](spec.StateSpace, opt.TrackStates)
+	s.seen = newStateSet[S](s.spec.StateSpace, opt.TrackStates)
 	if opt.TrackStates {
-		for _, s := range states {
-			seen.add(p, s)
+		for _, st := range s.states {
+			s.seen.add(p, st)
 		}
 	}
-	maxSteps := opt.MaxSteps
-	if maxSteps <= 0 {
-		maxSteps = spec.DefaultMaxSteps
+	s.maxSteps = opt.MaxSteps
+	if s.maxSteps <= 0 {
+		s.maxSteps = s.spec.DefaultMaxSteps
 	}
-	if maxSteps <= 0 {
-		maxSteps = math.MaxInt64
+	if s.maxSteps <= 0 {
+		s.maxSteps = math.MaxInt64
 	}
-	oneStep := int64(-1)
-	if leaders == 1 {
-		oneStep = 0
+	if s.leaders == 1 {
+		s.oneStep = 0
 	}
-	reached := func() bool {
-		if spec.Goal == GoalOneLeader {
-			return leaders == 1
+	s.done = s.reached()
+	s.src = newPairSource(n, seed, opt.Scheduler)
+	return s
+}
+
+func (s *Sim[S, P]) reached() bool {
+	if s.spec.Goal == GoalOneLeader {
+		return s.leaders == 1
+	}
+	return s.goal >= s.spec.Target
+}
+
+// Steps returns the number of steps taken so far.
+func (s *Sim[S, P]) Steps() int64 { return s.step }
+
+// Stopped reports whether the run has reached its goal or a violation.
+func (s *Sim[S, P]) Stopped() bool { return s.done || s.violation != "" }
+
+// Advance takes up to k more steps (never beyond the step limit) and stops
+// at the exact step at which the goal first holds or a monitored property
+// fails. It reports whether the run has stopped for one of those reasons.
+func (s *Sim[S, P]) Advance(k int64) bool {
+	end := s.step + min(k, s.maxSteps-s.step)
+	p, states, track := s.p, s.states, s.opt.TrackStates
+	for !s.Stopped() && s.step < end {
+		m := min(int64(batch), end-s.step)
+		s.src.fill(s.buf[:m])
+		// Read the batch's agents once, in a tight loop of independent loads,
+		// so that their cache misses overlap; the interactions below then
+		// find them in cache. The copies are not used.
+		for i := int64(0); i < m; i++ {
+			s.touch[i] = states[s.buf[i].u]
 		}
-		return goal >= spec.Target
-	}
-	violation := ""
-	var step int64
-	done := reached()
-	src := newPairSource(n, seed, opt.Scheduler)
-	var buf [batch]pair
-	track := opt.TrackStates
-	for !done && violation == "" && step < maxSteps {
-		k := int64(batch)
-		if rem := maxSteps - step; rem < k {
-			k = rem
+		for i := int64(0); i < m; i++ {
+			s.touch[i] = states[s.buf[i].v]
 		}
-		src.fill(buf[:k])
-		for i := int64(0); i < k; i++ {
-			pr := buf[i]
-			step++
+		for i := int64(0); i < m; i++ {
+			pr := s.buf[i]
+			s.step++
 			if pr.u == pr.v { // with-repeats: an agent meeting itself changes nothing
 				continue
 			}
@@ -289,72 +335,86 @@ func Run[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) Resu
 			d := p.Interact(a, b)
 			if track {
 				if *a != oa {
-					seen.add(p, *a)
+					s.seen.add(p, *a)
 				}
 				if *b != ob {
-					seen.add(p, *b)
+					s.seen.add(p, *b)
 				}
 			}
-			if d.Leaders != 0 {
-				leaders += int64(d.Leaders)
-				if spec.Monotone && d.Leaders > 0 {
-					violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", leaders-int64(d.Leaders), leaders, step)
-				}
-				if spec.Monotone && leaders == 0 {
-					violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", step)
-				}
-				if leaders == 1 {
-					oneStep = step
-				} else {
-					oneStep = -1
-				}
+			if d.Leaders == 0 && d.Goal == 0 && d.Events == 0 {
+				continue
 			}
-			goal += int64(d.Goal)
-			if d.Events != 0 {
-				for bit := range res.EventSteps {
-					if d.Events&(1<<bit) != 0 && res.EventSteps[bit] < 0 {
-						res.EventSteps[bit] = step
-					}
-				}
-			}
-			if violation != "" || ((d.Leaders != 0 || d.Goal != 0) && reached()) {
-				done = reached()
+			s.account(d)
+			if s.Stopped() {
 				break
 			}
 		}
 	}
-	res.Interactions = step
-	res.Leaders = int(leaders)
-	res.OneLeaderStep = oneStep
-	res.StatesSeen = seen.len()
-	// Cross-check the incremental counters against a recount.
+	return s.Stopped()
+}
+
+// account updates the counters and the monitor after an interaction that
+// changed something.
+func (s *Sim[S, P]) account(d Delta) {
+	if d.Leaders != 0 {
+		s.leaders += int64(d.Leaders)
+		if s.spec.Monotone && d.Leaders > 0 {
+			s.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", s.leaders-int64(d.Leaders), s.leaders, s.step)
+		}
+		if s.spec.Monotone && s.leaders == 0 {
+			s.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", s.step)
+		}
+		if s.leaders == 1 {
+			s.oneStep = s.step
+		} else {
+			s.oneStep = -1
+		}
+	}
+	s.goal += int64(d.Goal)
+	if d.Events != 0 {
+		for bit := range s.events {
+			if d.Events&(1<<bit) != 0 && s.events[bit] < 0 {
+				s.events[bit] = s.step
+			}
+		}
+	}
+	s.done = s.reached()
+}
+
+// Result reports the run as it stands: its outcome, counters and the
+// protocol's details. It recounts the leaders and the goal from the agent
+// array and reports a violation if the incremental counters disagree.
+func (s *Sim[S, P]) Result() Result {
+	p := s.p
+	res := Result{Protocol: s.spec.Name, N: s.n, Seed: s.seed, Engine: EngineName, Scheduler: s.opt.Scheduler.String(),
+		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events}
 	var recount, regoal int64
-	for _, s := range states {
-		if p.IsLeader(s) {
+	for _, st := range s.states {
+		if p.IsLeader(st) {
 			recount++
 		}
-		if p.InGoal(s) {
+		if p.InGoal(st) {
 			regoal++
 		}
 	}
 	switch {
-	case violation != "":
-		res.Outcome, res.Violation = Violation, violation
-	case recount != leaders || (spec.Goal == GoalCount && regoal != goal):
+	case s.violation != "":
+		res.Outcome, res.Violation = Violation, s.violation
+	case recount != s.leaders || (s.spec.Goal == GoalCount && regoal != s.goal):
 		res.Outcome = Violation
-		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", leaders, goal, recount, regoal)
-	case !done:
+		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
+	case !s.done:
 		res.Outcome = StepLimit
-	case leaders == 1:
+	case s.leaders == 1:
 		res.Outcome = Elected
-	case leaders == 0:
+	case s.leaders == 0:
 		res.Outcome = NoLeader
 	default:
 		res.Outcome = MultipleLeaders
 	}
-	res.ParallelTime = float64(res.Interactions) / float64(n)
+	res.ParallelTime = float64(res.Interactions) / float64(s.n)
 	if f, ok := any(p).(Finisher[S]); ok {
-		f.Finish(states, &res)
+		f.Finish(s.states, &res)
 	}
 	if res.Details == nil {
 		res.Details = Details{}
