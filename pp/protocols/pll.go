@@ -225,6 +225,12 @@ func (p *PLL) Transition(s0, s1 uint32) (uint32, uint32) {
 
 // Interact applies the transition function and reports the leader change.
 func (p *PLL) Interact(x, y *uint32) pp.Delta {
+	if !p.sym {
+		if t0, t1, ok := p.fastFollowers(*x, *y); ok {
+			*x, *y = t0, t1
+			return pp.Delta{}
+		}
+	}
 	a := [2]pllAgent{unpack(*x), unpack(*y)}
 	before := b2i(a[0].leader) + b2i(a[1].leader)
 	oldMax := p.maxEpoch
@@ -245,6 +251,62 @@ func (p *PLL) Interact(x, y *uint32) pp.Delta {
 		}
 	}
 	return pp.Delta{Leaders: d, Events: ev}
+}
+
+// fastFollowers is the transition of P_LL, computed on packed states, for
+// the most frequent kind of interaction once statuses are assigned: two
+// followers with status A or B, in the same epoch and of the same color,
+// where no B agent's count wraps. Then Lines 1-15 only increment the count
+// of B agents, and the module only spreads the larger level_Q (both done),
+// rand or level_B between two A agents (no leader is involved, so nobody is
+// eliminated and no coin is flipped). ok is false for every other pair,
+// which takes the general path; TestPLLFastPathMatchesTransition checks the
+// two agree.
+func (p *PLL) fastFollowers(s0, s1 uint32) (uint32, uint32, bool) {
+	const (
+		statusBits = 3 << 1
+		commonBits = 0xF << 3 // epoch and color
+		doneBit    = 1 << 7
+		vShift     = 11
+		one        = 1 << vShift
+	)
+	if (s0|s1)&1 != 0 || s0&statusBits == 0 || s1&statusBits == 0 || (s0^s1)&commonBits != 0 {
+		return 0, 0, false
+	}
+	a0 := s0&statusBits == uint32(statusA)<<1
+	a1 := s1&statusBits == uint32(statusA)<<1
+	if !a0 {
+		if s0>>vShift+1 == uint32(p.cmax) {
+			return 0, 0, false
+		}
+		s0 += one
+	}
+	if !a1 {
+		if s1>>vShift+1 == uint32(p.cmax) {
+			return 0, 0, false
+		}
+		s1 += one
+	}
+	if !a0 || !a1 {
+		return s0, s1, true
+	}
+	v0, v1 := s0>>vShift, s1>>vShift
+	switch (s0 >> 3) & 3 { // epoch
+	case 1:
+		if s0&s1&doneBit == 0 {
+			return 0, 0, false
+		}
+	case 2:
+		if p.litRelay && (v0 < uint32(p.randLimit) || v1 < uint32(p.randLimit)) {
+			return s0, s1, true
+		}
+	}
+	if v0 < v1 {
+		s0 = s0&(one-1) | v1<<vShift
+	} else if v1 < v0 {
+		s1 = s1&(one-1) | v0<<vShift
+	}
+	return s0, s1, true
 }
 
 func b2i(b bool) int {
@@ -590,3 +652,4 @@ func (p *PLL) Finish(_ []uint32, r *pp.Result) {
 	r.Add("backup_needed", at(3) > 1)
 	r.Add("max_epoch", p.maxEpoch)
 }
+
