@@ -15,8 +15,9 @@ import (
 // Helpers shared by the tests of the O(n log n) ring algorithms (hs,
 // peterson, franklin).
 
-// nlAsyncDeliveries are the delivery models every asynchronous ring algorithm
-// must survive; sync is added where the algorithm runs synchronously.
+// nlDeliveries are the delivery models the O(n log n) ring algorithms run
+// under: synchronous rounds and every asynchronous model (random and
+// newest-first reorder messages on a link).
 var nlDeliveries = []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
 
 // nlIDs returns the named arrangement on n nodes.
