@@ -652,4 +652,3 @@ func (p *PLL) Finish(_ []uint32, r *pp.Result) {
 	r.Add("backup_needed", at(3) > 1)
 	r.Add("max_epoch", p.maxEpoch)
 }
-

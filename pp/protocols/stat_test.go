@@ -60,3 +60,13 @@ func seeds(t int) []uint64 {
 	}
 	return s
 }
+
+// se is the sample standard error of the mean.
+func (s *sample) se() float64 {
+	m := s.mean()
+	v := 0.0
+	for _, x := range s.xs {
+		v += (x - m) * (x - m)
+	}
+	return math.Sqrt(v / float64(len(s.xs)-1) / float64(len(s.xs)))
+}

@@ -1,0 +1,138 @@
+package protocols
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+
+	"elect/pp"
+)
+
+// The measurements of issue 5 are long runs, so they only run when
+// ELECT_PP_MEASURE=1 (and never under -short):
+//
+//	ELECT_PP_MEASURE=1 go test ./pp/protocols -run Measure -v -timeout 0
+//
+// ELECT_PP_TRIALS_1E6 sets the number of trials at n = 10^6 (default 10).
+func measuring(t *testing.T) {
+	if testing.Short() || os.Getenv("ELECT_PP_MEASURE") != "1" {
+		t.Skip("measurement: set ELECT_PP_MEASURE=1 to run")
+	}
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// TestMeasurePLLScaling reports, for pll and pll-sym at n = 10^3..10^6, the
+// mean parallel time to one leader with its standard error, the constant
+// time / ln n, the distinct states met (and states / ln n), and how often
+// BackUp was needed; then the least-squares constant c of time = c ln n.
+func TestMeasurePLLScaling(t *testing.T) {
+	measuring(t)
+	sizes := []struct{ n, trials int }{{1000, 400}, {10000, 200}, {100000, 40}, {1000000, envInt("ELECT_PP_TRIALS_1E6", 10)}}
+	for _, sym := range []bool{false, true} {
+		name := "pll"
+		if sym {
+			name = "pll-sym"
+		}
+		fmt.Printf("\n%s (m = ceil(lg n), c_max = 41m, ordered scheduler, seeds TrialSeed(20260101, t))\n", name)
+		fmt.Printf("%9s %6s %4s %12s %8s %9s %10s %10s %8s\n", "n", "trials", "m", "mean time", "SE", "time/ln n", "states", "states/ln", "backup")
+		var sxy, sxx float64
+		for _, sz := range sizes {
+			var times, states sample
+			backups := 0
+			m := 0
+			for _, seed := range seeds(sz.trials) {
+				p, err := NewPLL(sz.n, 0, sym, "prose")
+				if err != nil {
+					t.Fatal(err)
+				}
+				m = p.M()
+				r := pp.Run(p, sz.n, seed, pp.Options{TrackStates: true})
+				if r.Outcome != pp.Elected || r.Leaders != 1 {
+					t.Fatalf("%s n=%d seed=%d: %s %s", name, sz.n, seed, r.Outcome, r.Violation)
+				}
+				times.add(r.ParallelTime)
+				states.add(float64(r.StatesSeen))
+				if r.Details.Get("backup_needed") == true {
+					backups++
+				}
+			}
+			ln := math.Log(float64(sz.n))
+			mt := times.mean()
+			sxy += mt * ln
+			sxx += ln * ln
+			fmt.Printf("%9d %6d %4d %12.2f %8.2f %9.2f %10.1f %10.1f %8s\n", sz.n, sz.trials, m, mt, times.se(), mt/ln,
+				states.mean(), states.mean()/ln, fmt.Sprintf("%d/%d", backups, sz.trials))
+		}
+		fmt.Printf("least-squares fit: mean parallel time = %.2f ln n\n", sxy/sxx)
+	}
+}
+
+// TestMeasureEpidemicTermFigure1 repeats the experiment of seed 000's
+// Figure 1 (n = 1000..10000, m = 4) and reports the rate of correct
+// declarations with a 95% Wilson interval, for the prose rule (default) and
+// the literal pseudo-code.
+func TestMeasureEpidemicTermFigure1(t *testing.T) {
+	measuring(t)
+	T := envInt("ELECT_PP_TRIALS_FIG1", 400)
+	for _, variant := range []string{"prose", "literal"} {
+		fmt.Printf("\nepidemic-term, m = 4, variant %s, %d trials per n (seeds TrialSeed(20260101, t))\n", variant, T)
+		fmt.Printf("%6s %9s %17s %10s %10s %12s %12s\n", "n", "correct", "95% CI", "no-decl", "wrong-id", "completion", "declaration")
+		pool := map[string][2]int{}
+		for n := 1000; n <= 10000; n += 1000 {
+			correct, none, wrongID := 0, 0, 0
+			var comp, decl sample
+			for _, seed := range seeds(T) {
+				r := pp.Run(NewEpidemicTerm(n, 4, 0, variant), n, seed, pp.Options{})
+				switch {
+				case r.Outcome == pp.StepLimit:
+					none++
+				case r.Details.Get("correct") == true:
+					correct++
+				}
+				if r.Outcome != pp.StepLimit && r.Details.Get("declarer_holds_max") != true {
+					wrongID++
+				}
+				if c := r.Details.Get("completion_step").(int64); c >= 0 {
+					comp.add(float64(c))
+				}
+				if d := r.Details.Get("declaration_step").(int64); d >= 0 {
+					decl.add(float64(d))
+				}
+			}
+			lo, hi := wilson(correct, T)
+			fmt.Printf("%6d %9.4f [%6.4f, %6.4f] %10d %10d %12.0f %12.0f\n", n, float64(correct)/float64(T), lo, hi, none, wrongID, comp.mean(), decl.mean())
+			key := "middle"
+			if n < 3335 {
+				key = "n < 3335"
+			} else if n > 7000 {
+				key = "n > 7000"
+			}
+			c := pool[key]
+			pool[key] = [2]int{c[0] + correct, c[1] + T}
+		}
+		for _, key := range []string{"n < 3335", "middle", "n > 7000"} {
+			c := pool[key]
+			lo, hi := wilson(c[0], c[1])
+			fmt.Printf("pooled %-9s %d/%d = %.4f, 95%% CI [%.4f, %.4f]\n", key, c[0], c[1], float64(c[0])/float64(c[1]), lo, hi)
+		}
+	}
+}
+
+// wilson is the 95% Wilson score interval of k successes in n trials.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	nn := float64(n)
+	d := 1 + z*z/nn
+	c := (p + z*z/(2*nn)) / d
+	h := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / d
+	return c - h, c + h
+}
