@@ -45,15 +45,15 @@ func newWheel(span int64) *wheel {
 	return &wheel{mask: size - 1, buckets: make([]bucket, size), used: make([]uint64, (size+63)/64)}
 }
 
-func (w *wheel) push(d delivery) {
-	b := d.at & w.mask
+func (w *wheel) push(at int64, to int32, port elect.Port, m *elect.Message) {
+	b := at & w.mask
 	bk := &w.buckets[b]
 	if bk.head == len(bk.items) {
 		bk.items = bk.items[:0]
 		bk.head = 0
 		w.used[b>>6] |= 1 << (b & 63)
 	}
-	bk.items = append(bk.items, d)
+	bk.items = append(bk.items, delivery{at: at, to: to, port: port, msg: *m})
 	w.count++
 }
 

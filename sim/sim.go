@@ -135,6 +135,8 @@ type engine struct {
 	woken    []bool
 	halted   []bool
 	uniRing  bool
+	ringN    int32 // n on rings (neighbours computed inline), else 0
+	delivery Delivery
 
 	now        int64
 	unit       int64 // ticks per round or time unit
@@ -190,6 +192,7 @@ func newEngine(cfg *Config) (*engine, error) {
 		woken:      make([]bool, n),
 		halted:     make([]bool, n),
 		uniRing:    alg.Model.Topology == elect.UniRing,
+		delivery:   cfg.Delivery,
 		typeCounts: make([]int64, len(alg.Messages)),
 		sentBy:     make([]int64, n),
 		leader:     -1,
@@ -200,6 +203,9 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if e.maxEvents <= 0 {
 		e.maxEvents = DefaultMaxEvents
+	}
+	if g.Kind == topology.Ring {
+		e.ringN = int32(n)
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
@@ -273,10 +279,7 @@ func (e *engine) loop() {
 			t, d := &e.timers[0], &bk.items[bk.head]
 			useTimer = t.at < d.at || (t.at == d.at && t.ord>>56 < kindDeliver)
 		}
-		if e.cfg.Delivery == NewestFirst && !useTimer && len(e.stack) == 0 {
-			return
-		}
-		if !useTimer && bk == nil && e.cfg.Delivery != NewestFirst {
+		if !useTimer && bk == nil && len(e.stack) == 0 {
 			return
 		}
 		var at int64
@@ -373,16 +376,39 @@ func (e *engine) deliver(d delivery) {
 	e.nodes[i].Receive(e, d.port, d.msg)
 }
 
-// Send implements elect.Env.
+// Send implements elect.Env. It is the simulator's hot path: on rings the
+// neighbour is computed inline, and the message is written straight into its
+// bucket.
 func (e *engine) Send(p elect.Port, m elect.Message) {
 	i := e.current
-	if p < 0 || int(p) >= e.g.Degree(int(i)) {
-		e.violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
-		return
-	}
-	if e.uniRing && p != elect.Left {
-		e.violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
-		return
+	var to int32
+	var q elect.Port
+	if e.ringN > 0 {
+		switch p {
+		case elect.Left:
+			to, q = i+1, elect.Right
+			if to == e.ringN {
+				to = 0
+			}
+		case elect.Right:
+			if e.uniRing {
+				e.violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+				return
+			}
+			to, q = i-1, elect.Left
+			if to < 0 {
+				to = e.ringN - 1
+			}
+		default:
+			e.violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			return
+		}
+	} else {
+		if p < 0 || int(p) >= e.g.Degree(int(i)) {
+			e.violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			return
+		}
+		to, q = e.g.Neighbor(i, p)
 	}
 	if int(m.Type) >= len(e.typeCounts) {
 		e.violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
@@ -390,29 +416,28 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 	}
 	e.typeCounts[m.Type]++
 	e.sentBy[i]++
-	to, q := e.g.Neighbor(i, p)
-	d := delivery{to: to, port: q, msg: m}
-	switch e.cfg.Delivery {
+	var at int64
+	switch e.delivery {
 	case Sync, FIFO:
-		d.at = e.now + 1
+		at = e.now + 1
 	case Random:
-		d.at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+		at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
 	case RandomFIFO:
-		d.at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+		at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
 		k := e.g.PortIndex(i, p)
 		if e.linkLast != nil {
-			d.at = max(d.at, e.linkLast[k])
-			e.linkLast[k] = d.at
+			at = max(at, e.linkLast[k])
+			e.linkLast[k] = at
 		} else {
-			d.at = max(d.at, e.linkLastM[k])
-			e.linkLastM[k] = d.at
+			at = max(at, e.linkLastM[k])
+			e.linkLastM[k] = at
 		}
 	case NewestFirst:
-		e.stack = append(e.stack, d)
+		e.stack = append(e.stack, delivery{to: to, port: q, msg: m})
 		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
 		return
 	}
-	e.wheel.push(d)
+	e.wheel.push(at, to, q, &m)
 }
 
 // Decide implements elect.Env: it is where the monitor sees every decision.

@@ -1,0 +1,293 @@
+package sim_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"elect"
+	"elect/ring"
+	"elect/sim"
+	"elect/topology"
+)
+
+// scripted is a test algorithm whose nodes follow a script given per node
+// index through the ID: it lets a test provoke each outcome of the monitor.
+type scripted struct {
+	id    elect.ID
+	onW   func(env elect.Env, id elect.ID)
+	onR   func(env elect.Env, id elect.ID, from elect.Port, m elect.Message)
+	onT   func(env elect.Env, id elect.ID, tag int64)
+	state uint64
+}
+
+func (s *scripted) Wake(env elect.Env, spontaneous bool) {
+	if s.onW != nil {
+		s.onW(env, s.id)
+	}
+}
+
+func (s *scripted) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if s.onR != nil {
+		s.onR(env, s.id, from, m)
+	}
+}
+
+func (s *scripted) Timer(env elect.Env, tag int64) {
+	if s.onT != nil {
+		s.onT(env, s.id, tag)
+	}
+}
+
+func (s *scripted) Fingerprint() uint64 { return s.state }
+
+// script returns an algorithm on a bidirectional ring whose nodes run the
+// given handlers.
+func script(elects elect.Elects, onW func(elect.Env, elect.ID), onR func(elect.Env, elect.ID, elect.Port, elect.Message), onT func(elect.Env, elect.ID, int64)) *elect.Algorithm {
+	return &elect.Algorithm{
+		Name:     "script",
+		Model:    elect.Model{Topology: elect.BiRing, Sync: true, Async: true, WakeUp: elect.AnySubset, Elects: elects},
+		Messages: []elect.MessageType{{Name: "m", Fields: []string{"x", "seq"}}},
+		New: func(info elect.NodeInfo) elect.Node {
+			return &scripted{id: info.ID, onW: onW, onR: onR, onT: onT}
+		},
+	}
+}
+
+func ringIDs(n int) []elect.ID {
+	out := make([]elect.ID, n)
+	for i := range out {
+		out[i] = elect.ID(i)
+	}
+	return out
+}
+
+func run(t *testing.T, cfg sim.Config) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestMonitorOutcomes(t *testing.T) {
+	electIf := func(pred func(elect.ID) bool) func(elect.Env, elect.ID) {
+		return func(env elect.Env, id elect.ID) {
+			if pred(id) {
+				env.Decide(elect.Elected)
+			}
+		}
+	}
+	cases := []struct {
+		name      string
+		alg       *elect.Algorithm
+		want      sim.Outcome
+		violation string
+	}{
+		{"the maximum elects itself", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 4 }), nil, nil), sim.OutcomeElected, ""},
+		{"two nodes elect themselves", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id >= 3 }), nil, nil), sim.MultipleLeaders, ""},
+		{"nobody is elected", script(elect.ElectsMax, nil, nil, nil), sim.NoLeader, ""},
+		{"the minimum is elected but the maximum promised", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), sim.OutcomeViolation, "wrong-leader"},
+		{"the minimum is elected and promised", script(elect.ElectsMin, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), sim.OutcomeElected, ""},
+		{"a decision changes", script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+			if id == 2 {
+				env.Decide(elect.Elected)
+				env.Decide(elect.NotElected)
+			}
+		}, nil, nil), sim.OutcomeViolation, "decision-changed"},
+		{"a node sends on a port it lacks", script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+			env.Send(7, elect.Message{})
+		}, nil, nil), sim.OutcomeViolation, "bad-port"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := run(t, sim.Config{Algorithm: c.alg, Graph: topology.NewRing(5), IDs: ringIDs(5), Delivery: sim.FIFO})
+			if res.Outcome != c.want {
+				t.Fatalf("outcome %s (%s), want %s", res.Outcome, res.Violation, c.want)
+			}
+			if !strings.HasPrefix(res.Violation, c.violation) {
+				t.Fatalf("violation %q, want prefix %q", res.Violation, c.violation)
+			}
+		})
+	}
+}
+
+// TestEndlessRunStopsAtStepLimit: a node that ping-pongs forever is stopped
+// by the event limit and reported as such, not looped on.
+func TestEndlessRunStopsAtStepLimit(t *testing.T) {
+	alg := script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+		if id == 0 {
+			env.Send(elect.Left, elect.Message{})
+		}
+	}, func(env elect.Env, id elect.ID, from elect.Port, m elect.Message) {
+		env.Send(from, m)
+	}, nil)
+	res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.FIFO, MaxEvents: 1000})
+	if res.Outcome != sim.StepLimit || res.Events != 1000 {
+		t.Fatalf("outcome %s after %d events, want step-limit after 1000", res.Outcome, res.Events)
+	}
+	res = run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Random, MaxTime: 50})
+	if res.Outcome != sim.StepLimit || res.Time > 50 {
+		t.Fatalf("outcome %s at time %v, want step-limit by time 50", res.Outcome, res.Time)
+	}
+}
+
+// TestIdleRoundsAreSkipped: a synchronous node that waits 10^9 rounds costs
+// one event, not 10^9 (DESIGN: idle time is skipped, never looped over).
+func TestIdleRoundsAreSkipped(t *testing.T) {
+	const wait = 1_000_000_000
+	alg := script(elect.ElectsMax, func(env elect.Env, id elect.ID) {
+		if id == 2 {
+			env.SetTimer(wait, 7)
+		}
+	}, nil, func(env elect.Env, id elect.ID, tag int64) {
+		if tag == 7 && env.Round() == wait {
+			env.Decide(elect.Elected)
+		}
+	})
+	res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync})
+	if res.Outcome != sim.OutcomeElected || res.Time != wait || res.Events != 4 {
+		t.Fatalf("outcome %s, time %v, %d events; want elected at round %d after 4 events (3 wake-ups, 1 timer)", res.Outcome, res.Time, res.Events, wait)
+	}
+}
+
+// senderScript makes node 0 send count messages numbered 0..count-1 on Left,
+// all at once, and node 1 record their arrival order.
+func senderScript(count int, got *[]int64) *elect.Algorithm {
+	return script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+		if id == 0 {
+			for k := range count {
+				env.Send(elect.Left, elect.Message{A: int64(k)})
+			}
+		}
+	}, func(env elect.Env, id elect.ID, from elect.Port, m elect.Message) {
+		*got = append(*got, m.A)
+	}, nil)
+}
+
+// TestDeliveryOrders: fifo, sync and random-fifo keep a link's order;
+// newest-first reverses it; random reorders it.
+func TestDeliveryOrders(t *testing.T) {
+	const count = 64
+	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO, sim.Random, sim.NewestFirst} {
+		var got []int64
+		run(t, sim.Config{Algorithm: senderScript(count, &got), Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: d, Seed: 5})
+		if len(got) != count {
+			t.Fatalf("%s: %d deliveries, want %d", d, len(got), count)
+		}
+		inOrder, reversed := true, true
+		for k := range got {
+			inOrder = inOrder && got[k] == int64(k)
+			reversed = reversed && got[k] == int64(count-1-k)
+		}
+		switch d {
+		case sim.NewestFirst:
+			if !reversed {
+				t.Errorf("%s: order %v, want newest first", d, got)
+			}
+		case sim.Random:
+			if inOrder {
+				t.Errorf("%s: 64 messages with random delays arrived in order", d)
+			}
+		default:
+			if !inOrder {
+				t.Errorf("%s: order %v, want the sending order", d, got)
+			}
+		}
+	}
+}
+
+// TestSyncRoundsAndTimers: a message sent in round r arrives in round r+1,
+// and a timer for round r fires after that round's messages.
+func TestSyncRoundsAndTimers(t *testing.T) {
+	var log []string
+	alg := script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+		if id == 0 {
+			env.Send(elect.Left, elect.Message{})
+			env.SetTimer(1, 0)
+		}
+		if id == 1 {
+			env.SetTimer(1, 1)
+		}
+	}, func(env elect.Env, id elect.ID, from elect.Port, m elect.Message) {
+		log = append(log, "deliver to "+string(rune('0'+id))+" in round "+string(rune('0'+env.Round())))
+	}, func(env elect.Env, id elect.ID, tag int64) {
+		log = append(log, "timer of "+string(rune('0'+id))+" in round "+string(rune('0'+env.Round())))
+	})
+	run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync})
+	want := "deliver to 1 in round 1|timer of 0 in round 1|timer of 1 in round 1"
+	if got := strings.Join(log, "|"); got != want {
+		t.Fatalf("got %s\nwant %s", got, want)
+	}
+}
+
+// TestSameSeedSameTrace: the same configuration and seed give the same trace
+// byte for byte, under every delivery model, with random initiators; another
+// seed gives another trace under random delays.
+func TestSameSeedSameTrace(t *testing.T) {
+	traceOf := func(d sim.Delivery, seed uint64) string {
+		var buf bytes.Buffer
+		cfg := sim.Config{Algorithm: ring.ChangRoberts, Graph: topology.NewRing(32), IDs: shuffled(32, seed), Delivery: d, Seed: seed,
+			Wake: []sim.Wake{{Node: 3, At: 0}, {Node: 17, At: 2}, {Node: 30, At: 1}}, Trace: &buf}
+		res := run(t, cfg)
+		if res.Outcome != sim.OutcomeElected {
+			t.Fatalf("%s: outcome %s", d, res.Outcome)
+		}
+		return buf.String()
+	}
+	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst} {
+		a, b := traceOf(d, 9), traceOf(d, 9)
+		if a != b || len(a) == 0 {
+			t.Fatalf("%s: two runs with seed 9 gave different traces (%d and %d bytes)", d, len(a), len(b))
+		}
+	}
+	if traceOf(sim.Random, 9) == traceOf(sim.Random, 10) {
+		t.Fatal("seeds 9 and 10 gave the same random-delay trace")
+	}
+}
+
+func shuffled(n int, seed uint64) []elect.ID {
+	ids := ringIDs(n)
+	sim.Stream(seed, "test-ids", 0).Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	return ids
+}
+
+// TestTraceFormat pins the trace of a 3-node LCR run: every event, in order.
+func TestTraceFormat(t *testing.T) {
+	var buf bytes.Buffer
+	run(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 0}, Delivery: sim.FIFO, Announce: true, Trace: &buf})
+	want := `{"t":0,"ev":"wake","node":0,"spontaneous":true}
+{"t":0,"ev":"wake","node":1,"spontaneous":true}
+{"t":0,"ev":"wake","node":2,"spontaneous":true}
+{"t":1,"ev":"deliver","from":0,"to":1,"port":"right","type":"election","payload":{"j":1}}
+{"t":1,"ev":"deliver","from":1,"to":2,"port":"right","type":"election","payload":{"j":2}}
+{"t":1,"ev":"deliver","from":2,"to":0,"port":"right","type":"election","payload":{"j":0}}
+{"t":2,"ev":"deliver","from":2,"to":0,"port":"right","type":"election","payload":{"j":2}}
+{"t":3,"ev":"deliver","from":0,"to":1,"port":"right","type":"election","payload":{"j":2}}
+{"t":3,"ev":"decide","node":1,"decision":"elected"}
+{"t":4,"ev":"deliver","from":1,"to":2,"port":"right","type":"leader","payload":{"j":2}}
+{"t":4,"ev":"learn","node":2,"leader":2}
+{"t":4,"ev":"decide","node":2,"decision":"not-elected"}
+{"t":5,"ev":"deliver","from":2,"to":0,"port":"right","type":"leader","payload":{"j":2}}
+{"t":5,"ev":"learn","node":0,"leader":2}
+{"t":5,"ev":"decide","node":0,"decision":"not-elected"}
+{"t":6,"ev":"deliver","from":0,"to":1,"port":"right","type":"leader","payload":{"j":2}}
+`
+	if buf.String() != want {
+		t.Fatalf("trace:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// TestStreamsAreIndependentOfUse: a stream depends only on (seed, purpose,
+// index).
+func TestStreamsAreIndependentOfUse(t *testing.T) {
+	a := sim.Stream(1, "node", 3).Uint64()
+	sim.Stream(1, "node", 2).Uint64()
+	if b := sim.Stream(1, "node", 3).Uint64(); a != b {
+		t.Fatal("the same stream gave different values")
+	}
+	if sim.Stream(1, "node", 4).Uint64() == a || sim.Stream(2, "node", 3).Uint64() == a || sim.Stream(1, "ids", 3).Uint64() == a {
+		t.Fatal("different streams gave the same first value")
+	}
+}
