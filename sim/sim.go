@@ -151,6 +151,7 @@ type engine struct {
 	maxEvents  int64
 	maxTicks   int64
 
+	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
 	depth    []int64 // newest-first: causal depth reached by each node
 	maxDepth int64
@@ -210,6 +211,9 @@ func newEngine(cfg *Config) (*engine, error) {
 	switch cfg.Delivery {
 	case Sync, FIFO:
 		e.wheel = newWheel(1)
+		for b := range e.wheel.buckets {
+			e.wheel.buckets[b].items = make([]delivery, 0, min(n, 1<<18))
+		}
 	case Random, RandomFIFO:
 		e.unit = randomDelayTicks
 		e.wheel = newWheel(randomDelayTicks)
@@ -243,10 +247,9 @@ func newEngine(cfg *Config) (*engine, error) {
 		e.nodes[i] = alg.New(info)
 	}
 	if cfg.Wake == nil {
-		for i := range n {
-			e.pushTimed(0, kindWake, int32(i), 0)
-		}
+		e.wakeNext = 0 // every node wakes at time 0, in index order, before any other event
 	} else {
+		e.wakeNext = n
 		for _, w := range cfg.Wake {
 			if w.Node < 0 || w.Node >= n || w.At < 0 || w.At > math.MaxInt64/e.unit {
 				return nil, fmt.Errorf("sim: wake-up of node %d at %d is out of range", w.Node, w.At)
@@ -264,6 +267,16 @@ func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {
 
 // loop processes events in order until none is left or a limit is reached.
 func (e *engine) loop() {
+	for e.wakeNext < e.n {
+		if e.events >= e.maxEvents {
+			e.stepLimit = true
+			return
+		}
+		e.events++
+		i := e.wakeNext
+		e.wakeNext++
+		e.fire(timed{ord: kindWake << 56, node: int32(i)})
+	}
 	for {
 		// Pick the earliest event: the heap's (wake-up or timer) or the
 		// next delivery.
