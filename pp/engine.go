@@ -89,6 +89,19 @@ type Protocol[S comparable] interface {
 	Index(s S) uint64
 }
 
+// Batcher is implemented by protocols that want their hot loop compiled
+// with their own (inlined) transition function instead of one call per
+// interaction through the generic engine. InteractUntil must apply Interact
+// to states[pairs[i].U], states[pairs[i].V] for i = 0, 1, ... in order,
+// skipping pairs with U == V, and return right after the first interaction
+// whose Delta is not zero: its index and its Delta. When no interaction
+// changed a counter it returns len(pairs) and the zero Delta. The engine
+// then accounts for the Delta at its exact step, so runs are identical with
+// and without a Batcher (TestBatcherMatchesInteract).
+type Batcher[S comparable] interface {
+	InteractUntil(states []S, pairs []Pair) (int, Delta)
+}
+
 // Finisher is implemented by protocols that add details to a result or refine
 // its outcome once the run has stopped.
 type Finisher[S comparable] interface {
@@ -123,6 +136,9 @@ type Options struct {
 	// TrackStates records the distinct states met (Result.StatesSeen). It
 	// costs a set insertion per changed state, so benchmarks leave it off.
 	TrackStates bool
+	// NoBatch makes the engine call Interact once per interaction even for
+	// protocols that implement Batcher (used to check that both agree).
+	NoBatch bool
 }
 
 // Detail is one protocol-specific figure of a result.
@@ -247,7 +263,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 	events    [8]int64
 	seen      *stateSet[S]
 	src       *pairSource
-	buf       [batch]pair
+	buf       [batch]Pair
 	touch     [batch]S
 }
 
@@ -316,18 +332,34 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 		// so that their cache misses overlap; the interactions below then
 		// find them in cache. The copies are not used.
 		for i := int64(0); i < m; i++ {
-			s.touch[i] = states[s.buf[i].u]
+			s.touch[i] = states[s.buf[i].U]
 		}
 		for i := int64(0); i < m; i++ {
-			s.touch[i] = states[s.buf[i].v]
+			s.touch[i] = states[s.buf[i].V]
+		}
+		if bt, ok := any(p).(Batcher[S]); ok && !track && !s.opt.NoBatch {
+			for i := int64(0); i < m; {
+				j, d := bt.InteractUntil(states, s.buf[i:m])
+				if j == int(m-i) {
+					s.step += m - i
+					break
+				}
+				i += int64(j) + 1
+				s.step += int64(j) + 1
+				s.account(d)
+				if s.Stopped() {
+					break
+				}
+			}
+			continue
 		}
 		for i := int64(0); i < m; i++ {
 			pr := s.buf[i]
 			s.step++
-			if pr.u == pr.v { // with-repeats: an agent meeting itself changes nothing
+			if pr.U == pr.V { // with-repeats: an agent meeting itself changes nothing
 				continue
 			}
-			a, b := &states[pr.u], &states[pr.v]
+			a, b := &states[pr.U], &states[pr.V]
 			var oa, ob S
 			if track {
 				oa, ob = *a, *b

@@ -53,8 +53,9 @@ func ParseScheduler(name string) (Scheduler, error) {
 	return 0, fmt.Errorf("pp: unknown scheduler %q; schedulers: %s", name, strings.Join(schedulerNames[:], ", "))
 }
 
-// pair is one scheduled interaction: initiator u, responder v.
-type pair struct{ u, v uint32 }
+// Pair is one scheduled interaction: initiator U, responder V (agent
+// indices). With the WithRepeats scheduler U may equal V.
+type Pair struct{ U, V uint32 }
 
 // pairSource draws pairs of agents from a seeded PCG stream. Bounded draws use
 // Lemire's multiply-shift with rejection, so every index is exactly uniform.
@@ -74,22 +75,28 @@ func newPairSource(n int, seed uint64, kind Scheduler) *pairSource {
 	return &pairSource{r: rand.NewPCG(seed, streamConst), n: uint32(n), kind: kind}
 }
 
-// bounded maps the 32 random bits x to a uniform integer in [0, n), drawing
-// fresh bits in the rare case Lemire's method rejects x.
+// bounded maps the 32 random bits x to a uniform integer in [0, n) by
+// Lemire's multiply-shift; the rare case in which the method must reject x
+// (low half of the product below 2^32 mod n) draws fresh bits in boundedSlow.
+// Kept small so that it is inlined.
 func (s *pairSource) bounded(x uint32, n uint32) uint32 {
 	m := uint64(x) * uint64(n)
 	if uint32(m) < n {
-		t := -n % n
-		for uint32(m) < t {
-			x = uint32(s.r.Uint64() >> 32)
-			m = uint64(x) * uint64(n)
-		}
+		return s.boundedSlow(m, n)
+	}
+	return uint32(m >> 32)
+}
+
+func (s *pairSource) boundedSlow(m uint64, n uint32) uint32 {
+	t := -n % n
+	for uint32(m) < t {
+		m = (s.r.Uint64() >> 32) * uint64(n)
 	}
 	return uint32(m >> 32)
 }
 
 // fill writes len(buf) pairs into buf.
-func (s *pairSource) fill(buf []pair) {
+func (s *pairSource) fill(buf []Pair) {
 	n := s.n
 	switch s.kind {
 	case Ordered:
@@ -100,7 +107,7 @@ func (s *pairSource) fill(buf []pair) {
 			if v >= u {
 				v++
 			}
-			buf[i] = pair{u, v}
+			buf[i] = Pair{U: u, V: v}
 		}
 	case Symmetric:
 		for i := range buf {
@@ -118,15 +125,15 @@ func (s *pairSource) fill(buf []pair) {
 			s.bits >>= 1
 			s.nbits--
 			if coin == 0 {
-				buf[i] = pair{lo, hi}
+				buf[i] = Pair{U: lo, V: hi}
 			} else {
-				buf[i] = pair{hi, lo}
+				buf[i] = Pair{U: hi, V: lo}
 			}
 		}
 	case WithRepeats:
 		for i := range buf {
 			x := s.r.Uint64()
-			buf[i] = pair{s.bounded(uint32(x), n), s.bounded(uint32(x>>32), n)}
+			buf[i] = Pair{U: s.bounded(uint32(x), n), V: s.bounded(uint32(x>>32), n)}
 		}
 	default:
 		panic("pp: unknown scheduler")

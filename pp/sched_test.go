@@ -16,17 +16,17 @@ func TestSchedulersAreUniform(t *testing.T) {
 	for _, kind := range []Scheduler{Ordered, Symmetric, WithRepeats} {
 		src := newPairSource(n, 12345, kind)
 		counts := make([]int, n*n)
-		buf := make([]pair, 1000)
+		buf := make([]Pair, 1000)
 		for d := 0; d < draws; d += len(buf) {
 			src.fill(buf)
 			for _, p := range buf {
-				if p.u >= n || p.v >= n {
-					t.Fatalf("%v: pair (%d, %d) out of range", kind, p.u, p.v)
+				if p.U >= n || p.V >= n {
+					t.Fatalf("%v: pair (%d, %d) out of range", kind, p.U, p.V)
 				}
-				if kind != WithRepeats && p.u == p.v {
-					t.Fatalf("%v: pair of one agent (%d, %d)", kind, p.u, p.v)
+				if kind != WithRepeats && p.U == p.V {
+					t.Fatalf("%v: pair of one agent (%d, %d)", kind, p.U, p.V)
 				}
-				counts[p.u*n+p.v]++
+				counts[p.U*n+p.V]++
 			}
 		}
 		cells := n * (n - 1)

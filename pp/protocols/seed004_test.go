@@ -227,3 +227,26 @@ func TestPLLFastPathMatchesTransition(t *testing.T) {
 		t.Logf("%s: %d states, %d of %d pairs on the fast path", variant, len(states), fast, len(states)*len(states))
 	}
 }
+
+// TestBatcherMatchesInteract: the batched hot loop (pp.Batcher) and the
+// per-interaction loop give identical results, for every scheduler.
+func TestBatcherMatchesInteract(t *testing.T) {
+	for _, sched := range []pp.Scheduler{pp.Ordered, pp.Symmetric, pp.WithRepeats} {
+		for seed := uint64(1); seed <= 5; seed++ {
+			check := func(name string, a, b pp.Result) {
+				t.Helper()
+				a.Scheduler, b.Scheduler = "", ""
+				if fmt.Sprint(a) != fmt.Sprint(b) {
+					t.Fatalf("%s %v seed %d: batched %+v, unbatched %+v", name, sched, seed, a, b)
+				}
+			}
+			o := pp.Options{Scheduler: sched}
+			u := pp.Options{Scheduler: sched, NoBatch: true}
+			check("angluin", pp.Run(NewAngluin(300), 300, seed, o), pp.Run(NewAngluin(300), 300, seed, u))
+			check("epidemic", pp.Run(NewEpidemic(300, "prose"), 300, seed, o), pp.Run(NewEpidemic(300, "prose"), 300, seed, u))
+			p1, _ := NewPLL(2000, 0, false, "prose")
+			p2, _ := NewPLL(2000, 0, false, "prose")
+			check("pll", pp.Run(p1, 2000, seed, o), pp.Run(p2, 2000, seed, u))
+		}
+	}
+}
