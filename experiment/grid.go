@@ -1,0 +1,286 @@
+// Package experiment runs sweeps: grids of algorithm x n x ID arrangement x
+// delivery model x initiator set (population protocols: protocol x n x
+// parameters) x trials, on a pool of workers, and summarises the results.
+//
+// A sweep's output does not depend on the number of workers: trial t of every
+// grid point runs with a seed derived from the master seed alone (message
+// passing: seed+t, as 'elect run --trials'; population protocols:
+// pp.TrialSeed(seed, t), as 'elect pp --trials'), and lines are written in
+// grid order whatever order the runs finish in. Each line is exactly the JSON
+// record 'elect run --json' or 'elect pp --json' prints for that run, so any
+// line can be rerun alone with the configuration and seed it names.
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"elect/catalog"
+	"elect/pp"
+	"elect/pp/protocols"
+	"elect/scenario"
+)
+
+// Kind says which engine runs a grid point.
+type Kind int
+
+const (
+	// MessagePassing points run on the discrete-event simulator (sim).
+	MessagePassing Kind = iota
+	// Population points run a population protocol (pp).
+	Population
+)
+
+// Grid is the description of a sweep in the words of the command line.
+type Grid struct {
+	Algorithms []string // message-passing algorithms or population protocols (pp:NAME forces the latter)
+	Sizes      []int
+	IDs        []string // message passing only; default random
+	Deliveries []string // message passing only; default: the algorithm's own
+	Initiators []string // message passing only; default all
+	Timing     string
+	Topology   string
+	Announce   bool
+	Force      bool
+	MaxEvents  int64
+	MaxTime    int64
+	// Params are algorithm or protocol parameters, each with a list of
+	// values; a parameter applies to the algorithms that declare it.
+	Params map[string][]string
+	// Scheduler and MaxSteps configure population runs.
+	Scheduler pp.Scheduler
+	MaxSteps  int64
+	NoStates  bool
+	Trials    int
+	Seed      uint64
+}
+
+// Point is one configuration of a grid, run Trials times.
+type Point struct {
+	Index int
+	Kind  Kind
+	// Spec is the message-passing configuration (Seed set per trial).
+	Spec scenario.Spec
+	// Protocol and PP are the population configuration (Seed set per trial).
+	Protocol protocols.Entry
+	PP       protocols.Config
+}
+
+// Job is one run: trial Trial of point Point; Index is its place in grid
+// order.
+type Job struct {
+	Index int
+	Point *Point
+	Trial int
+}
+
+// Seed returns the job's seed.
+func (j Job) Seed(master uint64) uint64 {
+	if j.Point.Kind == Population {
+		return pp.TrialSeed(master, j.Trial)
+	}
+	return master + uint64(j.Trial)
+}
+
+// Error is a problem with a grid: the user's to fix.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
+
+// resolve says which engine runs name and returns its bare name.
+func resolve(name string) (Kind, string, error) {
+	if rest, ok := strings.CutPrefix(name, "pp:"); ok {
+		if _, ok := protocols.Lookup(rest); !ok {
+			return 0, "", errorf("unknown population protocol %q%s; 'elect pp list' shows them", rest, scenario.Suggest(rest, protocols.Names()))
+		}
+		return Population, rest, nil
+	}
+	_, mp := catalog.Lookup(name)
+	_, pop := protocols.Lookup(name)
+	switch {
+	case mp && pop:
+		return 0, "", errorf("%q names both an algorithm and a population protocol; write pp:%s for the protocol", name, name)
+	case mp:
+		return MessagePassing, name, nil
+	case pop:
+		return Population, name, nil
+	}
+	all := append(catalog.Names(), protocols.Names()...)
+	return 0, "", errorf("unknown algorithm or protocol %q%s; 'elect list' and 'elect pp list' show them", name, scenario.Suggest(name, all))
+}
+
+// ppParams are the parameters population protocols take.
+var ppParams = []string{"m", "variant", "min-interactions"}
+
+// Points expands the grid in grid order: algorithms as listed, then sizes,
+// ID arrangements, delivery models, initiator sets and parameter values, each
+// in the order given. Every point is validated; the error is the user's.
+func (g *Grid) Points() ([]*Point, error) {
+	if len(g.Algorithms) == 0 {
+		return nil, errorf("no algorithm given; 'elect list' and 'elect pp list' show them")
+	}
+	if len(g.Sizes) == 0 {
+		return nil, errorf("no size given")
+	}
+	if g.Trials < 1 {
+		return nil, errorf("--trials must be at least 1, got %d", g.Trials)
+	}
+	ids := orDefault(g.IDs, "random")
+	deliveries := orDefault(g.Deliveries, "")
+	inits := orDefault(g.Initiators, "all")
+	paramNames := make([]string, 0, len(g.Params))
+	for k := range g.Params {
+		paramNames = append(paramNames, k)
+	}
+	slices.Sort(paramNames)
+	used := map[string]bool{}
+	anyMP := false
+	var points []*Point
+	for _, raw := range g.Algorithms {
+		kind, name, err := resolve(raw)
+		if err != nil {
+			return nil, err
+		}
+		// The parameters this algorithm declares, in name order.
+		var mine []string
+		if kind == MessagePassing {
+			anyMP = true
+			alg, _ := catalog.Lookup(name)
+			for _, p := range paramNames {
+				for _, q := range alg.Params {
+					if q.Name == p {
+						mine = append(mine, p)
+					}
+				}
+			}
+		} else {
+			e, _ := protocols.Lookup(name)
+			for _, p := range paramNames {
+				if e.HasParam(p) {
+					mine = append(mine, p)
+				}
+			}
+		}
+		for _, p := range mine {
+			used[p] = true
+		}
+		combos := paramCombos(mine, g.Params)
+		for _, n := range g.Sizes {
+			if kind == Population {
+				e, _ := protocols.Lookup(name)
+				for _, c := range combos {
+					cfg, err := ppConfig(g, n, c)
+					if err != nil {
+						return nil, errorf("%s: %v", name, err)
+					}
+					// One step validates the configuration cheaply.
+					probe := cfg
+					probe.Options.MaxSteps = 1
+					probe.Options.TrackStates = false
+					if _, err := e.Run(probe); err != nil {
+						return nil, errorf("%s, n = %d: %v", name, n, err)
+					}
+					points = append(points, &Point{Index: len(points), Kind: Population, Protocol: e, PP: cfg})
+				}
+				continue
+			}
+			for _, id := range ids {
+				for _, d := range deliveries {
+					for _, in := range inits {
+						for _, c := range combos {
+							s := scenario.Spec{
+								Algorithm: name, N: n, IDs: id, Topology: g.Topology,
+								Timing: g.Timing, Delivery: d, Initiators: in,
+								Announce: g.Announce, Seed: g.Seed, Force: g.Force,
+								MaxEvents: g.MaxEvents, MaxTime: g.MaxTime, Params: c,
+							}
+							if _, err := scenario.Build(s); err != nil {
+								return nil, &Error{Msg: err.Error()}
+							}
+							points = append(points, &Point{Index: len(points), Kind: MessagePassing, Spec: s})
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, p := range paramNames {
+		if !used[p] {
+			return nil, errorf("no algorithm of the sweep takes --%s", p)
+		}
+	}
+	if !anyMP && (len(g.IDs) > 0 || len(g.Deliveries) > 0 || len(g.Initiators) > 0) {
+		return nil, errorf("--ids, --delivery and --initiators apply to message-passing algorithms; the sweep has only population protocols")
+	}
+	return points, nil
+}
+
+func orDefault(xs []string, d string) []string {
+	if len(xs) == 0 {
+		return []string{d}
+	}
+	return xs
+}
+
+// paramCombos returns every assignment of the given parameters' values, the
+// first parameter varying slowest; one empty assignment when there are none.
+func paramCombos(names []string, values map[string][]string) []map[string]string {
+	combos := []map[string]string{{}}
+	for _, p := range names {
+		var next []map[string]string
+		for _, c := range combos {
+			for _, v := range values[p] {
+				d := make(map[string]string, len(c)+1)
+				for k, x := range c {
+					d[k] = x
+				}
+				d[p] = v
+				next = append(next, d)
+			}
+		}
+		combos = next
+	}
+	return combos
+}
+
+func ppConfig(g *Grid, n int, c map[string]string) (protocols.Config, error) {
+	cfg := protocols.Config{
+		N: n, Variant: c["variant"],
+		Options: pp.Options{Scheduler: g.Scheduler, MaxSteps: g.MaxSteps, TrackStates: !g.NoStates},
+	}
+	for _, k := range []string{"m", "min-interactions"} {
+		v, ok := c[k]
+		if !ok {
+			continue
+		}
+		x, err := strconv.Atoi(v)
+		if err != nil {
+			return cfg, fmt.Errorf("--%s must be an integer, got %q", k, v)
+		}
+		if k == "m" {
+			cfg.M = x
+		} else {
+			cfg.MinInteractions = x
+		}
+	}
+	return cfg, nil
+}
+
+// Jobs returns the jobs of the shard in grid order: trial t of point p is
+// job p*Trials + t.
+func (g *Grid) Jobs(points []*Point, shard Shard) []Job {
+	var jobs []Job
+	for _, p := range points {
+		for t := range g.Trials {
+			j := p.Index*g.Trials + t
+			if shard.Contains(j) {
+				jobs = append(jobs, Job{Index: j, Point: p, Trial: t})
+			}
+		}
+	}
+	return jobs
+}

@@ -1,0 +1,387 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"elect/catalog"
+	"elect/experiment"
+	"elect/ids"
+	"elect/pp"
+	"elect/pp/protocols"
+	"elect/sim"
+	"elect/topology"
+)
+
+func init() {
+	register(command{name: "sweep", summary: "run a grid of algorithms x sizes x configurations x trials in parallel", run: sweepCommand})
+}
+
+const sweepUsage = `usage: elect sweep ALGORITHM[,ALGORITHM...] [flags]
+
+Runs every combination of the algorithms (message passing, see 'elect list',
+or population protocols, see 'elect pp list'; pp:NAME forces the latter),
+sizes, ID arrangements, delivery models, initiator sets and parameter values,
+each --trials times, on --workers cores, and prints one JSON line per run:
+exactly the record 'elect run --json' (or 'elect pp --json') prints for that
+run. Every list flag takes comma-separated values.
+
+Trial t of every configuration runs with seed S+t (message passing, as
+'elect run --trials') or pp.TrialSeed(S, t) (population protocols, as
+'elect pp --trials'); lines come out in grid order (algorithm, n, ids,
+delivery, initiators, parameters, trial), so the output does not depend on
+--workers. --shard i/k runs every k-th run starting at the i-th; 'elect merge'
+interleaves the k outputs back into the full sweep's output.
+
+examples:
+  elect sweep lcr,hs,peterson --n 64..4096x2 --trials 20 --summary
+  elect sweep chang-roberts --n 256 --ids increasing,decreasing,random --trials 50 --out cr.jsonl
+  elect sweep epidemic-term --n 1000..10000+1000 --m 4 --trials 100 --csv fig1.csv
+  elect sweep hs --n 1024..65536x2 --trials 10 --shard 3/8 > shard-3.jsonl
+
+A progress bar with the time left is shown on standard error when it is a
+terminal. Ctrl-C stops the sweep; the lines already written stay.
+Exit status: 0 when every run elected as promised, 1 when not, 2 for bad input.
+
+flags:
+`
+
+// sweepFlags are the flags of elect sweep.
+type sweepFlags struct {
+	algorithms, n, ids, delivery, initiators string
+	timing, topology                         string
+	announce, force                          bool
+	maxEvents, maxTime                       int64
+	scheduler                                string
+	maxSteps                                 int64
+	noStates                                 bool
+	trials, workers                          int
+	seed                                     uint64
+	shard                                    string
+	out, csv                                 string
+	summary                                  bool
+	measures, fit                            string
+	params                                   map[string]*string
+}
+
+func (f *sweepFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.algorithms, "algorithms", "", "algorithms or population protocols, comma-separated (or as arguments)")
+	fs.StringVar(&f.n, "n", "64,128,256", "sizes: "+experiment.SizesUsage)
+	fs.StringVar(&f.ids, "ids", "", "ID arrangements, comma-separated (default random): "+ids.Usage+"; a list:... arrangement must be the only one")
+	fs.StringVar(&f.delivery, "delivery", "", "delivery models, comma-separated: "+sim.DeliveryNames()+" (default: each algorithm's own)")
+	fs.StringVar(&f.initiators, "initiators", "", "initiator sets, comma-separated: all, K (K random nodes) (default all)")
+	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
+	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: each algorithm's own)")
+	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
+	fs.BoolVar(&f.force, "force", false, "run configurations that break an algorithm's model")
+	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a message-passing run after this many events")
+	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a message-passing run at this time (0: no limit)")
+	fs.StringVar(&f.scheduler, "scheduler", "ordered", "population pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
+	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a population run after this many steps (0: the protocol's default)")
+	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct population states (faster)")
+	fs.IntVar(&f.trials, "trials", 10, "runs per configuration")
+	fs.Uint64Var(&f.seed, "seed", 1, "master seed")
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel")
+	fs.StringVar(&f.shard, "shard", "", "run only part i of k: i/k with 1 <= i <= k (runs i-1, i-1+k, ... in grid order)")
+	fs.StringVar(&f.out, "out", "", "write the JSON lines to this file instead of standard output")
+	fs.StringVar(&f.csv, "csv", "", "also write one CSV line per run to this file (- for standard output, replacing the JSON lines)")
+	fs.BoolVar(&f.summary, "summary", false, "print a summary table per configuration and size (the JSON lines then go only to --out)")
+	fs.StringVar(&f.measures, "measure", "", "measures the summary shows, comma-separated (default messages,time; populations parallel_time,states_seen); also bits, leaders, messages:TYPE, interactions, protocol details")
+	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
+	f.params = map[string]*string{}
+	var names []string
+	for _, a := range catalog.All() {
+		for _, p := range a.Params {
+			names = append(names, p.Name)
+		}
+	}
+	for _, e := range protocols.Catalog {
+		for _, p := range e.Params {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) {
+		f.params[name] = fs.String(name, "", "parameter --"+name+" of the algorithms that take it, comma-separated values (see 'elect list', 'elect pp list')")
+	}
+}
+
+// grid turns the parsed flags and positional arguments into a grid.
+func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, experiment.Shard, error) {
+	g := &experiment.Grid{
+		Timing: f.timing, Topology: f.topology, Announce: f.announce, Force: f.force,
+		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
+		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
+	}
+	var shard experiment.Shard
+	for _, p := range pos {
+		list, err := experiment.ParseList("algorithm", p)
+		if err != nil {
+			return nil, shard, usagef("sweep: %v", trimPkg(err))
+		}
+		g.Algorithms = append(g.Algorithms, list...)
+	}
+	if f.algorithms != "" {
+		list, err := experiment.ParseList("algorithm", f.algorithms)
+		if err != nil {
+			return nil, shard, usagef("sweep: %v", trimPkg(err))
+		}
+		g.Algorithms = append(g.Algorithms, list...)
+	}
+	if len(g.Algorithms) == 0 {
+		return nil, shard, usagef("sweep: no algorithm given; e.g. 'elect sweep lcr,hs --n 64..1024x2'; 'elect list' and 'elect pp list' show them")
+	}
+	sizes, err := experiment.ParseSizes(f.n)
+	if err != nil {
+		return nil, shard, usagef("sweep: --n: %v", trimPkg(err))
+	}
+	g.Sizes = sizes
+	if f.trials < 1 || f.trials > 1e7 {
+		return nil, shard, usagef("sweep: --trials must be between 1 and 10000000, got %d", f.trials)
+	}
+	if f.workers < 1 || f.workers > 4096 {
+		return nil, shard, usagef("sweep: --workers must be between 1 and 4096, got %d", f.workers)
+	}
+	if f.maxEvents < 1 || f.maxTime < 0 || f.maxSteps < 0 {
+		return nil, shard, usagef("sweep: --max-events must be >= 1, --max-time and --max-steps >= 0")
+	}
+	if f.shard != "" {
+		if shard, err = experiment.ParseShard(f.shard); err != nil {
+			return nil, shard, usagef("sweep: %v", trimPkg(err))
+		}
+	}
+	if f.ids != "" {
+		if strings.HasPrefix(f.ids, "list:") || strings.Trim(f.ids, "0123456789, ") == "" {
+			g.IDs = []string{f.ids} // one explicit list of IDs
+		} else if g.IDs, err = experiment.ParseList("ids", f.ids); err != nil {
+			return nil, shard, usagef("sweep: --ids: %v", trimPkg(err))
+		}
+	}
+	for _, l := range []struct {
+		text string
+		dst  *[]string
+		name string
+	}{{f.delivery, &g.Deliveries, "delivery"}, {f.initiators, &g.Initiators, "initiators"}} {
+		if l.text == "" {
+			continue
+		}
+		if *l.dst, err = experiment.ParseList(l.name, l.text); err != nil {
+			return nil, shard, usagef("sweep: --%s: %v", l.name, trimPkg(err))
+		}
+	}
+	sched, err := pp.ParseScheduler(f.scheduler)
+	if err != nil {
+		return nil, shard, usagef("sweep: unknown scheduler %q; schedulers: %s", f.scheduler, strings.Join(pp.SchedulerNames(), ", "))
+	}
+	g.Scheduler = sched
+	var perr error
+	fs.Visit(func(fl *flag.Flag) {
+		if v, ok := f.params[fl.Name]; ok && perr == nil {
+			g.Params[fl.Name], perr = experiment.ParseList("--"+fl.Name, *v)
+		}
+	})
+	if perr != nil {
+		return nil, shard, usagef("sweep: %v", trimPkg(perr))
+	}
+	if f.fit != "" {
+		if _, ok := experiment.LookupGrowth(f.fit); !ok {
+			return nil, shard, usagef("sweep: unknown --fit %q; use one of %s", f.fit, strings.Join(experiment.GrowthNames(), ", "))
+		}
+	}
+	return g, shard, nil
+}
+
+// trimPkg drops the "experiment: " prefix from an error for a one-line
+// usage message.
+func trimPkg(err error) string { return strings.TrimPrefix(err.Error(), "experiment: ") }
+
+func sweepCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sweep", sweepUsage)
+	var f sweepFlags
+	f.register(fs)
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	g, shard, err := f.grid(fs, pos)
+	if err != nil {
+		return err
+	}
+	points, err := g.Points()
+	if err != nil {
+		return gridError(err)
+	}
+	jobs := g.Jobs(points, shard)
+	var measures []string
+	if f.measures != "" {
+		if measures, err = experiment.ParseList("measure", f.measures); err != nil {
+			return usagef("sweep: --measure: %v", trimPkg(err))
+		}
+	}
+
+	// Outputs, created only once the input is known to be good.
+	var jsonOut io.Writer
+	switch {
+	case f.out != "":
+	case f.summary || f.csv == "-":
+	default:
+		jsonOut = stdout
+	}
+	var closers []*os.File
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	create := func(path string) (*os.File, error) {
+		fh, err := os.Create(path)
+		if err != nil {
+			return nil, usagef("sweep: cannot create %s: %v", path, err)
+		}
+		closers = append(closers, fh)
+		return fh, nil
+	}
+	if f.out != "" {
+		fh, err := create(f.out)
+		if err != nil {
+			return err
+		}
+		jsonOut = fh
+	}
+	var csvOut *experiment.CSVWriter
+	if f.csv != "" {
+		var w io.Writer = stdout
+		if f.csv != "-" {
+			fh, err := create(f.csv)
+			if err != nil {
+				return err
+			}
+			w = fh
+		}
+		csvOut = experiment.NewCSVWriter(w, experiment.CSVColumns(experiment.ProbeRows(points)))
+		if err := csvOut.Header(); err != nil {
+			return err
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var bar *progressBar
+	if isTerminal(stderr) {
+		bar = &progressBar{w: stderr, start: time.Now()}
+	}
+	var rows []experiment.Row
+	failed := 0
+	opt := experiment.Options{Workers: f.workers}
+	if bar != nil {
+		opt.Progress = bar.update
+	}
+	n, runErr := experiment.Run(ctx, jobs, g.Seed, opt, func(r *experiment.Result) error {
+		if !r.Succeeded() {
+			failed++
+		}
+		if jsonOut != nil {
+			if _, err := jsonOut.Write(r.Line); err != nil {
+				return err
+			}
+		}
+		if csvOut != nil || f.summary {
+			row := experiment.RowOf(r)
+			if csvOut != nil {
+				if err := csvOut.Write(row); err != nil {
+					return err
+				}
+			}
+			if f.summary {
+				rows = append(rows, row)
+			}
+		}
+		return nil
+	})
+	if bar != nil {
+		bar.finish()
+	}
+	for _, c := range closers {
+		if err := c.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	closers = nil
+	if errors.Is(runErr, context.Canceled) {
+		fmt.Fprintf(stderr, "elect: sweep interrupted: %d of %d runs written\n", n, len(jobs))
+		return errFailed
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if f.summary {
+		if err := experiment.WriteSummary(stdout, rows, measures, f.fit); err != nil {
+			return gridError(err)
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "elect: %d of %d runs did not elect as promised or failed a check (see their lines)\n", failed, n)
+		return errFailed
+	}
+	return nil
+}
+
+// gridError maps an experiment or scenario error to a usage error when it
+// is the user's to fix.
+func gridError(err error) error {
+	var ge *experiment.Error
+	if errors.As(err, &ge) {
+		return usagef("sweep: %s", ge.Msg)
+	}
+	return inputError(err)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar draws "[#####.....] 512/1200 runs, 1m20s left" on a terminal,
+// estimating the time left from the work done so far, each run weighted by
+// its size.
+type progressBar struct {
+	w     io.Writer
+	start time.Time
+	last  time.Time
+}
+
+func (b *progressBar) update(done, total int, wDone, wTotal float64) {
+	now := time.Now()
+	if now.Sub(b.last) < 100*time.Millisecond && done < total {
+		return
+	}
+	b.last = now
+	frac := 0.0
+	if wTotal > 0 {
+		frac = wDone / wTotal
+	}
+	const width = 30
+	k := int(frac * width)
+	left := "?"
+	if frac > 0 {
+		el := now.Sub(b.start)
+		left = (time.Duration(float64(el)/frac) - el).Round(time.Second).String()
+	}
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs, %s left ", strings.Repeat("#", k), strings.Repeat(".", width-k), done, total, left)
+}
+
+func (b *progressBar) finish() { fmt.Fprint(b.w, "\r\033[K") }
