@@ -275,6 +275,7 @@ func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *
 		s.events[b] = -1
 	}
 	s.states = make([]S, n)
+	adviseHugePages(s.states)
 	for i := range s.states {
 		st := p.Init(i)
 		s.states[i] = st

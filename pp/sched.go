@@ -100,10 +100,17 @@ func (s *pairSource) fill(buf []Pair) {
 	n := s.n
 	switch s.kind {
 	case Ordered:
+		// The hot path: bounded written out so that it stays inline.
+		r, n64, n1 := s.r, uint64(n), uint64(n-1)
 		for i := range buf {
-			x := s.r.Uint64()
-			u := s.bounded(uint32(x), n)
-			v := s.bounded(uint32(x>>32), n-1)
+			x := r.Uint64()
+			mu := (x & 0xffffffff) * n64
+			mv := (x >> 32) * n1
+			if uint32(mu) < n || uint32(mv) < n-1 {
+				s.fillSlow(buf[i:i+1], x)
+				continue
+			}
+			u, v := uint32(mu>>32), uint32(mv>>32)
 			if v >= u {
 				v++
 			}
@@ -138,6 +145,17 @@ func (s *pairSource) fill(buf []Pair) {
 	default:
 		panic("pp: unknown scheduler")
 	}
+}
+
+// fillSlow completes one ordered pair from the 64 random bits x when
+// Lemire's method may have to reject one of its halves.
+func (s *pairSource) fillSlow(buf []Pair, x uint64) {
+	u := s.bounded(uint32(x), s.n)
+	v := s.bounded(uint32(x>>32), s.n-1)
+	if v >= u {
+		v++
+	}
+	buf[0] = Pair{U: u, V: v}
 }
 
 // TrialSeed returns the seed of trial t of a run started with seed: trial 0

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package pp
+
+func adviseHugePages[S any](states []S) {}
