@@ -44,7 +44,9 @@ import (
 // the other's value to be the larger), so at most floor(c/2) of c >= 2
 // candidates survive, and the phase with a single candidate (the last, in
 // which id2 = current) has index at most floor(lg n): P <= floor(lg n)+1,
-// probes <= 2n*floor(lg n) + 2n <= 2n*ceil(lg n) + 2n.
+// probes <= 2n*floor(lg n) + 2n. This equals the notes' 2n*ceil(lg n) when n
+// is not a power of two and exceeds it by 2n when it is; the bit-reversal
+// ring of size 2^k halves the candidates in every phase and reaches it.
 var Peterson = &elect.Algorithm{
 	Name:   "peterson",
 	Title:  "Peterson (unidirectional)",
