@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"elect/experiment/claims"
+	"elect/experiment/plot"
+)
+
+func init() {
+	register(command{name: "reproduce", summary: "reproduce the seed documents' quantitative claims (elect reproduce --list)", run: reproduceCommand})
+}
+
+const reproduceUsage = `usage: elect reproduce [NAME...] [flags]
+       elect reproduce --list
+
+Runs the named reproductions (all when none is named): each checks claims of
+the seed documents against runs of the implementations and prints a table of
+claim, source, rule, expected, measured and verdict, and writes its figures
+(PNG and SVG) and the table (markdown) to --out. A claim whose algorithm does
+not exist yet is listed as pending. Rules: exact (every run equals the
+formula), bound (every run within it), statistical (within 4 standard errors),
+asymptotic (mean / f(n) varies by at most 25% over the three largest sizes).
+
+--quick runs small versions (all of them in under a minute on two cores).
+
+Exit status: 0 when no claim failed, 1 when one did, 2 for bad input.
+
+examples:
+  elect reproduce --list
+  elect reproduce chang-roberts --quick
+  elect reproduce --out docs/reproduce
+
+flags:
+`
+
+func reproduceCommand(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("reproduce", reproduceUsage)
+	list := fs.Bool("list", false, "list the reproductions and exit")
+	quick := fs.Bool("quick", false, "run the small versions")
+	out := fs.String("out", "elect-reproduce", "directory for the figures and tables (\"\": write none)")
+	workers := fs.Int("workers", runtime.NumCPU(), "runs in parallel")
+	seed := fs.Uint64("seed", 1, "master seed")
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if *list {
+		if len(pos) > 0 {
+			return usagef("reproduce: --list takes no names")
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, r := range claims.All() {
+			status := ""
+			if miss := r.Missing(); len(miss) > 0 {
+				status = "pending: needs " + strings.Join(miss, ", ")
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Title, r.Source, status)
+		}
+		return tw.Flush()
+	}
+	if *workers < 1 || *workers > 4096 {
+		return usagef("reproduce: --workers must be between 1 and 4096, got %d", *workers)
+	}
+	var todo []*claims.Reproduction
+	for _, name := range pos {
+		r, ok := claims.Lookup(name)
+		if !ok {
+			return usagef("reproduce: unknown reproduction %q%s; 'elect reproduce --list' shows them", name, suggest(name, claims.Names()))
+		}
+		todo = append(todo, r)
+	}
+	if len(todo) == 0 {
+		todo = claims.All()
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return usagef("reproduce: cannot create %s: %v", *out, errors.Unwrap(err))
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := claims.Env{Quick: *quick, Workers: *workers, Seed: *seed}
+	failed := false
+	for _, r := range todo {
+		start := time.Now()
+		rep, err := r.Run(ctx, env)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				fmt.Fprintln(stderr, "elect: reproduce interrupted")
+				return errFailed
+			}
+			return fmt.Errorf("reproduce %s: %w", r.Name, err)
+		}
+		command := reproduceCommandLine(r.Name, *quick, *seed, *out)
+		fmt.Fprintf(stdout, "== %s: %s (%s)\n", r.Name, r.Title, time.Since(start).Round(time.Millisecond))
+		writeClaimTable(stdout, rep.Rows)
+		for _, row := range rep.Rows {
+			failed = failed || row.Verdict == claims.Fail
+		}
+		if *out != "" {
+			files, err := writeReproduction(*out, r, rep, command)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %s\n", strings.Join(files, ", "))
+		}
+		fmt.Fprintln(stdout)
+	}
+	if failed {
+		return errFailed
+	}
+	return nil
+}
+
+func reproduceCommandLine(name string, quick bool, seed uint64, out string) string {
+	c := "elect reproduce " + name
+	if quick {
+		c += " --quick"
+	}
+	if seed != 1 {
+		c += fmt.Sprintf(" --seed %d", seed)
+	}
+	return c + " --out " + out
+}
+
+// writeClaimTable prints a reproduction's table for a terminal.
+func writeClaimTable(w io.Writer, rows []claims.Row) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "verdict\tclaim\tsource\trule\texpected\tmeasured")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Verdict, r.Claim, r.Source, r.Rule, r.Expected, r.Measured)
+	}
+	tw.Flush()
+}
+
+// writeReproduction writes NAME.md (the table and the command) and each
+// figure as NAME[-k].png and .svg.
+func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, command string) ([]string, error) {
+	var files []string
+	var md strings.Builder
+	fmt.Fprintf(&md, "# %s\n\n%s (%s).\n\nMade with `%s`.\n\n", r.Title, r.Name, r.Source, command)
+	md.WriteString("| claim | source | rule | expected | measured | verdict |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, row := range rep.Rows {
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s |\n", mdCell(row.Claim), mdCell(row.Source), mdCell(row.Rule),
+			mdCell(row.Expected), mdCell(row.Measured), row.Verdict)
+	}
+	for k, fig := range rep.Figures {
+		base := r.Name
+		if k > 0 {
+			base = fmt.Sprintf("%s-%d", r.Name, k+1)
+		}
+		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: true}
+		for _, ext := range []string{".png", ".svg"} {
+			path := filepath.Join(dir, base+ext)
+			if err := plot.Save(p, path); err != nil {
+				return nil, fmt.Errorf("reproduce %s: %w", r.Name, err)
+			}
+			files = append(files, path)
+		}
+		fmt.Fprintf(&md, "\n![%s](%s.svg)\n", fig.Title, base)
+	}
+	path := filepath.Join(dir, r.Name+".md")
+	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
+		return nil, err
+	}
+	return append([]string{path}, files...), nil
+}
+
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
