@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"elect/experiment/claims"
+)
+
+// TestReproduceQuickPasses: 'elect reproduce --quick' checks every available
+// claim (exact, bound, statistical and asymptotic rules) and none fails;
+// each writes its table and figures. The population reproductions are
+// skipped under -short.
+func TestReproduceQuickPasses(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"reproduce", "--quick", "--out", dir}
+	if testing.Short() {
+		for _, r := range claims.All() {
+			if !strings.HasPrefix(r.Name, "seed0") && r.Name != "angluin" {
+				args = append(args, r.Name)
+			}
+		}
+	}
+	code, out, errOut := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	if strings.Contains(out, "FAIL") {
+		t.Fatalf("a claim failed:\n%s", out)
+	}
+	for _, name := range []string{"chang-roberts", "lcr", "time-slice"} {
+		for _, ext := range []string{".md", ".png", ".svg"} {
+			if _, err := os.Stat(filepath.Join(dir, name+ext)); err != nil {
+				t.Errorf("missing %s%s: %v", name, ext, err)
+			}
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "chang-roberts.md"))
+	if !strings.Contains(string(md), "elect reproduce chang-roberts --quick --out") || !strings.Contains(string(md), "| n(n+1)/2 |") {
+		t.Errorf("chang-roberts.md lacks its command or the worst-case row:\n%s", md)
+	}
+}
+
+// TestReproduceListAndBadInput: --list names every reproduction; unknown
+// names are refused with one line and exit 2.
+func TestReproduceListAndBadInput(t *testing.T) {
+	code, out, _ := runCLI("reproduce", "--list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, name := range claims.Names() {
+		if !strings.Contains(out, name) {
+			t.Errorf("--list lacks %s", name)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reproduce", "chang-robert"}, `(did you mean "chang-roberts"?)`},
+		{[]string{"reproduce", "--list", "lcr"}, "--list takes no names"},
+		{[]string{"reproduce", "--workers", "0"}, "--workers must be between"},
+		{[]string{"plot"}, "no sweep output given"},
+		{[]string{"plot", "x.jsonl"}, "--out is required"},
+		{[]string{"plot", "x.jsonl", "--out", "x.gif"}, "use a .png, .svg or .pdf"},
+		{[]string{"plot", "missing.jsonl", "--out", "x.png"}, "cannot read"},
+		{[]string{"plot", "x.jsonl", "--out", "x.png", "--curves", "n^3"}, "unknown curve"},
+	} {
+		code, stdout, errOut := runCLI(c.args...)
+		if code != 2 || stdout != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, one line with %q", c.args, code, stdout, errOut, c.want)
+		}
+	}
+}
+
+// TestPlotFromSweepOutput: a sweep's lines plot to PNG and SVG.
+func TestPlotFromSweepOutput(t *testing.T) {
+	dir := t.TempDir()
+	lines := filepath.Join(dir, "s.jsonl")
+	if code, _, e := runCLI("sweep", "lcr,hs", "--n", "8..64x2", "--trials", "3", "--out", lines); code != 0 {
+		t.Fatalf("sweep: %s", e)
+	}
+	png, svg := filepath.Join(dir, "f.png"), filepath.Join(dir, "f.svg")
+	if code, _, e := runCLI("plot", lines, "--out", png+","+svg, "--measure", "messages"); code != 0 {
+		t.Fatalf("plot: %s", e)
+	}
+	for _, f := range []string{png, svg} {
+		if st, err := os.Stat(f); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if code, _, e := runCLI("plot", lines, "--out", png, "--measure", "nothing"); code != 2 || !strings.Contains(e, `no run has the measure "nothing"`) {
+		t.Errorf("unknown measure: exit %d, %q", code, e)
+	}
+}
