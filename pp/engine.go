@@ -181,8 +181,9 @@ func (d Details) Get(key string) any {
 	return nil
 }
 
-// Result is the record of one run. Field names in JSON are part of the
-// public interface of "elect pp --json".
+// Result is the record of one run: the protocol, n, the run's seed, the
+// engine and scheduler names, the outcome, and the figures below. Field
+// names in JSON are part of the public interface of "elect pp --json".
 type Result struct {
 	Protocol  string  `json:"protocol"`
 	N         int     `json:"n"`

@@ -159,10 +159,11 @@ func (s *pairSource) fillSlow(buf []Pair, x uint64) {
 }
 
 // TrialSeed returns the seed of trial t of a run started with seed: trial 0
-// uses seed itself and trial t >= 1 uses the SplitMix64 finalizer applied to
-// seed + t*0x9E3779B97F4A7C15. Because trial 0 of any seed is that seed, a
-// single trial is rerun alone with --seed set to the seed its JSON line
-// reports and --trials 1.
+// uses seed itself and trial t >= 1 uses the top 53 bits of the SplitMix64
+// finalizer applied to seed + t*0x9E3779B97F4A7C15 (53 bits, so that the
+// seed survives any JSON reader's float64 numbers). Because trial 0 of any
+// seed is that seed, a single trial is rerun alone with --seed set to the
+// seed its JSON line reports and --trials 1.
 func TrialSeed(seed uint64, t int) uint64 {
 	if t == 0 {
 		return seed
@@ -170,5 +171,5 @@ func TrialSeed(seed uint64, t int) uint64 {
 	z := seed + uint64(t)*0x9E3779B97F4A7C15
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
+	return (z ^ (z >> 31)) >> 11
 }

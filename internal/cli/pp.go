@@ -25,8 +25,8 @@ interacts. "interactions" is the step at which the protocol's goal first held
 (see 'elect pp list'); parallel time is interactions / n.
 
 Trial t (0-based) runs with seed S_t = seed for t = 0 and, for t >= 1, the
-SplitMix64 finalizer of seed + t*0x9E3779B97F4A7C15; each JSON line reports
-S_t, and '--seed S_t --trials 1' reruns that trial alone.
+top 53 bits of the SplitMix64 finalizer of seed + t*0x9E3779B97F4A7C15; each
+JSON line reports S_t, and '--seed S_t --trials 1' reruns that trial alone.
 
 Exit status: 0 when every trial ended as the protocol promises, 1 otherwise,
 2 for bad input.

@@ -13,9 +13,9 @@ import (
 
 // Param is one protocol parameter, as a command-line flag name.
 type Param struct {
-	Name    string
-	Default string
-	Help    string
+	Name    string // flag name without dashes
+	Default string // default value, as shown by "elect pp list"
+	Help    string // one line
 }
 
 // Config is the configuration of one run of a catalog protocol.
@@ -35,10 +35,10 @@ type Config struct {
 
 // Entry describes one protocol of the catalog.
 type Entry struct {
-	Name   string
-	Goal   string // what "interactions" measures
-	Source string // seed, algorithm, section
-	Params []Param
+	Name   string  // as given to "elect pp"
+	Goal   string  // what "interactions" measures
+	Source string  // seed, algorithm, section
+	Params []Param // accepted parameters
 	run    func(c Config) (pp.Result, error)
 }
 

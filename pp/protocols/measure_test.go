@@ -32,7 +32,9 @@ func envInt(name string, def int) int {
 // TestMeasurePLLScaling reports, for pll and pll-sym at n = 10^3..10^6, the
 // mean parallel time to one leader with its standard error, the constant
 // time / ln n, the distinct states met (and states / ln n), and how often
-// BackUp was needed; then the least-squares constant c of time = c ln n.
+// BackUp was needed, and the share of trials that ended in epoch 1 (by
+// QuickElimination alone) with their mean time; then the least-squares
+// constant c of time = c ln n.
 func TestMeasurePLLScaling(t *testing.T) {
 	measuring(t)
 	sizes := []struct{ n, trials int }{{1000, 400}, {10000, 200}, {100000, 40}, {1000000, envInt("ELECT_PP_TRIALS_1E6", 10)}}
@@ -42,10 +44,10 @@ func TestMeasurePLLScaling(t *testing.T) {
 			name = "pll-sym"
 		}
 		fmt.Printf("\n%s (m = ceil(lg n), c_max = 41m, ordered scheduler, seeds TrialSeed(20260101, t))\n", name)
-		fmt.Printf("%9s %6s %4s %12s %8s %9s %10s %10s %8s\n", "n", "trials", "m", "mean time", "SE", "time/ln n", "states", "states/ln", "backup")
+		fmt.Printf("%9s %6s %4s %12s %8s %9s %10s %10s %8s %14s %14s\n", "n", "trials", "m", "mean time", "SE", "time/ln n", "states", "states/ln", "backup", "epoch 1: share", "mean time")
 		var sxy, sxx float64
 		for _, sz := range sizes {
-			var times, states sample
+			var times, states, early sample
 			backups := 0
 			m := 0
 			for _, seed := range seeds(sz.trials) {
@@ -63,13 +65,17 @@ func TestMeasurePLLScaling(t *testing.T) {
 				if r.Details.Get("backup_needed") == true {
 					backups++
 				}
+				if r.Details.Get("max_epoch") == uint8(1) {
+					early.add(r.ParallelTime)
+				}
 			}
 			ln := math.Log(float64(sz.n))
 			mt := times.mean()
 			sxy += mt * ln
 			sxx += ln * ln
-			fmt.Printf("%9d %6d %4d %12.2f %8.2f %9.2f %10.1f %10.1f %8s\n", sz.n, sz.trials, m, mt, times.se(), mt/ln,
-				states.mean(), states.mean()/ln, fmt.Sprintf("%d/%d", backups, sz.trials))
+			fmt.Printf("%9d %6d %4d %12.2f %8.2f %9.2f %10.1f %10.1f %8s %14.3f %14.2f\n", sz.n, sz.trials, m, mt, times.se(), mt/ln,
+				states.mean(), states.mean()/ln, fmt.Sprintf("%d/%d", backups, sz.trials),
+				float64(len(early.xs))/float64(sz.trials), early.mean())
 		}
 		fmt.Printf("least-squares fit: mean parallel time = %.2f ln n\n", sxy/sxx)
 	}
