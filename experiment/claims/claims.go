@@ -11,7 +11,7 @@
 //     the right side of the claimed probability, allowing 4 standard errors
 //     of a proportion;
 //   - asymptotic: the fitted constant mean / f(n) is stable across n: over the
-//     three largest sizes (each at least twice the previous) the largest and
+//     three largest sizes the largest and
 //     smallest fitted constants differ by at most 25%.
 //
 // A claim whose algorithm or protocol is not in the catalogs is reported as
