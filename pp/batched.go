@@ -1,0 +1,389 @@
+package pp
+
+import "math"
+
+// The batched engine (after Berenbrink, Hammer, Kaaser, Meyer, Penschuck and
+// Tran, "Simulating Population Protocols in Sub-Constant Time per
+// Interaction", ESA 2020, and the batching of ppsim by Doty and Severson).
+//
+// One batch simulates a run of consecutive interactions whose agents are all
+// distinct ("fresh"), then the first interaction that meets an agent already
+// used in the batch (the collision):
+//
+//  1. Sample L, the number of fresh interactions before the collision (see
+//     sampleFresh for its law under the distinct-pair scheduler).
+//  2. The 2L agents of those interactions are a uniform sample without
+//     replacement of the population: draw the L initiators' states, then the
+//     L responders' states, each by a multivariate hypergeometric draw from
+//     the counts.
+//  3. Initiators and responders are paired by a uniformly random matching:
+//     for each initiator state i in turn, its a_i partners are a
+//     multivariate hypergeometric draw from the responders not yet matched.
+//     This gives the number m_ij of (i, j) interactions; each type's
+//     transition is applied m_ij times at once. The L interactions touch
+//     disjoint agents, so their order does not change the configuration
+//     after them, and every order is equally likely.
+//  4. The collision: the ordered pair is uniform among the pairs that are
+//     not both untouched (see collide), and its agents' states are drawn
+//     from the touched agents (in their new states) or the untouched ones.
+//
+// After the collision every agent is again exchangeable given its state, so
+// the next batch starts afresh: the whole run has exactly the law of the
+// sequential process (up to floating-point rounding in the samplers).
+//
+// Stop conditions at exact step resolution. Each type (i, j) changes the
+// leader count and the goal counter by known amounts, so a batch knows the
+// range [L0 + sum of decreases, L0 + sum of increases] that the leader count
+// can take at any prefix. When the stop condition (one leader, the goal
+// target, or a monitored violation) cannot hold inside that range, the batch
+// is applied whole; otherwise the batch is replayed: since the L fresh
+// interactions come in a uniformly random order, the engine draws that
+// order interaction by interaction (without replacement from the types that
+// change a counter, and one lump of the others) and stops at the first step
+// at which the condition holds. The configuration at that step is then
+// rebuilt exactly: the neutral interactions of the prefix are a uniform
+// sub-multiset of the neutral ones (a multivariate hypergeometric draw).
+//
+// Adaptive batch sizes: the batch length is not fixed but is the sampled
+// collision time L, which adapts to n (E[L] ~ sqrt(pi n / 8)) and is cut at
+// the step limit; the hybrid engine also leaves batches for null-skipping
+// when too few pairs are non-null for a batch to pay off.
+
+// sampleFresh returns the number L of consecutive interactions, capped at
+// limit, whose agents are distinct from each other and from r agents
+// already touched, in a population of n under the ordered distinct-pair
+// scheduler.
+//
+// Derivation. Let t = r + 2k agents be touched after k fresh interactions.
+// The next ordered pair (u, v), u != v, uniform among n(n-1), is fresh iff
+// both agents are untouched: probability (n-t)(n-t-1) / (n(n-1)). Hence
+//
+//	P(L >= k) = prod_{i<k} (n-r-2i)(n-r-2i-1) / (n(n-1))
+//	          = (n-r)_{2k} / (n(n-1))^k,
+//
+// with (x)_m the falling factorial. The plain formula of the paper,
+// (n-r)_{2k} / n^{2k}, is the law for the with-repeats scheduler, where an
+// agent may meet itself (each of the 2k picks uniform among n). In logs,
+//
+//	ln P(L >= k) = ln((n-r)_{2k} / (n-r)^{2k}) + 2k ln(1 - r/n) - k ln(1 - 1/n),
+//
+// and the first term is lnFallingRel, accurate for n up to 2^60. L is drawn
+// by inversion: with U uniform in (0, 1], L = max{k : P(L >= k) >= U},
+// found by bisection (P(L >= k) decreases in k).
+func sampleFresh(g rng, n, r, limit int64) int64 {
+	kmax := min(limit, (n-r)/2)
+	if kmax <= 0 {
+		return 0
+	}
+	lu := math.Log(g.uniform())
+	fn := float64(n)
+	a := 2 * math.Log1p(-float64(r)/fn)
+	b := math.Log1p(-1 / fn)
+	lnP := func(k int64) float64 {
+		return lnFallingRel(n-r, 2*k) + float64(k)*a - float64(k)*b
+	}
+	if lnP(kmax) >= lu {
+		return kmax
+	}
+	// Bracket around the Gaussian approximation ln P ~ -2k^2/n - 2kr/n.
+	lo, hi := int64(0), kmax
+	guess := int64(math.Sqrt(-lu * fn / 2))
+	if guess > 0 && guess < kmax {
+		if lnP(guess) >= lu {
+			lo = guess
+			for step := max(guess/8, 1); ; step *= 2 {
+				next := lo + step
+				if next >= hi {
+					break
+				}
+				if lnP(next) < lu {
+					hi = next
+					break
+				}
+				lo = next
+			}
+		} else {
+			hi = guess
+			for step := max(guess/8, 1); ; step *= 2 {
+				next := hi - step
+				if next <= lo {
+					break
+				}
+				if lnP(next) >= lu {
+					lo = next
+					break
+				}
+				hi = next
+			}
+		}
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if lnP(mid) >= lu {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// pairType is one interaction type of a batch: m interactions (i, j) ->
+// (x, y), each changing the leader count by dl and the goal counter by dg.
+type pairType struct {
+	i, j, x, y int32
+	m          int64
+	dl, dg     int64
+}
+
+type batchScratch struct {
+	ini, res, row, upd []int64
+	types              []pairType
+	used               []int64
+	neutral            []int64
+}
+
+func (b *batchScratch) grow(q int) {
+	for _, p := range []*[]int64{&b.ini, &b.res, &b.row, &b.upd, &b.neutral} {
+		for len(*p) < q {
+			*p = append(*p, 0)
+		}
+	}
+}
+
+// batch simulates one batch, never beyond step end.
+func (s *CountSim[S, P]) batch(end int64) {
+	c, g := s.c, s.g
+	n := c.n
+	R := end - s.step
+	l := sampleFresh(g, n, 0, R)
+	if s.biasHook != nil {
+		l = max(1, min(s.biasHook(l, n), R, n/2))
+	}
+	s.batches++
+	order := c.order
+	// Step 2: the initiators' and responders' states.
+	g.multiHypergeometric(c.counts, n, l, s.b.ini, order)
+	for _, i := range order {
+		c.counts[i] -= s.b.ini[i]
+	}
+	g.multiHypergeometric(c.counts, n-l, l, s.b.res, order)
+	for _, i := range order {
+		c.counts[i] -= s.b.res[i]
+	}
+	// Step 3: the matching, type by type.
+	s.b.types = s.b.types[:0]
+	var neg, pos, gpos int64
+	remR := l
+	for _, i := range order {
+		a := s.b.ini[i]
+		if a == 0 {
+			continue
+		}
+		g.multiHypergeometric(s.b.res, remR, a, s.b.row, order)
+		remR -= a
+		left := a
+		for _, j := range order {
+			m := s.b.row[j]
+			if m == 0 {
+				continue
+			}
+			s.b.res[j] -= m
+			x, y := c.trans(i, j) // may discover states: re-read s.b slices below
+			s.b.upd[x] += m
+			s.b.upd[y] += m
+			dl, dg := c.deltas(i, j, x, y)
+			s.b.types = append(s.b.types, pairType{i, j, x, y, m, dl, dg})
+			if dl < 0 {
+				neg += dl * m
+			} else {
+				pos += dl * m
+			}
+			if dg > 0 {
+				gpos += dg * m
+			}
+			if left -= m; left == 0 {
+				break
+			}
+		}
+	}
+	// Can a stop condition (or the start or end of a one-leader stretch)
+	// hold at some prefix of the batch?
+	L0 := c.leaders
+	replay := (neg != 0 || pos != 0) && L0+neg <= 1 && 1 <= L0+pos
+	if c.spec.Goal == GoalCount && c.goal+gpos >= c.spec.Target {
+		replay = true
+	}
+	if c.spec.Monotone && (pos > 0 || L0+neg <= 0) {
+		replay = true
+	}
+	if replay && s.replay(l) {
+		clear(s.b.upd)
+		return
+	}
+	if !replay && (neg != 0 || pos != 0) {
+		c.leaders += neg + pos
+		s.oneStep = -1 // the range excludes 1: never one leader in the batch
+	}
+	if !replay {
+		for _, t := range s.b.types {
+			c.goal += t.dg * t.m
+		}
+	}
+	s.step += l
+	if l < R {
+		s.collide(2 * l)
+	}
+	for i, u := range s.b.upd {
+		if u != 0 {
+			c.counts[i] += u
+			s.b.upd[i] = 0
+		}
+	}
+	if s.batches%32 == 0 {
+		c.sortOrder()
+	}
+}
+
+// replay draws the order of the batch's l fresh interactions and follows the
+// counters step by step. It returns true when the run stopped inside the
+// batch (the configuration is then rebuilt at that step); otherwise it has
+// updated the counters and the one-leader step to the end of the batch.
+func (s *CountSim[S, P]) replay(l int64) bool {
+	c, g := s.c, s.g
+	types := s.b.types
+	// Groups: the types that change a counter, then one lump of the rest.
+	var changing []int
+	var neutralTotal int64
+	for k, t := range types {
+		if t.dl != 0 || t.dg != 0 {
+			changing = append(changing, k)
+		} else {
+			neutralTotal += t.m
+		}
+	}
+	rem := make([]int64, len(changing))
+	for k, ti := range changing {
+		rem[k] = types[ti].m
+	}
+	neutralRem := neutralTotal
+	left := l
+	leaders, goal := c.leaders, c.goal
+	oneStep := s.oneStep
+	stopAt := int64(-1)
+	for t := int64(1); t <= l; t++ {
+		x := int64(g.below(uint64(left)))
+		left--
+		if x < neutralRem {
+			neutralRem--
+			continue
+		}
+		x -= neutralRem
+		k := 0
+		for ; x >= rem[k]; k++ {
+			x -= rem[k]
+		}
+		rem[k]--
+		tp := types[changing[k]]
+		leaders += tp.dl
+		goal += tp.dg
+		at := s.step + t
+		if tp.dl != 0 {
+			if c.spec.Monotone && tp.dl > 0 {
+				s.violation = "leaders-increased: from " + itoa(leaders-tp.dl) + " to " + itoa(leaders) + " at step " + itoa(at)
+			} else if c.spec.Monotone && leaders == 0 {
+				s.violation = "no-leader: the last leader was eliminated at step " + itoa(at)
+			}
+			if leaders == 1 {
+				oneStep = at
+			} else {
+				oneStep = -1
+			}
+		}
+		reached := leaders == 1
+		if c.spec.Goal == GoalCount {
+			reached = goal >= c.spec.Target
+		}
+		if reached || s.violation != "" {
+			stopAt = t
+			break
+		}
+	}
+	c.leaders, c.goal, s.oneStep = leaders, goal, oneStep
+	if stopAt < 0 {
+		return false
+	}
+	// Rebuild the configuration after the first stopAt interactions: the
+	// neutral ones among them are a uniform sub-multiset of the neutral
+	// interactions.
+	neutralUsed := neutralTotal - neutralRem
+	var neutralIdx []int32
+	for k, t := range types {
+		if t.dl == 0 && t.dg == 0 {
+			neutralIdx = append(neutralIdx, int32(k))
+		}
+	}
+	ms := make([]int64, len(neutralIdx))
+	used := make([]int64, len(neutralIdx))
+	for a, k := range neutralIdx {
+		ms[a] = types[k].m
+	}
+	g.multiHypergeometric(ms, neutralTotal, neutralUsed, used, nil)
+	apply := func(t pairType, u int64) {
+		c.counts[t.x] += u
+		c.counts[t.y] += u
+		c.counts[t.i] += t.m - u
+		c.counts[t.j] += t.m - u
+	}
+	for a, k := range neutralIdx {
+		apply(types[k], used[a])
+	}
+	for a, k := range changing {
+		apply(types[k], types[k].m-rem[a])
+	}
+	s.step += stopAt
+	s.done = s.reached()
+	return true
+}
+
+// collide simulates the interaction that ends a batch: an ordered pair of
+// distinct agents, uniform among those not both untouched, where t agents
+// are touched (their states are in s.b.upd) and n - t untouched (in counts).
+//
+// Conditioned on not both untouched, the initiator is touched with
+// probability t(n-1) / (t(n-1) + (n-t)t) = (n-1) / (n-1 + n-t); given a
+// touched initiator the responder is any of the other n-1 agents (touched
+// with probability (t-1)/(n-1)), and given an untouched initiator the
+// responder is touched. Both draws are exact integer draws.
+func (s *CountSim[S, P]) collide(t int64) {
+	c, g := s.c, s.g
+	n := c.n
+	u := n - t
+	initTouched := g.below(uint64(n-1+u)) < uint64(n-1)
+	respTouched := true
+	if initTouched {
+		respTouched = g.below(uint64(n-1)) < uint64(t-1)
+	}
+	draw := func(touched bool) int32 {
+		if touched {
+			i := pick(g, s.b.upd, t, c.order)
+			s.b.upd[i]--
+			t--
+			return i
+		}
+		i := pick(g, c.counts, u, c.order)
+		c.counts[i]--
+		u--
+		return i
+	}
+	i := draw(initTouched)
+	j := draw(respTouched)
+	x, y := c.trans(i, j)
+	c.counts[x]++
+	c.counts[y]++
+	dl, dg := c.deltas(i, j, x, y)
+	s.step++
+	c.leaders += dl
+	c.goal += dg
+	s.account(dl)
+}

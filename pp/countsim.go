@@ -1,0 +1,252 @@
+package pp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Engine names a simulation engine; every Result records the one that ran.
+type Engine string
+
+// The engines.
+const (
+	// AgentArray is the exact reference engine: one state per agent (Run).
+	AgentArray Engine = EngineName
+	// Batched is the count-based engine of Berenbrink et al. (ESA 2020):
+	// Theta(sqrt n) interactions per batch (see batched.go).
+	Batched Engine = "batched"
+	// NullSkipping is the count-based engine that jumps over null
+	// interactions (see nullskip.go).
+	NullSkipping Engine = "null-skipping"
+	// Hybrid is the count-based engine that switches between batches and
+	// null-skipping by the fraction of non-null pairs; results of auto
+	// runs that used both record it.
+	Hybrid Engine = "batched+null-skipping"
+	// Auto chooses an engine (see ChooseEngine).
+	Auto Engine = "auto"
+)
+
+// EngineNames lists the names accepted by ParseEngine.
+func EngineNames() []string {
+	return []string{string(AgentArray), string(Batched), string(NullSkipping), string(Auto)}
+}
+
+// ParseEngine returns the engine with the given name ("" means auto).
+func ParseEngine(name string) (Engine, error) {
+	switch Engine(name) {
+	case "", Auto:
+		return Auto, nil
+	case AgentArray, Batched, NullSkipping:
+		return Engine(name), nil
+	}
+	return "", fmt.Errorf("pp: unknown engine %q; engines: agent-array, batched, null-skipping, auto", name)
+}
+
+// countStream is the PCG stream selector of the count-based engines.
+const countStream = 0x656c6563742d6374 // "elect-ct"
+
+// CountSim is one run of a count-based engine. Mode Batched runs batches
+// only, NullSkipping only null-skipping steps, Hybrid switches between them.
+// Every mode stops at the exact step at which the goal first holds (or a
+// monitored property first fails), and at exactly the step limit.
+type CountSim[S comparable, P Protocol[S]] struct {
+	c         *counter[S, P]
+	g         rng
+	seed      uint64
+	opt       Options
+	mode      Engine
+	skipping  bool // the hybrid is currently null-skipping
+	step      int64
+	maxSteps  int64
+	oneStep   int64
+	violation string
+	done      bool
+	silent    bool // no non-null pair exists: nothing can change again
+	exactCfg  bool // the counts are the configuration at step (false after a stop inside a batch replay that did not rebuild them)
+
+	usedBatch, usedSkip bool
+	batches, events     int64
+	sinceCheck          int
+
+	b  batchScratch
+	ns skipState
+	// biasHook, when set (tests only), replaces the number of fresh pairs
+	// sampled for a batch; it exists to show that the equivalence tests
+	// detect a biased collision-length sampler.
+	biasHook func(l, n int64) int64
+}
+
+// NewCountSim sets up a run of a count-based engine (mode Batched,
+// NullSkipping or Hybrid) on n agents. It fails when the protocol has no
+// census and n > MaxInitCalls, or n is out of range.
+func NewCountSim[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Options, mode Engine) (*CountSim[S, P], error) {
+	if n < 2 || n > MaxCountN {
+		return nil, fmt.Errorf("pp: n must be between 2 and %d for the count-based engines, got %d", int64(MaxCountN), n)
+	}
+	if opt.Scheduler != Ordered && opt.Scheduler != Symmetric {
+		return nil, fmt.Errorf("pp: the count-based engines simulate the ordered (equivalently symmetric) scheduler, not %s", opt.Scheduler)
+	}
+	switch mode {
+	case Batched, NullSkipping, Hybrid:
+	default:
+		return nil, fmt.Errorf("pp: %q is not a count-based engine", mode)
+	}
+	c, err := newCounter(p, n)
+	if err != nil {
+		return nil, err
+	}
+	s := &CountSim[S, P]{c: c, g: newRNG(seed, countStream), seed: seed, opt: opt, mode: mode, oneStep: -1, exactCfg: true}
+	c.grow = s.grow
+	s.grow(len(c.states))
+	s.maxSteps = opt.MaxSteps
+	if s.maxSteps <= 0 {
+		s.maxSteps = saturatingSteps(c.spec.DefaultMaxSteps, n)
+	}
+	if c.leaders == 1 {
+		s.oneStep = 0
+	}
+	s.done = s.reached()
+	s.skipping = mode == NullSkipping
+	return s, nil
+}
+
+func (s *CountSim[S, P]) grow(q int) {
+	s.b.grow(q)
+	s.ns.grow(q)
+}
+
+func (s *CountSim[S, P]) reached() bool {
+	if s.c.spec.Goal == GoalOneLeader {
+		return s.c.leaders == 1
+	}
+	return s.c.goal >= s.c.spec.Target
+}
+
+// Steps returns the number of interactions simulated so far.
+func (s *CountSim[S, P]) Steps() int64 { return s.step }
+
+// Stopped reports whether the run reached its goal or a violation.
+func (s *CountSim[S, P]) Stopped() bool { return s.done || s.violation != "" }
+
+// Leaders returns the current number of agents outputting L.
+func (s *CountSim[S, P]) Leaders() int64 { return s.c.leaders }
+
+// Count returns the number of agents currently in state st.
+func (s *CountSim[S, P]) Count(st S) int64 {
+	if i, ok := s.c.index[st]; ok {
+		return s.c.counts[i]
+	}
+	return 0
+}
+
+// Counts lists the configuration (discovery order, zero counts omitted).
+func (s *CountSim[S, P]) Counts() []StateCount[S] { return s.c.census() }
+
+// Advance simulates up to k more interactions (never beyond the step limit)
+// and stops at the exact step at which the goal first holds or a monitored
+// property fails. It reports whether the run has stopped for those reasons.
+func (s *CountSim[S, P]) Advance(k int64) bool {
+	end := s.step + min(k, s.maxSteps-s.step)
+	for !s.Stopped() && s.step < end {
+		if s.silent {
+			s.step = end
+			break
+		}
+		if s.skipping {
+			s.usedSkip = true
+			s.skipStep(end)
+			if s.mode == Hybrid && !s.silent && s.ns.shouldBatch(s.c.n) {
+				s.skipping = false
+			}
+			continue
+		}
+		s.usedBatch = true
+		s.batch(end)
+		if s.mode == Hybrid {
+			s.sinceCheck++
+			if s.sinceCheck >= s.checkEvery() {
+				s.sinceCheck = 0
+				if s.nonNullFraction()*math.Sqrt(float64(s.c.n)) < skipThreshold*float64(s.liveStates()) {
+					s.skipping = true
+					s.ns.valid = false
+				}
+			}
+		}
+	}
+	return s.Stopped()
+}
+
+// account records a change of the counters at the current step (after one
+// interaction or a resolved batch prefix).
+func (s *CountSim[S, P]) account(dl int64) {
+	if dl != 0 {
+		before := s.c.leaders - dl
+		if s.c.spec.Monotone && dl > 0 && s.violation == "" {
+			s.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", before, s.c.leaders, s.step)
+		}
+		if s.c.spec.Monotone && s.c.leaders == 0 && s.violation == "" {
+			s.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", s.step)
+		}
+		if s.c.leaders == 1 {
+			s.oneStep = s.step
+		} else {
+			s.oneStep = -1
+		}
+	}
+	s.done = s.reached()
+}
+
+// Result reports the run as it stands.
+func (s *CountSim[S, P]) Result() Result {
+	c := s.c
+	eng := s.mode
+	if s.mode == Hybrid {
+		switch {
+		case s.usedBatch && !s.usedSkip:
+			eng = Batched
+		case s.usedSkip && !s.usedBatch:
+			eng = NullSkipping
+		}
+	}
+	res := Result{Protocol: c.spec.Name, N: int(c.n), Seed: s.seed, Engine: string(eng), Scheduler: s.opt.Scheduler.String(),
+		Interactions: s.step, Leaders: int(c.leaders), OneLeaderStep: s.oneStep}
+	for b := range res.EventSteps {
+		res.EventSteps[b] = -1
+	}
+	if s.opt.TrackStates {
+		res.StatesSeen = len(c.states)
+	}
+	leaders, goal, total := c.recount()
+	switch {
+	case s.violation != "":
+		res.Outcome, res.Violation = Violation, s.violation
+	case s.exactCfg && (leaders != c.leaders || (c.spec.Goal == GoalCount && goal != c.goal) || total != c.n):
+		res.Outcome = Violation
+		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
+	case !s.done:
+		res.Outcome = StepLimit
+	case c.leaders == 1:
+		res.Outcome = Elected
+	case c.leaders == 0:
+		res.Outcome = NoLeader
+	default:
+		res.Outcome = MultipleLeaders
+	}
+	res.ParallelTime = float64(res.Interactions) / float64(c.n)
+	res.Details = Details{{"batches", s.batches}, {"non_null_events", s.events}}
+	if f, ok := any(c.p).(CountFinisher[S]); ok {
+		f.FinishCounts(c.census(), &res)
+	}
+	return res
+}
+
+// RunCount runs protocol p on a count-based engine until its goal holds, a
+// monitored property fails or the step limit is reached.
+func RunCount[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Options, mode Engine) (Result, error) {
+	s, err := NewCountSim[S](p, n, seed, opt, mode)
+	if err != nil {
+		return Result{}, err
+	}
+	s.Advance(math.MaxInt64)
+	return s.Result(), nil
+}
