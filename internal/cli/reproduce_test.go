@@ -95,3 +95,27 @@ func TestPlotFromSweepOutput(t *testing.T) {
 		t.Errorf("unknown measure: exit %d, %q", code, e)
 	}
 }
+
+// TestBenchPrintsGoBenchmarkLines: 'elect bench' prints the header and one
+// BenchmarkElect line per algorithm and size, in the format benchstat reads.
+func TestBenchPrintsGoBenchmarkLines(t *testing.T) {
+	code, out, e := runCLI("bench", "hs,pp:angluin", "--n", "16,32", "--benchtime", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3+4 || lines[0] != "goos: linux" && !strings.HasPrefix(lines[0], "goos: ") {
+		t.Fatalf("output:\n%s", out)
+	}
+	for _, want := range []string{"BenchmarkElect/alg=hs/n=16-", "BenchmarkElect/pp=angluin/n=32-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q line:\n%s", want, out)
+		}
+	}
+	for _, l := range lines[3:] {
+		f := strings.Fields(l)
+		if len(f) < 4 || len(f)%2 != 0 || f[3] != "ns/op" {
+			t.Errorf("not a benchmark line: %q", l)
+		}
+	}
+}
