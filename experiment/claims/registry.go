@@ -85,6 +85,8 @@ var registry = []*Reproduction{
 		"8n(1+ceil(lg n))", func(n int) float64 { return float64(8 * n * (1 + ceilLg(n))) }, "messages"),
 	nlognRepro("peterson", "Peterson: O(n log n) messages on the unidirectional ring", "seed 001 §5.2.3",
 		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*floorLg(n) + 2*n) }, "messages:probe"),
+	nlognRepro("franklin", "Franklin: O(n log n) messages on the bidirectional ring", "seed 001 §5.2.3 (the two-way algorithm); Franklin 1982",
+		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*floorLg(n) + 2*n) }, "messages:probe"),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},

@@ -63,9 +63,9 @@ func reproduceCommand(args []string, stdout, stderr io.Writer) error {
 		for _, r := range claims.All() {
 			status := ""
 			if miss := r.Missing(); len(miss) > 0 {
-				status = "pending: needs " + strings.Join(miss, ", ")
+				status = "\tpending: needs " + strings.Join(miss, ", ")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Title, r.Source, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.Name, r.Title, r.Source, status)
 		}
 		return tw.Flush()
 	}
