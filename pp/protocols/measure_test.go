@@ -15,7 +15,8 @@ import (
 //
 //	ELECT_PP_MEASURE=1 go test ./pp/protocols -run Measure -v -timeout 0
 //
-// ELECT_PP_TRIALS_1E6 sets the number of trials at n = 10^6 (default 10).
+// ELECT_PP_TRIALS_1E6 sets the number of trials at n = 10^6 (default 10);
+// ELECT_PP_ONLY=pll or pll-sym restricts TestMeasurePLLScaling to one of them.
 func measuring(t *testing.T) {
 	if testing.Short() || os.Getenv("ELECT_PP_MEASURE") != "1" {
 		t.Skip("measurement: set ELECT_PP_MEASURE=1 to run")
@@ -42,6 +43,9 @@ func TestMeasurePLLScaling(t *testing.T) {
 		name := "pll"
 		if sym {
 			name = "pll-sym"
+		}
+		if only := os.Getenv("ELECT_PP_ONLY"); only != "" && only != name {
+			continue
 		}
 		fmt.Printf("\n%s (m = ceil(lg n), c_max = 41m, ordered scheduler, seeds TrialSeed(20260101, t))\n", name)
 		fmt.Printf("%9s %6s %4s %12s %8s %9s %10s %10s %8s %14s %14s\n", "n", "trials", "m", "mean time", "SE", "time/ln n", "states", "states/ln", "backup", "epoch 1: share", "mean time")
