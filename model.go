@@ -169,7 +169,7 @@ func (a Announce) String() string {
 }
 
 // MessageType declares one kind of message: its name as in the source, the
-// names of the payload slots it uses (in the order ID, A, B, C) and its
+// names of the payload slots it uses (in the order ID, A, B) and its
 // encoded size.
 type MessageType struct {
 	Name   string

@@ -42,7 +42,7 @@ var ItaiRodeh = &elect.Algorithm{
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.NoAnnounce,
 	},
 	Messages: []elect.MessageType{
-		{Name: "probe", Fields: []string{"id", "round", "hop", "bit"}, Bits: itaiRodehBits},
+		{Name: "probe", Fields: []string{"id", "round", "hop*2+bit"}, Bits: itaiRodehBits},
 	},
 	Bounds: []elect.Bound{
 		{Name: "messages", Quantity: elect.Messages, Relation: elect.AtLeast,
@@ -72,13 +72,14 @@ func itaiRodehBits(c elect.BitContext) int {
 	return counter + itaiRodehRoundBits + counter + 1
 }
 
-// Message slots: ID holds id, A the round, B the hop counter, C the bit.
+// Message slots: ID holds id, A the round, B the hop counter and the bit
+// packed as hop*2 + bit (a Message has three payload slots).
 const itaiRodehProbe elect.MsgType = 0
 
 func itaiRodehMessage(id int64, round, hop int64, unique bool) elect.Message {
-	m := elect.Message{Type: itaiRodehProbe, ID: elect.ID(id), A: round, B: hop}
+	m := elect.Message{Type: itaiRodehProbe, ID: elect.ID(id), A: round, B: hop * 2}
 	if unique {
-		m.C = 1
+		m.B++
 	}
 	return m
 }
@@ -112,7 +113,7 @@ func (p *itaiRodehNode) startRound(env elect.Env, round int64) {
 }
 
 func (p *itaiRodehNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
-	i, r, h, unique := int64(m.ID), m.A, m.B, m.C == 1
+	i, r, h, unique := int64(m.ID), m.A, m.B/2, m.B%2 == 1
 	switch {
 	case p.elected:
 		// Only stale messages of earlier rounds can still come by.

@@ -45,7 +45,7 @@ func newWheel(span int64) *wheel {
 	return &wheel{mask: size - 1, buckets: make([]bucket, size), used: make([]uint64, (size+63)/64)}
 }
 
-func (w *wheel) push(at int64, to int32, port elect.Port, m *elect.Message) {
+func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 	b := at & w.mask
 	bk := &w.buckets[b]
 	if bk.head == len(bk.items) {
@@ -53,7 +53,17 @@ func (w *wheel) push(at int64, to int32, port elect.Port, m *elect.Message) {
 		bk.head = 0
 		w.used[b>>6] |= 1 << (b & 63)
 	}
-	bk.items = append(bk.items, delivery{at: at, to: to, port: port, msg: *m})
+	// Grow by one and fill the slot field by field: a delivery is too big
+	// for registers, and building it as a value first would copy it through
+	// a stack temporary.
+	k := len(bk.items)
+	if k == cap(bk.items) {
+		bk.items = append(bk.items, delivery{})
+	} else {
+		bk.items = bk.items[:k+1]
+	}
+	d := &bk.items[k]
+	d.at, d.to, d.port, d.msg = at, to, port, m
 	w.count++
 }
 
@@ -78,9 +88,10 @@ func (w *wheel) next(now int64) *bucket {
 	panic("sim: wheel count and bitmap disagree")
 }
 
-// pop removes the head of bucket bk.
-func (w *wheel) pop(bk *bucket) delivery {
-	d := bk.items[bk.head]
+// pop removes the head of bucket bk and returns it; the slot stays valid
+// until the bucket is next pushed to (at a later time than now).
+func (w *wheel) pop(bk *bucket) *delivery {
+	d := &bk.items[bk.head]
 	bk.head++
 	w.count--
 	if bk.head == len(bk.items) {

@@ -325,7 +325,7 @@ func (e *engine) loop() {
 			continue
 		}
 		last := len(e.stack) - 1
-		d := e.stack[last]
+		d := &e.stack[last]
 		depth := e.stackDepth[last]
 		e.stack = e.stack[:last]
 		e.stackDepth = e.stackDepth[:last]
@@ -363,8 +363,10 @@ func (e *engine) fire(t timed) {
 	e.nodes[i].(elect.TimerNode).Timer(e, t.tag)
 }
 
-func (e *engine) deliver(d delivery) {
-	i := d.to
+// deliver hands d's message to its receiver. d points into a queue; its
+// fields are read before the receiver runs (its sends may reuse the slot).
+func (e *engine) deliver(d *delivery) {
+	i, port, msg := d.to, d.port, d.msg
 	if e.halted[i] {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
@@ -386,7 +388,7 @@ func (e *engine) deliver(d delivery) {
 	if e.trace != nil {
 		e.trace.deliver(d, false)
 	}
-	e.nodes[i].Receive(e, d.port, d.msg)
+	e.nodes[i].Receive(e, port, msg)
 }
 
 // Send implements elect.Env. It is the simulator's hot path: on rings the
@@ -450,7 +452,7 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
 		return
 	}
-	e.wheel.push(at, to, q, &m)
+	e.wheel.push(at, to, q, m)
 }
 
 // Decide implements elect.Env: it is where the monitor sees every decision.

@@ -68,7 +68,7 @@ func (t *tracer) wake(i int32, spontaneous bool) {
 	t.end()
 }
 
-func (t *tracer) deliver(d delivery, dropped bool) {
+func (t *tracer) deliver(d *delivery, dropped bool) {
 	if dropped {
 		t.start("drop")
 	} else {
@@ -81,7 +81,7 @@ func (t *tracer) deliver(d delivery, dropped bool) {
 	mt := t.e.alg.Messages[d.msg.Type]
 	t.str("type", mt.Name)
 	t.buf = append(t.buf, `,"payload":{`...)
-	vals := [4]int64{int64(d.msg.ID), d.msg.A, d.msg.B, d.msg.C}
+	vals := [3]int64{int64(d.msg.ID), d.msg.A, d.msg.B}
 	for k, f := range mt.Fields {
 		if k > 0 {
 			t.buf = append(t.buf, ',')
