@@ -12,16 +12,28 @@ import (
 // lgamma(N) - lgamma(N - d) at N = 2^50 (where lgamma itself is ~ 2^55 and
 // one unit in the last place is ~ 8).
 
-// lnFactRatio returns ln(a!) - ln(b!) for integers a, b >= 0. For small
-// arguments it uses math.Lgamma (absolute error ~ 1e-16 * lgamma <= 1e-8);
-// when both are large it uses the Stirling series of ln x! written in the
-// difference d = a - b,
+// lnFactTable holds ln(k!) for k < lnFactSmall.
+const lnFactSmall = 1 << 16
+
+var lnFactTable = func() []float64 {
+	t := make([]float64, lnFactSmall)
+	for k := 1; k < lnFactSmall; k++ {
+		t[k] = t[k-1] + math.Log(float64(k))
+	}
+	return t
+}()
+
+// lnFactRatio returns ln(a!) - ln(b!) for integers a, b >= 0. Small
+// arguments use a table; otherwise the Stirling series of ln x!, written in
+// the difference d = a - b,
 //
 //	ln a! - ln b! = (b + 1/2) ln(1 + d/b) + d ln a - d + c(a) - c(b),
 //	c(x) = 1/(12x) - 1/(360x^3) + 1/(1260x^5),
 //
 // whose terms are all of the size of the result (the truncation error of c
-// is below 1/(1680 x^7) < 1e-45 for x >= 2^20).
+// is below 1/(1680 x^7) < 2e-14 for x >= 32). This avoids the catastrophic
+// cancellation of lgamma(a+1) - lgamma(b+1) at a = 2^50, where lgamma itself
+// is ~ 2^55 and one unit in its last place is ~ 8.
 func lnFactRatio(a, b int64) float64 {
 	if a == b {
 		return 0
@@ -29,16 +41,22 @@ func lnFactRatio(a, b int64) float64 {
 	if a < b {
 		return -lnFactRatio(b, a)
 	}
-	if b < 1<<20 {
-		la, _ := math.Lgamma(float64(a) + 1)
-		lb, _ := math.Lgamma(float64(b) + 1)
-		return la - lb
+	if a < lnFactSmall {
+		return lnFactTable[a] - lnFactTable[b]
 	}
-	fa, fb, d := float64(a), float64(b), float64(a-b)
+	fa := float64(a)
+	if b < 32 {
+		// Full Stirling series for a (>= 2^16) against the table for b.
+		return (fa+0.5)*math.Log(fa) - fa + 0.5*math.Log(2*math.Pi) + stirlingTail(fa) - lnFactTable[b]
+	}
+	fb, d := float64(b), float64(a-b)
 	return (fb+0.5)*math.Log1p(d/fb) + d*math.Log(fa) - d + stirlingTail(fa) - stirlingTail(fb)
 }
 
 func stirlingTail(x float64) float64 {
+	if x > 1<<20 {
+		return 1 / (12 * x) // the next term, 1/(360x^3), is below 1e-20
+	}
 	x2 := x * x
 	return (1.0/12 - (1.0/360-1.0/(1260*x2))/x2) / x
 }
@@ -55,7 +73,7 @@ func lnFallingRel(N, k int64) float64 {
 		return math.Inf(-1)
 	}
 	b := N - k
-	if b >= 1<<20 {
+	if b >= 32 && N >= lnFactSmall {
 		fN, fb, d := float64(N), float64(b), float64(k)
 		// (b + 1/2) ln(N/b) - k + tails: the d ln N term cancels against k ln N.
 		return (fb+0.5)*math.Log1p(d/fb) - d + stirlingTail(fN) - stirlingTail(fb)
@@ -110,6 +128,11 @@ func (g rng) hypergeometric(N, K, k int64) int64 {
 	if K > N-K {
 		return k - g.hypergeometric(N, N-K, k)
 	}
+	// The law is symmetric in K and k: draw the smaller number, so that the
+	// inversion's P(0) below stays well conditioned.
+	if k > K {
+		K, k = k, K
+	}
 	mean := float64(k) * float64(K) / float64(N)
 	if mean < 12 {
 		return g.hypInvert(N, K, k)
@@ -121,8 +144,10 @@ func (g rng) hypergeometric(N, K, k int64) int64 {
 // P(x+1)/P(x) = (K-x)(k-x) / ((x+1)(N-K-k+x+1)).
 func (g rng) hypInvert(N, K, k int64) int64 {
 	for {
-		// ln P(0) = ln (N-K)!/(N-K-k)! - ln N!/(N-k)!.
-		lp0 := lnFactRatio(N-K, N-K-k) - lnFactRatio(N, N-k)
+		// ln P(0) = ln (N-K)_k - ln (N)_k
+		//        = lnFallingRel(N-K, k) - lnFallingRel(N, k) + k ln(1 - K/N),
+		// every term moderate since k <= K and kK/N < 12.
+		lp0 := lnFallingRel(N-K, k) - lnFallingRel(N, k) + float64(k)*math.Log1p(-float64(K)/float64(N))
 		p := math.Exp(lp0)
 		u := g.uniform()
 		limit := min(k, K)
@@ -156,6 +181,14 @@ func (g rng) hypRatio(N, K, k int64) int64 {
 	s := d1*sd + d2
 	mode := int64(math.Floor((fk + 1) * (fK + 1) / (fN + 2)))
 	top := min(min(k, K)+1, int64(math.Floor(a+16*sd)))
+	// t(z) = ln f(z) - ln f(mode), f(x) = 1 / (x! (K-x)! (k-x)! (N-K-k+x)!),
+	// is a sum of four ln(A!/B!) with A fixed per call: precompute their
+	// ln A and Stirling tails.
+	var terms [4]lnFactFrom
+	terms[0].init(mode)
+	terms[1].init(K - mode)
+	terms[2].init(k - mode)
+	terms[3].init(N - K - k + mode)
 	for {
 		x := g.uniform()
 		y := g.uniform()
@@ -164,9 +197,8 @@ func (g rng) hypRatio(N, K, k int64) int64 {
 			continue
 		}
 		z := int64(w)
-		// t = ln f(z) - ln f(mode), f(x) = 1 / (x! (K-x)! (k-x)! (N-K-k+x)!).
-		t := lnFactRatio(mode, z) + lnFactRatio(K-mode, K-z) + lnFactRatio(k-mode, k-z) +
-			lnFactRatio(N-K-k+mode, N-K-k+z)
+		d := z - mode
+		t := terms[0].ratio(d) + terms[1].ratio(-d) + terms[2].ratio(-d) + terms[3].ratio(d)
 		if x*(4-x)-3 <= t {
 			return z
 		}
@@ -177,6 +209,45 @@ func (g rng) hypRatio(N, K, k int64) int64 {
 			return z
 		}
 	}
+}
+
+// lnFactFrom evaluates ln(A!) - ln((A+d)!) for a fixed A and varying small
+// d, with ln A and the Stirling tail of A computed once.
+type lnFactFrom struct {
+	A          int64
+	fA, lA, tA float64
+	big        bool
+}
+
+func (l *lnFactFrom) init(A int64) {
+	l.A, l.fA = A, float64(A)
+	l.big = A >= 1<<16
+	if l.big {
+		l.lA = math.Log(l.fA)
+		l.tA = stirlingTail(l.fA)
+	}
+}
+
+// ratio returns ln(A!) - ln((A+e)!) (the sign convention of the terms of t).
+func (l *lnFactFrom) ratio(e int64) float64 {
+	b := l.A + e
+	if !l.big || b < 1<<15 {
+		return lnFactRatio(l.A, b)
+	}
+	// ln A! - ln b! = (b + 1/2) ln(1 + d/b) + d ln A - d + c(A) - c(b), d = A - b.
+	fb := float64(b)
+	d := -float64(e)
+	return (fb+0.5)*log1pSmall(d/fb) + d*l.lA - d + l.tA - stirlingTail(fb)
+}
+
+// log1pSmall is ln(1+x), by its Taylor series when |x| < 2^-14 (the
+// truncation error x^6/6 is then below 1e-26, far below what the callers'
+// factor b ~ d/x can amplify).
+func log1pSmall(x float64) float64 {
+	if math.Abs(x) < 1.0/(1<<14) {
+		return x * (1 - x*(0.5-x*(1.0/3-x*(0.25-x*0.2))))
+	}
+	return math.Log1p(x)
 }
 
 // multiHypergeometric draws k items without replacement from an urn holding

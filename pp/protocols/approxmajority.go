@@ -98,6 +98,10 @@ func (p *ApproxMajority) Index(s uint8) uint64 { return uint64(s) }
 // runs end at their step limit.
 type Counter struct {
 	K uint32
+	// Spread starts the agents spread evenly over the K counter values (the
+	// stationary law of the counters), so that benchmarks measure the steady
+	// state from step 0; otherwise every agent starts at 0.
+	Spread bool
 }
 
 // Spec: goal count never reached (target above n), no leaders.
@@ -108,9 +112,19 @@ func (p *Counter) Spec() pp.Spec {
 // Init: counter 0.
 func (p *Counter) Init(int) uint32 { return 0 }
 
-// Census: every agent at 0.
+// Census: every agent at 0, or spread evenly over 0..K-1.
 func (p *Counter) Census(n int64) []pp.StateCount[uint32] {
-	return []pp.StateCount[uint32]{{State: 0, Count: n}}
+	if !p.Spread || p.K == 0 {
+		return []pp.StateCount[uint32]{{State: 0, Count: n}}
+	}
+	out := make([]pp.StateCount[uint32], p.K)
+	for v := range out {
+		out[v] = pp.StateCount[uint32]{State: uint32(v), Count: n / int64(p.K)}
+		if int64(v) < n%int64(p.K) {
+			out[v].Count++
+		}
+	}
+	return out
 }
 
 // Interact increments the initiator's counter (mod K).
