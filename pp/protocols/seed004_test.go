@@ -101,7 +101,9 @@ func statesMet(t *testing.T, n int, sym bool) []uint32 {
 			t.Fatal(err)
 		}
 		rec := &recorder{PLL: p, seen: seen}
-		r := pp.Run[uint32](rec, n, uint64(100+i), pp.Options{})
+		// NoBatch: the recorder's Interact must see every interaction (the
+		// promoted PLL.InteractUntil would bypass it).
+		r := pp.Run[uint32](rec, n, uint64(100+i), pp.Options{NoBatch: true})
 		if r.Outcome != pp.Elected {
 			t.Fatalf("%s: %s", variant, r.Outcome)
 		}
@@ -111,10 +113,15 @@ func statesMet(t *testing.T, n int, sym bool) []uint32 {
 		t.Fatal("no run went through epochs 2 and 3")
 	}
 	states := make([]uint32, 0, len(seen))
+	epochs := map[uint8]int{}
 	for s := range seen {
 		states = append(states, s)
+		epochs[unpack(s).epoch]++
 	}
 	slices.Sort(states)
+	if epochs[1] < 10 || epochs[2] < 10 || epochs[3] < 10 {
+		t.Fatalf("too few states met to check anything: %d states, by epoch %v", len(states), epochs)
+	}
 	return states
 }
 
