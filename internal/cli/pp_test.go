@@ -154,3 +154,30 @@ func TestPPStepLimitExitsOne(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
+
+// TestPPPLLDetails: pll's details give the leaders when the population left
+// epochs 1 and 2 and whether BackUp was needed.
+func TestPPPLLDetails(t *testing.T) {
+	out, errs, code := runPP("pp", "pll", "--n", "2000", "--trials", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			Outcome string
+			Leaders int
+			Details map[string]any
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != "elected" || r.Leaders != 1 {
+			t.Errorf("not elected: %s", l)
+		}
+		for _, k := range []string{"m", "c_max", "leaders_leaving_epoch1", "leaders_leaving_epoch2", "backup_needed"} {
+			if _, ok := r.Details[k]; !ok {
+				t.Errorf("details.%s missing in %s", k, l)
+			}
+		}
+	}
+}
