@@ -114,13 +114,26 @@ var registry = []*Reproduction{
 		Name: "slow-fast", Title: "Slow-fast: at most 5n messages", Source: "seed 003 (slides), slow-fast message complexity",
 		Needs: []string{"slow-fast"},
 		run: func(ctx context.Context, e Env) (*Report, error) {
+			// The winner's slow message waits 2^m rounds per hop (m its ID), so
+			// the simulator's clock bounds m by 62 - ceil(lg n): subsets of
+			// initiators (whose smallest ID may be up to n-1) run up to n = 48,
+			// larger rings with every node initiating (smallest ID 0).
+			ids := []string{"random", "increasing", "decreasing"}
 			rows, err := sweep(ctx, e, experiment.Grid{
-				Algorithms: []string{"slow-fast"}, Sizes: pick(e, []int{8, 16, 32}, []int{8, 16, 32, 64, 128, 256}),
-				IDs: []string{"random", "increasing", "decreasing"}, Initiators: []string{"all", "1", "3"}, Trials: pick(e, 5, 20),
+				Algorithms: []string{"slow-fast"}, Sizes: pick(e, []int{8, 16, 32}, []int{8, 16, 32, 48}),
+				IDs: ids, Initiators: []string{"all", "1", "3"}, Trials: pick(e, 5, 20),
 			})
 			if err != nil {
 				return nil, err
 			}
+			more, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"slow-fast"}, Sizes: pick(e, []int{64, 128}, []int{64, 128, 256, 512, 1024, 2048}),
+				IDs: ids, Trials: pick(e, 5, 20),
+			})
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, more...)
 			src := "seed 003 (slides), slow-fast"
 			return &Report{
 				Rows: []Row{
