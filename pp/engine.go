@@ -139,6 +139,9 @@ type Options struct {
 	// NoBatch makes the engine call Interact once per interaction even for
 	// protocols that implement Batcher (used to check that both agree).
 	NoBatch bool
+	// Engine selects the engine of Simulate (see ChooseEngine); the zero
+	// value is the agent-array engine. Run always uses the agent array.
+	Engine Engine
 }
 
 // Detail is one protocol-specific figure of a result.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"elect/pp"
@@ -19,10 +20,21 @@ func init() {
 const ppUsage = `usage: elect pp PROTOCOL [flags]
        elect pp list
 
-Runs a population protocol on the exact agent-array engine: n agents, and at
-every step an ordered pair of distinct agents chosen uniformly at random
-interacts. "interactions" is the step at which the protocol's goal first held
-(see 'elect pp list'); parallel time is interactions / n.
+Runs a population protocol: n agents, and at every step an ordered pair of
+distinct agents chosen uniformly at random interacts. "interactions" is the
+step at which the protocol's goal first held (see 'elect pp list'); parallel
+time is interactions / n.
+
+Engines (--engine; every result records the one that ran in "engine"):
+agent-array (exact reference, one state per agent, n <= 2^31), batched
+(counts per state, Theta(sqrt n) interactions per batch), null-skipping
+(jumps over interactions that change nothing), and auto (default): the agent
+array for n < 4096, for protocols that number their agents and for the
+with-repeats scheduler; otherwise the count engine, switching between
+batches and null-skipping by the fraction of non-null pairs
+("batched+null-skipping" when it used both). The count engines take n up to
+2^60 and have the same law as the agent array, stopping at the same exact
+step.
 
 Trial t (0-based) runs with seed S_t = seed for t = 0 and, for t >= 1, the
 top 53 bits of the SplitMix64 finalizer of seed + t*0x9E3779B97F4A7C15; each
@@ -40,6 +52,7 @@ type ppFlags struct {
 	n, trials, m, minInter int
 	seed                   uint64
 	variant, scheduler     string
+	engine                 string
 	maxSteps               int64
 	json, noStates         bool
 }
@@ -47,7 +60,8 @@ type ppFlags struct {
 func ppCommand(args []string, stdout, stderr io.Writer) error {
 	var f ppFlags
 	fs := newFlagSet("pp", ppUsage)
-	fs.IntVar(&f.n, "n", 1000, "number of agents (>= 2)")
+	fs.IntVar(&f.n, "n", 1000, "number of agents (>= 2; up to 2^60 on the count engines)")
+	fs.StringVar(&f.engine, "engine", "auto", "simulation engine: "+strings.Join(pp.EngineNames(), ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of trial 0 (later trials derive theirs from it)")
 	fs.IntVar(&f.trials, "trials", 1, "number of independent trials")
 	fs.IntVar(&f.m, "m", 0, "protocol parameter m (epidemic-term: multiplier, default 4; pll, pll-sym: m >= lg n, default ceil(lg n))")
@@ -87,8 +101,12 @@ func ppCommand(args []string, stdout, stderr io.Writer) error {
 	if badParam != nil {
 		return badParam
 	}
-	if f.n < 2 || f.n > pp.MaxN {
-		return usagef("pp: --n must be between 2 and %d, got %d", pp.MaxN, f.n)
+	engine, err := pp.ParseEngine(f.engine)
+	if err != nil {
+		return usagef("pp: unknown engine %q%s; engines: %s", f.engine, suggest(f.engine, pp.EngineNames()), strings.Join(pp.EngineNames(), ", "))
+	}
+	if f.n < 2 || int64(f.n) > pp.MaxCountN {
+		return usagef("pp: --n must be between 2 and %d, got %d", int64(pp.MaxCountN), f.n)
 	}
 	if f.trials < 1 || f.trials > 1e7 {
 		return usagef("pp: --trials must be between 1 and 10000000, got %d", f.trials)
@@ -102,7 +120,7 @@ func ppCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := protocols.Config{
 		N: f.n, M: f.m, Variant: f.variant, MinInteractions: f.minInter,
-		Options: pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates},
+		Options: pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates, Engine: engine},
 	}
 	var results []pp.Result
 	enc := json.NewEncoder(stdout)
@@ -128,6 +146,18 @@ func ppCommand(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// engineUsed names the engine of the trials (a list when they differ, in
+// order of first use).
+func engineUsed(rs []pp.Result) string {
+	var names []string
+	for _, r := range rs {
+		if !slices.Contains(names, r.Engine) {
+			names = append(names, r.Engine)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 func paramList(e protocols.Entry) string {
@@ -175,7 +205,7 @@ func summarize(xs []float64) stats {
 }
 
 func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Scheduler, rs []pp.Result) {
-	fmt.Fprintf(w, "%s: n=%d trials=%d seed=%d scheduler=%s engine=%s\n", e.Name, f.n, len(rs), f.seed, sched, pp.EngineName)
+	fmt.Fprintf(w, "%s: n=%d trials=%d seed=%d scheduler=%s engine=%s\n", e.Name, f.n, len(rs), f.seed, sched, engineUsed(rs))
 	fmt.Fprintf(w, "goal: %s\n", e.Goal)
 	var inter, par, states []float64
 	for _, r := range rs {

@@ -44,8 +44,10 @@ type Entry struct {
 
 // Run validates c against the entry and runs one trial.
 func (e Entry) Run(c Config) (pp.Result, error) {
-	if err := pp.Validate(c.N); err != nil {
-		return pp.Result{}, err
+	if c.Options.Engine == "" || c.Options.Engine == pp.AgentArray {
+		if err := pp.Validate(c.N); err != nil {
+			return pp.Result{}, err
+		}
 	}
 	return e.run(c)
 }
@@ -64,7 +66,7 @@ var Catalog = []Entry{
 		Goal:   "one leader remains (two leaders meet: the responder becomes a follower)",
 		Source: "Angluin et al. (seed 000 ref. [1], seed 004 ref. [3])",
 		run: func(c Config) (pp.Result, error) {
-			return pp.Run(NewAngluin(c.N), c.N, c.Seed, c.Options), nil
+			return pp.Simulate(NewAngluin(c.N), c.N, c.Seed, c.Options)
 		},
 	},
 	{
@@ -72,7 +74,7 @@ var Catalog = []Entry{
 		Goal:   "every agent holds the maximum ID (IDs 1..n known: step 0)",
 		Source: "seed 000, Algorithm 1",
 		run: func(c Config) (pp.Result, error) {
-			return pp.Run(NewNumberedKnown(c.N), c.N, c.Seed, c.Options), nil
+			return pp.Simulate(NewNumberedKnown(c.N), c.N, c.Seed, c.Options)
 		},
 	},
 	{
@@ -84,7 +86,7 @@ var Catalog = []Entry{
 			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
 				return pp.Result{}, err
 			}
-			return pp.Run(NewEpidemic(c.N, c.Variant), c.N, c.Seed, c.Options), nil
+			return pp.Simulate(NewEpidemic(c.N, c.Variant), c.N, c.Seed, c.Options)
 		},
 	},
 	{
@@ -110,7 +112,7 @@ var Catalog = []Entry{
 			if c.MinInteractions < 0 || c.MinInteractions > 1<<30 {
 				return pp.Result{}, fmt.Errorf("min-interactions must be between 0 and %d; got %d", 1<<30, c.MinInteractions)
 			}
-			return pp.Run(NewEpidemicTerm(c.N, m, c.MinInteractions, c.Variant), c.N, c.Seed, c.Options), nil
+			return pp.Simulate(NewEpidemicTerm(c.N, m, c.MinInteractions, c.Variant), c.N, c.Seed, c.Options)
 		},
 	},
 	pllEntry("pll", false),
@@ -140,7 +142,7 @@ func pllEntry(name string, sym bool) Entry {
 			if err != nil {
 				return pp.Result{}, err
 			}
-			return pp.Run(p, c.N, c.Seed, c.Options), nil
+			return pp.Simulate(p, c.N, c.Seed, c.Options)
 		},
 	}
 }

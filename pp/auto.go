@@ -1,0 +1,94 @@
+package pp
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// AgentArrayBudget is the most memory (bytes of agent states) the
+// agent-array engine may use; beyond it (or beyond MaxN agents) a run that
+// only the agent array can simulate is refused.
+var AgentArrayBudget int64 = 8 << 30
+
+// autoMinCount is the smallest n for which auto uses a count-based engine:
+// below it the agent array is as fast and batches are short.
+const autoMinCount = 1 << 12
+
+// ChooseEngine returns the engine that Simulate runs for protocol p on n
+// agents when asked for engine e (Auto: choose). The rules:
+//
+//   - a protocol without a Census numbers its agents (n distinct initial
+//     states): agent array only, as is the with-repeats scheduler (the count
+//     engines simulate the distinct-pair scheduler);
+//   - for n < 2^12 auto takes the agent array;
+//   - otherwise auto takes the hybrid count engine, which runs batches while
+//     many pairs are non-null and null-skipping when the non-null fraction p
+//     satisfies p sqrt(n) < 4 (live states), and records which it used;
+//   - an explicit engine is honoured when it applies, and refused with a
+//     one-line reason when it does not.
+func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engine) (Engine, error) {
+	_, census := any(p).(Census[S])
+	countOK := opt.Scheduler != WithRepeats && (census || n <= MaxInitCalls)
+	switch e {
+	case "", AgentArray:
+		return AgentArray, agentArrayFits[S](p, n)
+	case Batched, NullSkipping, Hybrid:
+		if !countOK {
+			if opt.Scheduler == WithRepeats {
+				return "", fmt.Errorf("pp: the %s engine simulates the ordered scheduler; with-repeats runs on the agent-array engine only", e)
+			}
+			return "", fmt.Errorf("pp: %s numbers its agents (n distinct initial states): the %s engine needs n <= %d, got %d", p.Spec().Name, e, MaxInitCalls, n)
+		}
+		if n < 2 || n > MaxCountN {
+			return "", fmt.Errorf("pp: n must be between 2 and %d for the %s engine, got %d", int64(MaxCountN), e, n)
+		}
+		return e, nil
+	case Auto:
+		if !census || opt.Scheduler == WithRepeats || n < autoMinCount {
+			if err := agentArrayFits[S](p, n); err != nil {
+				if !census {
+					return "", fmt.Errorf("%v (%s numbers its agents, so only the agent-array engine applies)", err, p.Spec().Name)
+				}
+				return "", fmt.Errorf("%v (the with-repeats scheduler runs on the agent-array engine only)", err)
+			}
+			return AgentArray, nil
+		}
+		if n > MaxCountN {
+			return "", fmt.Errorf("pp: n must be between 2 and %d, got %d", int64(MaxCountN), n)
+		}
+		return Hybrid, nil
+	}
+	return "", fmt.Errorf("pp: unknown engine %q; engines: agent-array, batched, null-skipping, auto", e)
+}
+
+// agentArrayFits checks that n agents fit the agent-array engine.
+func agentArrayFits[S comparable, P Protocol[S]](p P, n int64) error {
+	if n < 2 || n > MaxN {
+		return fmt.Errorf("pp: the agent-array engine takes n between 2 and %d, got %d", MaxN, n)
+	}
+	var s S
+	if need := n * int64(unsafe.Sizeof(s)); need > AgentArrayBudget {
+		return fmt.Errorf("pp: the agent-array engine would need %d MiB for %d agents (budget %d MiB)", need>>20, n, AgentArrayBudget>>20)
+	}
+	return nil
+}
+
+// Simulate runs protocol p on n agents with the engine opt.Engine (the zero
+// value is the agent-array reference engine; Auto chooses, see
+// ChooseEngine). The result's Engine field names the engine that ran.
+func Simulate[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) (Result, error) {
+	e, err := ChooseEngine[S](p, int64(n), opt, opt.Engine)
+	if err != nil {
+		return Result{}, err
+	}
+	if e == AgentArray {
+		return Run[S](p, n, seed, opt), nil
+	}
+	s, err := NewCountSim[S](p, int64(n), seed, opt, e)
+	if err != nil {
+		return Result{}, err
+	}
+	s.Advance(math.MaxInt64)
+	return s.Result(), nil
+}
