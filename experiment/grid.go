@@ -51,6 +51,7 @@ type Grid struct {
 	Params map[string][]string
 	// Scheduler and MaxSteps configure population runs.
 	Scheduler pp.Scheduler
+	Engine    pp.Engine // "" is the agent array (as pp.Options); the CLI's default is auto
 	MaxSteps  int64
 	NoStates  bool
 	Trials    int
@@ -250,7 +251,7 @@ func paramCombos(names []string, values map[string][]string) []map[string]string
 func ppConfig(g *Grid, n int, c map[string]string) (protocols.Config, error) {
 	cfg := protocols.Config{
 		N: n, Variant: c["variant"],
-		Options: pp.Options{Scheduler: g.Scheduler, MaxSteps: g.MaxSteps, TrackStates: !g.NoStates},
+		Options: pp.Options{Scheduler: g.Scheduler, MaxSteps: g.MaxSteps, TrackStates: !g.NoStates, Engine: g.Engine},
 	}
 	for _, k := range []string{"m", "min-interactions"} {
 		v, ok := c[k]

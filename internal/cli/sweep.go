@@ -61,7 +61,7 @@ type sweepFlags struct {
 	timing, topology                         string
 	announce, force                          bool
 	maxEvents, maxTime                       int64
-	scheduler                                string
+	scheduler, engine                        string
 	maxSteps                                 int64
 	noStates                                 bool
 	trials, workers                          int
@@ -86,6 +86,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a message-passing run after this many events")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a message-passing run at this time (0: no limit)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "population pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
+	fs.StringVar(&f.engine, "engine", "auto", "population engine, as 'elect pp --engine': "+strings.Join(pp.EngineNames(), ", "))
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a population run after this many steps (0: the protocol's default)")
 	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct population states (faster)")
 	fs.IntVar(&f.trials, "trials", 10, "runs per configuration")
@@ -183,6 +184,9 @@ func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, exp
 		return nil, shard, usagef("sweep: unknown scheduler %q; schedulers: %s", f.scheduler, strings.Join(pp.SchedulerNames(), ", "))
 	}
 	g.Scheduler = sched
+	if g.Engine, err = pp.ParseEngine(f.engine); err != nil {
+		return nil, shard, usagef("sweep: unknown engine %q; engines: %s", f.engine, strings.Join(pp.EngineNames(), ", "))
+	}
 	var perr error
 	fs.Visit(func(fl *flag.Flag) {
 		if v, ok := f.params[fl.Name]; ok && perr == nil {

@@ -41,6 +41,8 @@ func TestSweepLinesAreRunRecords(t *testing.T) {
 			[]string{"run", "hs", "--n", "32", "--trials", "5", "--seed", "11", "--ids", "bit-reversal", "--delivery", "random", "--json"}},
 		{[]string{"sweep", "chang-roberts", "--n", "20", "--trials", "3", "--initiators", "3"},
 			[]string{"run", "chang-roberts", "--n", "20", "--trials", "3", "--initiators", "3", "--json"}},
+		{[]string{"sweep", "epidemic", "--n", "30000", "--trials", "2", "--seed", "5", "--no-states"},
+			[]string{"pp", "epidemic", "--n", "30000", "--trials", "2", "--seed", "5", "--no-states", "--json"}},
 		{[]string{"sweep", "epidemic-term", "--n", "100", "--trials", "4", "--seed", "5", "--m", "4"},
 			[]string{"pp", "epidemic-term", "--n", "100", "--trials", "4", "--seed", "5", "--m", "4", "--json"}},
 	} {
@@ -159,6 +161,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "pll", "--n", "1"}, "pll, n = 1"},
 		{[]string{"sweep", "lcr", "--fit", "n^3"}, "unknown --fit"},
 		{[]string{"sweep", "lcr", "--scheduler", "lifo"}, "unknown scheduler"},
+		{[]string{"sweep", "pll", "--engine", "warp"}, "unknown engine"},
 		{[]string{"sweep", "lcr", "--out", out, "--topology", "complete"}, "lcr runs on rings"},
 		{[]string{"merge"}, "no shard file given"},
 		{[]string{"merge", filepath.Join(dir, "missing.jsonl")}, "cannot read"},
