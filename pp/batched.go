@@ -190,6 +190,8 @@ func (s *CountSim[S, P]) batch(end int64) {
 			}
 			s.b.res[j] -= m
 			x, y := c.trans(i, j) // may discover states: re-read s.b slices below
+			c.touch(x)
+			c.touch(y)
 			s.b.upd[x] += m
 			s.b.upd[y] += m
 			dl, dg := c.deltas(i, j, x, y)
@@ -234,8 +236,8 @@ func (s *CountSim[S, P]) batch(end int64) {
 	if l < R {
 		s.collide(2 * l)
 	}
-	for i, u := range s.b.upd {
-		if u != 0 {
+	for _, i := range c.order {
+		if u := s.b.upd[i]; u != 0 {
 			c.counts[i] += u
 			s.b.upd[i] = 0
 		}
@@ -379,6 +381,8 @@ func (s *CountSim[S, P]) collide(t int64) {
 	i := draw(initTouched)
 	j := draw(respTouched)
 	x, y := c.trans(i, j)
+	c.touch(x)
+	c.touch(y)
 	c.counts[x]++
 	c.counts[y]++
 	dl, dg := c.deltas(i, j, x, y)

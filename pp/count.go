@@ -74,9 +74,12 @@ type counter[S comparable, P Protocol[S]] struct {
 	dense  []uint64 // dd x dd, grown by doubling up to denseStates
 	dd     int
 	sparse map[uint64]uint64
-	// order lists every discovered state, most populous first as of the last
-	// sort; samplers visit states in this order so that they stop early.
+	// order lists the states that may hold agents (every state with a
+	// positive count, in counts or in a batch's scratch, is in it), most
+	// populous first as of the last sort; samplers visit states in this order
+	// so that they stop early, and dead states drop out at each sort.
 	order   []int32
+	inOrder []bool
 	leaders int64
 	goal    int64
 	// grow is called after a new state was added (engines resize scratch).
@@ -115,6 +118,11 @@ func newCounter[S comparable, P Protocol[S]](p P, n int64) (*counter[S, P], erro
 			c.goal += k
 		}
 	}
+	for i, k := range c.counts {
+		if k > 0 {
+			c.touch(int32(i))
+		}
+	}
 	c.sortOrder()
 	return c, nil
 }
@@ -130,7 +138,7 @@ func (c *counter[S, P]) stateIndex(s S) int32 {
 	c.leader = append(c.leader, c.p.IsLeader(s))
 	c.inGoal = append(c.inGoal, c.p.InGoal(s))
 	c.counts = append(c.counts, 0)
-	c.order = append(c.order, i)
+	c.inOrder = append(c.inOrder, false)
 	if int(i) >= c.dd && c.dd < denseStates {
 		dd := c.dd * 2
 		d := make([]uint64, dd*dd)
@@ -195,10 +203,28 @@ func b2i64(b bool) int64 {
 	return 0
 }
 
-// sortOrder sorts the visiting order by decreasing count (ties by index, so
-// runs are deterministic).
+// touch puts state i in the visiting order (before it receives agents).
+func (c *counter[S, P]) touch(i int32) {
+	if !c.inOrder[i] {
+		c.inOrder[i] = true
+		c.order = append(c.order, i)
+	}
+}
+
+// sortOrder drops the states without agents from the visiting order and
+// sorts it by decreasing count (ties by index, so runs are deterministic).
+// It must only be called when no batch scratch holds agents.
 func (c *counter[S, P]) sortOrder() {
 	counts := c.counts
+	live := c.order[:0]
+	for _, i := range c.order {
+		if counts[i] > 0 {
+			live = append(live, i)
+		} else {
+			c.inOrder[i] = false
+		}
+	}
+	c.order = live
 	slices.SortFunc(c.order, func(a, b int32) int {
 		if r := cmp.Compare(counts[b], counts[a]); r != 0 {
 			return r

@@ -57,8 +57,8 @@ func (s *CountSim[S, P]) checkEvery() int {
 
 func (s *CountSim[S, P]) liveStates() int {
 	q := 0
-	for _, k := range s.c.counts {
-		if k > 0 {
+	for _, i := range s.c.order {
+		if s.c.counts[i] > 0 {
 			q++
 		}
 	}
@@ -69,9 +69,9 @@ func (s *CountSim[S, P]) liveStates() int {
 func (s *CountSim[S, P]) nonNullFraction() float64 {
 	c := s.c
 	var live []int32
-	for i, k := range c.counts {
-		if k > 0 {
-			live = append(live, int32(i))
+	for _, i := range c.order {
+		if c.counts[i] > 0 {
+			live = append(live, i)
 		}
 	}
 	var w float64
@@ -98,10 +98,10 @@ func (s *CountSim[S, P]) initSkip() {
 	for i := range k.pos {
 		k.pos[i] = -1
 	}
-	for i, cnt := range c.counts {
-		if cnt > 0 {
+	for _, i := range c.order {
+		if c.counts[i] > 0 {
 			k.pos[i] = int32(len(k.live))
-			k.live = append(k.live, int32(i))
+			k.live = append(k.live, i)
 		}
 	}
 	for _, i := range k.live {
@@ -132,6 +132,9 @@ func (s *CountSim[S, P]) change(j int32, delta int64) {
 	}
 	c := s.c
 	was := c.counts[j]
+	if delta > 0 {
+		c.touch(j)
+	}
 	c.counts[j] += delta
 	for _, i := range s.ns.live {
 		if i != j && !c.null(i, j) {
