@@ -23,7 +23,7 @@ func (e *engine) finish() *Result {
 		Leaders:        e.elected,
 		MessagesByType: make(map[string]int64, len(e.typeCounts)),
 		Events:         e.events,
-		SentByNode:     e.sentBy,
+		SentByNode:     make([]int64, e.n),
 		TypeCounts:     e.typeCounts,
 		Violation:      e.violation,
 	}
@@ -36,8 +36,9 @@ func (e *engine) finish() *Result {
 		typeBits[t] = int64(elect.DefaultBits(mt, bitCtx))
 		r.Bits += c * typeBits[t]
 	}
-	for _, c := range e.sentBy {
-		r.MaxNodeMessages = max(r.MaxNodeMessages, c)
+	for i := range e.peers {
+		r.SentByNode[i] = e.peers[i].sent
+		r.MaxNodeMessages = max(r.MaxNodeMessages, e.peers[i].sent)
 	}
 	switch {
 	case e.cfg.Delivery == NewestFirst:

@@ -121,6 +121,16 @@ func Run(cfg Config) (*Result, error) {
 	return r, nil
 }
 
+// peer is the simulator's record of one node, packed so that delivering a
+// message touches a single cache line of engine state besides the node.
+type peer struct {
+	node     elect.Node
+	sent     int64 // messages the node has sent
+	decision elect.Decision
+	woken    bool
+	halted   bool
+}
+
 // engine is the state of one run. It is the Env of every node: current is the
 // node whose input is being handled.
 type engine struct {
@@ -129,11 +139,8 @@ type engine struct {
 	g        *topology.Graph
 	n        int
 	ids      []elect.ID
-	nodes    []elect.Node
-	decision []elect.Decision
+	peers    []peer
 	knows    []elect.ID // leader ID each node has learned; -1: none
-	woken    []bool
-	halted   []bool
 	uniRing  bool
 	ringN    int32 // n on rings (neighbours computed inline), else 0
 	delivery Delivery
@@ -158,7 +165,6 @@ type engine struct {
 	lastAt   int64
 
 	typeCounts []int64
-	sentBy     []int64
 	events     int64
 	elected    int
 	leader     int32
@@ -187,15 +193,11 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	e := &engine{
 		cfg: cfg, alg: alg, g: g, n: n, ids: cfg.IDs,
-		nodes:      make([]elect.Node, n),
-		decision:   make([]elect.Decision, n),
+		peers:      make([]peer, n),
 		knows:      make([]elect.ID, n),
-		woken:      make([]bool, n),
-		halted:     make([]bool, n),
 		uniRing:    alg.Model.Topology == elect.UniRing,
 		delivery:   cfg.Delivery,
 		typeCounts: make([]int64, len(alg.Messages)),
-		sentBy:     make([]int64, n),
 		leader:     -1,
 		minSpontID: math.MaxInt64,
 		maxEvents:  cfg.MaxEvents,
@@ -244,7 +246,7 @@ func newEngine(cfg *Config) (*engine, error) {
 		if alg.Model.KnowsN {
 			info.N = n
 		}
-		e.nodes[i] = alg.New(info)
+		e.peers[i].node = alg.New(info)
 	}
 	if cfg.Wake == nil {
 		e.wakeNext = 0 // every node wakes at time 0, in index order, before any other event
@@ -339,35 +341,35 @@ func (e *engine) loop() {
 
 func (e *engine) fire(t timed) {
 	i := t.node
-	if e.halted[i] {
+	if e.peers[i].halted {
 		return
 	}
 	e.current = i
 	if t.ord>>56 == kindWake {
-		if e.woken[i] {
+		if e.peers[i].woken {
 			return
 		}
-		e.woken[i] = true
+		e.peers[i].woken = true
 		e.minSpontID = min(e.minSpontID, e.ids[i])
 		e.lastAt = e.now
 		if e.trace != nil {
 			e.trace.wake(i, true)
 		}
-		e.nodes[i].Wake(e, true)
+		e.peers[i].node.Wake(e, true)
 		return
 	}
 	e.lastAt = e.now
 	if e.trace != nil {
 		e.trace.timer(i, t.tag)
 	}
-	e.nodes[i].(elect.TimerNode).Timer(e, t.tag)
+	e.peers[i].node.(elect.TimerNode).Timer(e, t.tag)
 }
 
 // deliver hands d's message to its receiver. d points into a queue; its
 // fields are read before the receiver runs (its sends may reuse the slot).
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
-	if e.halted[i] {
+	if e.peers[i].halted {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
 		}
@@ -375,20 +377,20 @@ func (e *engine) deliver(d *delivery) {
 	}
 	e.current = i
 	e.lastAt = e.now
-	if !e.woken[i] {
-		e.woken[i] = true
+	if !e.peers[i].woken {
+		e.peers[i].woken = true
 		if e.trace != nil {
 			e.trace.wake(i, false)
 		}
-		e.nodes[i].Wake(e, false)
-		if e.halted[i] {
+		e.peers[i].node.Wake(e, false)
+		if e.peers[i].halted {
 			return
 		}
 	}
 	if e.trace != nil {
 		e.trace.deliver(d, false)
 	}
-	e.nodes[i].Receive(e, port, msg)
+	e.peers[i].node.Receive(e, port, msg)
 }
 
 // Send implements elect.Env. It is the simulator's hot path: on rings the
@@ -430,7 +432,7 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 		return
 	}
 	e.typeCounts[m.Type]++
-	e.sentBy[i]++
+	e.peers[i].sent++
 	var at int64
 	switch e.delivery {
 	case Sync, FIFO:
@@ -458,7 +460,7 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 // Decide implements elect.Env: it is where the monitor sees every decision.
 func (e *engine) Decide(d elect.Decision) {
 	i := e.current
-	old := e.decision[i]
+	old := e.peers[i].decision
 	if old == d {
 		return
 	}
@@ -466,7 +468,7 @@ func (e *engine) Decide(d elect.Decision) {
 		e.violate("decision-changed", fmt.Sprintf("node %d changed its decision from %s to %s at time %s", i, old, d, e.formatTime(e.now)))
 		return
 	}
-	e.decision[i] = d
+	e.peers[i].decision = d
 	if d == elect.Elected {
 		e.elected++
 		if e.leader < 0 {
@@ -495,7 +497,7 @@ func (e *engine) SetTimer(rounds int64, tag int64) {
 		e.violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", e.current, rounds))
 		return
 	}
-	if _, ok := e.nodes[e.current].(elect.TimerNode); !ok {
+	if _, ok := e.peers[e.current].node.(elect.TimerNode); !ok {
 		e.violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", e.current))
 		return
 	}
@@ -539,7 +541,7 @@ func (e *engine) cancelled(t *timed) bool {
 
 // Terminate implements elect.Env.
 func (e *engine) Terminate() {
-	e.halted[e.current] = true
+	e.peers[e.current].halted = true
 	if e.trace != nil {
 		e.trace.halt(e.current)
 	}
@@ -565,21 +567,21 @@ func (e *engine) formatTime(ticks int64) string {
 // whether the run must stop because it stayed symmetric up to a point where
 // every node elected itself.
 func (e *engine) checkSymmetry() bool {
-	first, ok := e.nodes[0].(elect.Fingerprinter)
+	first, ok := e.peers[0].node.(elect.Fingerprinter)
 	if !ok {
 		e.symBroken = true
 		return false
 	}
 	fp := first.Fingerprint()
 	for i := 1; i < e.n; i++ {
-		f, ok := e.nodes[i].(elect.Fingerprinter)
-		if !ok || f.Fingerprint() != fp || e.decision[i] != e.decision[0] || e.woken[i] != e.woken[0] || e.halted[i] != e.halted[0] {
+		f, ok := e.peers[i].node.(elect.Fingerprinter)
+		if !ok || f.Fingerprint() != fp || e.peers[i].decision != e.peers[0].decision || e.peers[i].woken != e.peers[0].woken || e.peers[i].halted != e.peers[0].halted {
 			e.symBroken = true
 			return false
 		}
 	}
 	e.symRound = e.now / e.unit
-	if e.decision[0] == elect.Elected && e.n > 1 {
+	if e.peers[0].decision == elect.Elected && e.n > 1 {
 		e.symmetric = true
 		return true
 	}
