@@ -1,0 +1,22 @@
+# Conveniences; the README's commands are what users and CI run.
+.PHONY: test short bench verify fuzz
+
+test:
+	go test ./...
+
+short:
+	go test -short ./...
+
+# The benchmarks quoted in the README's performance section.
+bench:
+	go test -run XXX -short -bench . -benchtime 3x -count 3 ./ring ./complete ./general
+	go test -run XXX -bench . -count 3 ./pp/...
+
+verify:
+	bash .ci/run
+
+fuzz:
+	go test -run XXX -fuzz FuzzRunArguments -fuzztime 60s ./internal/cli
+	go test -run XXX -fuzz FuzzParse -fuzztime 30s ./ids
+	go test -run XXX -fuzz FuzzParseEdgeList -fuzztime 30s ./topology
+	go test -run XXX -fuzz 'FuzzParse$$' -fuzztime 30s ./topology

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReadmeExamples runs every `elect ...` line of the README's sh blocks
+// in-process, so the manual's examples cannot rot. A line whose comment says
+// "exit 1" must exit 1 (it shows a failure on purpose); every other line must
+// exit 0. Lines that write files or use the shell (redirections, variables,
+// pipes) are documentation of shell use and are skipped.
+func TestReadmeExamples(t *testing.T) {
+	f, err := os.Open("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var examples []string
+	inSh := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "```sh"):
+			inSh = true
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+		case inSh:
+			line = strings.TrimPrefix(line, "go run ./cmd/")
+			if strings.HasPrefix(line, "elect ") {
+				examples = append(examples, line)
+			}
+		}
+	}
+	if len(examples) < 10 {
+		t.Fatalf("found %d examples in README.md; the parser or the README changed", len(examples))
+	}
+	for _, ex := range examples {
+		command, comment, _ := strings.Cut(ex, "#")
+		if strings.ContainsAny(command, "$>{|&") || strings.Contains(command, "--out") {
+			continue
+		}
+		slow := strings.Contains(command, "reproduce --quick") || strings.Contains(command, "pp pll") || strings.Contains(command, "--trials 2000")
+		if slow && testing.Short() {
+			continue
+		}
+		args := strings.Fields(command)[1:]
+		want := 0
+		if strings.Contains(comment, "exit 1") {
+			want = 1
+		}
+		if code := Main(args, io.Discard, io.Discard); code != want {
+			t.Errorf("README example %q: exit %d, want %d", strings.TrimSpace(command), code, want)
+		}
+	}
+}
