@@ -200,6 +200,9 @@ func ParseLine(b []byte) (Row, error) {
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return Row{}, fmt.Errorf("not an 'elect run' record: %v", err)
 		}
+		if rec.Result == nil {
+			return Row{}, fmt.Errorf("an 'elect run' record without its result (no \"outcome\", \"messages\", ...)")
+		}
 		return mpRow(&rec), nil
 	case probe.Protocol != nil:
 		var l ppLine

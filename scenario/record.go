@@ -59,7 +59,7 @@ func NewRecord(s Spec, cfg *sim.Config, res *sim.Result) *Record {
 
 // Succeeded reports whether the run elected as promised and every check held.
 func (r *Record) Succeeded() bool {
-	if r.Outcome != sim.OutcomeElected {
+	if r.Result == nil || r.Outcome != sim.OutcomeElected {
 		return false
 	}
 	for _, c := range r.Checks {
