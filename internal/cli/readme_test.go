@@ -39,6 +39,7 @@ func TestReadmeExamples(t *testing.T) {
 	if len(examples) < 10 {
 		t.Fatalf("found %d examples in README.md; the parser or the README changed", len(examples))
 	}
+	t.Chdir(t.TempDir()) // examples such as reproduce write files in the working directory
 	for _, ex := range examples {
 		command, comment, _ := strings.Cut(ex, "#")
 		if strings.ContainsAny(command, "$>{|&") || strings.Contains(command, "--out") {
