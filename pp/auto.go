@@ -24,7 +24,7 @@ const autoMinCount = 1 << 12
 //   - for n < 2^12 auto takes the agent array;
 //   - otherwise auto takes the hybrid count engine, which runs batches while
 //     many pairs are non-null and null-skipping when the non-null fraction p
-//     satisfies p sqrt(n) < 4 (live states), and records which it used;
+//     satisfies p sqrt(n) < (live states), and records which it used;
 //   - an explicit engine is honoured when it applies, and refused with a
 //     one-line reason when it does not.
 func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engine) (Engine, error) {

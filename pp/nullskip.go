@@ -47,7 +47,7 @@ func (k *skipState) grow(q int) {
 // a non-null event about q lookups, so null-skipping pays off roughly when
 // fewer than q / sqrt(n) of the pairs are non-null; the constant was set by
 // the benchmarks.
-const skipThreshold = 4.0
+const skipThreshold = 1.0
 
 // checkEvery returns how many batches the hybrid runs between two checks of
 // the non-null fraction (each check costs live^2 lookups).
@@ -171,7 +171,7 @@ func (s *CountSim[S, P]) weight() float64 {
 
 // shouldBatch says whether the hybrid should go back to batches.
 func (k *skipState) shouldBatch(n int64) bool {
-	return k.lastP*math.Sqrt(float64(n)) > 2*skipThreshold*float64(len(k.live))
+	return k.lastP*math.Sqrt(float64(n)) > 1.5*skipThreshold*float64(len(k.live))
 }
 
 // skipStep jumps over the null interactions and applies the next non-null

@@ -88,6 +88,26 @@ func (p *ApproxMajority) InGoal(s uint8) bool { return s == AMA }
 // Index is the state.
 func (p *ApproxMajority) Index(s uint8) uint64 { return uint64(s) }
 
+// Finish records the number of agents holding A and B (agent array).
+func (p *ApproxMajority) Finish(states []uint8, r *pp.Result) {
+	var c [3]int64
+	for _, s := range states {
+		c[s]++
+	}
+	r.Add("holding_a", c[AMA])
+	r.Add("holding_b", c[AMB])
+}
+
+// FinishCounts records the same figures on the count-based engines.
+func (p *ApproxMajority) FinishCounts(counts []pp.StateCount[uint8], r *pp.Result) {
+	var c [3]int64
+	for _, sc := range counts {
+		c[sc.State] += sc.Count
+	}
+	r.Add("holding_a", c[AMA])
+	r.Add("holding_b", c[AMB])
+}
+
 // Counter is a benchmark and test protocol whose states count interactions:
 // at every interaction the initiator's counter increases by one, modulo K
 // (K = 0: no modulus, the counter is exact). With K = 8 or 128 it is the

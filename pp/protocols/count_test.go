@@ -65,4 +65,94 @@ func TestCountEnginesEpidemicExpectedSteps(t *testing.T) {
 	}
 }
 
-var _ = math.Sqrt
+
+
+// TestBatchedExecutesExactlyTheInteractionsItReports: with the counter
+// protocol (K = 0) every interaction adds one to exactly one agent's
+// counter, so after a run of T reported interactions the counters of all
+// agents sum to T exactly. Checked on the batched engine (and the hybrid)
+// at several n and step limits, including limits that cut a batch, for many
+// seeds; Advance is also called in odd-sized chunks.
+func TestBatchedExecutesExactlyTheInteractionsItReports(t *testing.T) {
+	for _, e := range []pp.Engine{pp.Batched, pp.Hybrid} {
+		for _, n := range []int64{2, 3, 10, 1000, 1 << 16} {
+			for seed := uint64(1); seed <= 5; seed++ {
+				limit := int64(7*n + int64(seed)*13)
+				sim, err := pp.NewCountSim[uint32](&Counter{}, n, seed, pp.Options{MaxSteps: limit}, e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for !sim.Stopped() && sim.Steps() < limit {
+					sim.Advance(int64(seed)*97 + 1)
+				}
+				var sum, agents int64
+				for _, sc := range sim.Counts() {
+					sum += int64(sc.State) * sc.Count
+					agents += sc.Count
+				}
+				r := sim.Result()
+				if sim.Steps() != limit || r.Interactions != limit || sum != limit || agents != n {
+					t.Fatalf("%s n=%d seed=%d: reported %d (result %d) interactions, counters sum to %d, %d agents", e, n, seed, sim.Steps(), r.Interactions, sum, agents)
+				}
+			}
+		}
+	}
+}
+
+// TestCountEnginesStopAtTheExactStep: a count engine stops at the step at
+// which one leader remains, inside a batch when that is where it happens:
+// the configuration it reports at that step (rebuilt from the batch's
+// replay) holds exactly one leader, the counters agree with a recount (no
+// counter-mismatch violation), and the stopping steps are spread over the
+// positions inside batches rather than at batch ends (at n = 5000 a batch
+// is ~44 interactions, so a stop rounded to batch ends would leave the
+// result's one_leader_step equal to the step count only after a collision;
+// the exact law of the stopping time is tested by
+// TestCountEnginesAngluinExpectedSteps and the equivalence tests).
+func TestCountEnginesStopAtTheExactStep(t *testing.T) {
+	for _, e := range countEngines {
+		for seed := uint64(1); seed <= 20; seed++ {
+			sim, err := pp.NewCountSim[uint8](NewAngluin(5000), 5000, seed, pp.Options{}, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim.Advance(math.MaxInt64)
+			r := sim.Result()
+			var leaders, agents int64
+			for _, sc := range sim.Counts() {
+				agents += sc.Count
+				if sc.State == angluinL {
+					leaders += sc.Count
+				}
+			}
+			if r.Outcome != pp.Elected || r.OneLeaderStep != r.Interactions || leaders != 1 || agents != 5000 {
+				t.Fatalf("%s seed %d: %+v, configuration with %d leaders among %d agents", e, seed, r, leaders, agents)
+			}
+		}
+	}
+}
+
+// TestCountEnginesHugeN: the count engines run anonymous protocols at
+// n = 2^50 (no per-agent memory) and keep the counts consistent. From n
+// leaders, a step is a meeting of two leaders with probability
+// L(L-1)/(n(n-1)) >= (1 - T/n)^2, so in T << n steps almost every step
+// eliminates one leader: the loss is within T(1 - (1 - T/n)^2) <= 2T^2/n of
+// T (null-skipping, one event per non-null step, runs fewer steps).
+func TestCountEnginesHugeN(t *testing.T) {
+	const n = 1 << 50
+	for _, e := range countEngines {
+		steps := int64(1 << 40)
+		if e == pp.NullSkipping {
+			steps = 100000
+		}
+		r := runCount[uint8](t, NewAngluin(n), n, 1, pp.Options{MaxSteps: steps}, e)
+		if r.Outcome != pp.StepLimit || r.Interactions != steps || r.Engine == "" {
+			t.Fatalf("%s: %+v", e, r)
+		}
+		lost := float64(n - int64(r.Leaders))
+		slack := 2*float64(steps)*float64(steps)/n + 10*math.Sqrt(float64(steps))
+		if lost > float64(steps) || lost < float64(steps)-slack {
+			t.Errorf("%s: %v leaders lost in %d steps (expected within %v below)", e, lost, steps, slack)
+		}
+	}
+}
