@@ -65,8 +65,6 @@ func TestCountEnginesEpidemicExpectedSteps(t *testing.T) {
 	}
 }
 
-
-
 // TestBatchedExecutesExactlyTheInteractionsItReports: with the counter
 // protocol (K = 0) every interaction adds one to exactly one agent's
 // counter, so after a run of T reported interactions the counters of all
