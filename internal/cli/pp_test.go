@@ -181,3 +181,54 @@ func TestPPPLLDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestPPEngines (issue 6): --engine selects the engine and every JSON line
+// records the one that ran; auto keeps small populations and numbered
+// protocols on the agent array and takes the count engine for large
+// anonymous ones.
+func TestPPEngines(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		engine string
+		code   int
+	}{
+		{[]string{"pp", "angluin", "--n", "1000"}, "agent-array", 0},
+		{[]string{"pp", "angluin", "--n", "1000", "--engine", "batched"}, "batched", 0},
+		{[]string{"pp", "angluin", "--n", "1000", "--engine", "null-skipping"}, "null-skipping", 0},
+		{[]string{"pp", "angluin", "--n", "200000"}, "batched+null-skipping", 0},
+		{[]string{"pp", "pll", "--n", "2000", "--engine", "batched"}, "batched", 0},
+		{[]string{"pp", "epidemic", "--n", "100", "--engine", "null-skipping"}, "null-skipping", 0},
+		{[]string{"pp", "epidemic", "--n", "100000"}, "agent-array", 0},
+		{[]string{"pp", "angluin", "--n", "1125899906842624", "--max-steps", "1000000000000"}, "batched", 1},
+	} {
+		out, errs, code := runPP(append(tc.args, "--json", "--no-states")...)
+		var r struct {
+			Engine  string
+			N       int64
+			Outcome string
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != tc.code || r.Engine != tc.engine {
+			t.Errorf("%v: exit %d (want %d), engine %q (want %q), stderr %q", tc.args, code, tc.code, r.Engine, tc.engine, errs)
+		}
+	}
+}
+
+// TestPPEngineRefusals: one line and exit status 2 where the chosen engine
+// cannot run the configuration (memory, numbered agents, scheduler).
+func TestPPEngineRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pp", "epidemic", "--n", "4294967296"}, "only the agent-array engine applies"},
+		{[]string{"pp", "angluin", "--n", "4294967296", "--engine", "agent-array"}, "n must be between 2 and 2147483648"},
+		{[]string{"pp", "epidemic", "--n", "10000000", "--engine", "batched"}, "numbers its agents"},
+		{[]string{"pp", "angluin", "--n", "1000", "--engine", "batched", "--scheduler", "with-repeats"}, "with-repeats"},
+		{[]string{"pp", "angluin", "--engine", "bached"}, `did you mean "batched"?`},
+	} {
+		out, errs, code := runPP(tc.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}

@@ -76,3 +76,40 @@ func BenchmarkCountBatchedPLL(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountApproxMajority: approximate majority (3 states, 60% A) to
+// parallel time 10 at n = 10^9, the ppsim figure (about 0.7 s); one op is
+// one whole run (hybrid engine).
+func BenchmarkCountApproxMajority(b *testing.B) {
+	const n = 1_000_000_000
+	var total int64
+	for i := range b.N {
+		sim, err := pp.NewCountSim[uint8](NewApproxMajority(n, n*6/10), n, uint64(i+1), pp.Options{MaxSteps: 10 * n}, pp.Hybrid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Advance(10 * n)
+		total += sim.Steps()
+	}
+	ns := float64(b.Elapsed().Nanoseconds())
+	b.ReportMetric(ns/float64(total), "ns/interaction")
+	b.ReportMetric(float64(total)/ns*1e9, "interactions/s")
+}
+
+// BenchmarkCountAngluinToOneLeader: angluin at n = 10^6 to one leader (about
+// 10^12 interactions; target under 10 s); one op is one whole run (auto
+// engine choice: the hybrid).
+func BenchmarkCountAngluinToOneLeader(b *testing.B) {
+	const n = 1_000_000
+	var total int64
+	for i := range b.N {
+		r, err := pp.Simulate(NewAngluin(n), n, uint64(i+1), pp.Options{Engine: pp.Auto})
+		if err != nil || r.Outcome != pp.Elected {
+			b.Fatal(err, r.Outcome)
+		}
+		total += r.Interactions
+	}
+	ns := float64(b.Elapsed().Nanoseconds())
+	b.ReportMetric(ns/float64(total), "ns/interaction")
+	b.ReportMetric(float64(total)/ns*1e9, "interactions/s")
+}
