@@ -153,6 +153,12 @@ func (b *batchScratch) grow(q int) {
 
 // batch simulates one batch, never beyond step end.
 func (s *CountSim[S, P]) batch(end int64) {
+	if s.biasHook == nil && !s.noEpochs {
+		if T := s.epochLength(end); T > 0 {
+			s.multibatch(T)
+			return
+		}
+	}
 	c, g := s.c, s.g
 	n := c.n
 	R := end - s.step

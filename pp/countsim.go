@@ -74,6 +74,8 @@ type CountSim[S comparable, P Protocol[S]] struct {
 	// sampled for a batch; it exists to show that the equivalence tests
 	// detect a biased collision-length sampler.
 	biasHook func(l, n int64) int64
+	// noEpochs disables multibatch epochs (tests compare both).
+	noEpochs bool
 }
 
 // NewCountSim sets up a run of a count-based engine (mode Batched,
