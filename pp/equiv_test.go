@@ -108,8 +108,9 @@ func equivCases() []equivCase {
 		{"epidemic n=24 steps until all hold the maximum", stopSteps[uint32](func() *protocols.Epidemic { return protocols.NewEpidemic(24, "prose") }, 24, pp.Options{}), 1, false},
 		{"approx-majority n=60 a=36 agents holding A at step 2n", amCount(60, 36, 120), 1, false},
 		{"pll n=30 steps to one leader", stopSteps[uint32](func() *protocols.PLL { p, _ := protocols.NewPLL(30, 0, false, "prose"); return p }, 30, pp.Options{}), 1, false},
-		// Large enough for multibatch epochs (n/8 >= 3 sqrt(n)).
-		{"approx-majority n=1000 a=600 agents holding A at step 2n (epochs)", amCount(1000, 600, 2000), 5, true},
+		// n = 1000: pll runs multibatch epochs while it has many leaders and
+		// many live states (epochs need (q/4) sqrt(n) >= 3 sqrt(n)).
+		{"approx-majority n=1000 a=600 agents holding A at step 2n", amCount(1000, 600, 2000), 5, true},
 		{"pll n=1000 steps to one leader (epochs while many leaders)", stopSteps[uint32](func() *protocols.PLL { p, _ := protocols.NewPLL(1000, 0, false, "prose"); return p }, 1000, pp.Options{}), 10, true},
 	}
 }
