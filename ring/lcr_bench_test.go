@@ -28,8 +28,7 @@ func BenchmarkLCR(b *testing.B) {
 	}
 }
 
-// benchRun runs alg once per iteration and reports message deliveries per
-// second and messages per run.
+// benchRun runs alg once per iteration on the given arrangement.
 func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d sim.Delivery) {
 	spec, err := ids.Parse(arrangement)
 	if err != nil {
@@ -39,16 +38,25 @@ func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d s
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: idList, Delivery: d, Seed: 1}
+	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: idList, Delivery: d, Seed: 1}, false)
+}
+
+// benchSim runs cfg once per iteration (with seed 1, 2, ... when newSeeds)
+// and reports message deliveries per second of wall time and messages per
+// run; every run must elect.
+func benchSim(b *testing.B, cfg sim.Config, newSeeds bool) {
 	var msgs int64
 	b.ResetTimer()
-	for b.Loop() {
+	for i := 0; b.Loop(); i++ {
+		if newSeeds {
+			cfg.Seed = uint64(i + 1)
+		}
 		res, err := sim.Run(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if res.Outcome != sim.OutcomeElected {
-			b.Fatalf("outcome %s", res.Outcome)
+			b.Fatalf("outcome %s %s", res.Outcome, res.Violation)
 		}
 		msgs += res.Messages
 	}

@@ -30,23 +30,9 @@ func BenchmarkNLogN(b *testing.B) {
 	}
 }
 
-// nlBench runs alg once per iteration on a random ring and reports message
-// deliveries per second, messages per run and seconds per run.
+// nlBench runs alg once per iteration on a random ring (see benchSim).
 func nlBench(b *testing.B, alg *elect.Algorithm, n int, d sim.Delivery) {
-	cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, "random", n, 1), Delivery: d, Seed: 1,
-		Params: elect.Params{"variant": "tagged"}}
-	var msgs int64
 	b.ReportAllocs()
-	for b.Loop() {
-		res, err := sim.Run(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Outcome != sim.OutcomeElected {
-			b.Fatalf("outcome %s", res.Outcome)
-		}
-		msgs += res.Messages
-	}
-	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
-	b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, "random", n, 1), Delivery: d, Seed: 1,
+		Params: elect.Params{"variant": "tagged"}}, false)
 }

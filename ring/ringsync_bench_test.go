@@ -45,18 +45,7 @@ func BenchmarkRandomizedAndSynchronousRings(b *testing.B) {
 		for _, n := range []int{1_000, 10_000, 100_000} {
 			b.Run(fmt.Sprintf("%s/n=%d", s.alg.Name, n), func(b *testing.B) {
 				cfg := sim.Config{Algorithm: s.alg, Graph: topology.NewRing(n), IDs: s.ids(n), Delivery: s.delivery, Params: s.params, Announce: s.alg.Model.Announce == elect.AlwaysAnnounce}
-				var msgs int64
-				b.ResetTimer()
-				for i := range b.N {
-					cfg.Seed = uint64(i + 1)
-					res, err := sim.Run(cfg)
-					if err != nil || res.Outcome != sim.OutcomeElected {
-						b.Fatalf("%v %v", err, res.Outcome)
-					}
-					msgs += res.Messages
-				}
-				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
-				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/run")
+				benchSim(b, cfg, true)
 			})
 		}
 	}
