@@ -34,6 +34,9 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 	case "", AgentArray:
 		return AgentArray, agentArrayFits[S](p, n)
 	case Batched, NullSkipping, Hybrid:
+		if only, ok := any(p).(AgentArrayOnly); ok {
+			return "", fmt.Errorf("pp: %s runs on the agent-array engine only: %s", p.Spec().Name, only.AgentArrayOnly())
+		}
 		if !countOK {
 			if opt.Scheduler == WithRepeats {
 				return "", fmt.Errorf("pp: the %s engine simulates the ordered scheduler; with-repeats runs on the agent-array engine only", e)
@@ -61,6 +64,12 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 	}
 	return "", fmt.Errorf("pp: unknown engine %q; engines: agent-array, batched, null-skipping, auto", e)
 }
+
+// AgentArrayOnly is implemented by protocols that the count-based engines
+// must not run (for example because the outcome is judged from per-agent
+// statistics that transitions cached per state pair would not keep); the
+// method says why.
+type AgentArrayOnly interface{ AgentArrayOnly() string }
 
 // agentArrayFits checks that n agents fit the agent-array engine.
 func agentArrayFits[S comparable, P Protocol[S]](p P, n int64) error {

@@ -225,6 +225,7 @@ func TestPPEngineRefusals(t *testing.T) {
 		{[]string{"pp", "epidemic", "--n", "10000000", "--engine", "batched"}, "numbers its agents"},
 		{[]string{"pp", "angluin", "--n", "1000", "--engine", "batched", "--scheduler", "with-repeats"}, "with-repeats"},
 		{[]string{"pp", "angluin", "--engine", "bached"}, `did you mean "batched"?`},
+		{[]string{"pp", "epidemic-term", "--n", "50", "--engine", "batched"}, "agent-array engine only"},
 	} {
 		out, errs, code := runPP(tc.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
