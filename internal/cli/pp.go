@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
+	"elect/experiment"
 	"elect/pp"
 	"elect/pp/protocols"
 )
@@ -183,27 +183,6 @@ func printPPList(w io.Writer) {
 	}
 }
 
-// stats is the mean, sample standard deviation, minimum and maximum of xs.
-type stats struct{ mean, sd, min, max float64 }
-
-func summarize(xs []float64) stats {
-	s := stats{min: math.Inf(1), max: math.Inf(-1)}
-	for _, x := range xs {
-		s.mean += x
-		s.min = math.Min(s.min, x)
-		s.max = math.Max(s.max, x)
-	}
-	s.mean /= float64(len(xs))
-	if len(xs) > 1 {
-		var ss float64
-		for _, x := range xs {
-			ss += (x - s.mean) * (x - s.mean)
-		}
-		s.sd = math.Sqrt(ss / float64(len(xs)-1))
-	}
-	return s
-}
-
 func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Scheduler, rs []pp.Result) {
 	fmt.Fprintf(w, "%s: n=%d trials=%d seed=%d scheduler=%s engine=%s\n", e.Name, f.n, len(rs), f.seed, sched, engineUsed(rs))
 	fmt.Fprintf(w, "goal: %s\n", e.Goal)
@@ -215,9 +194,9 @@ func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Schedule
 	}
 	fmt.Fprintf(w, "%-14s %14s %14s %14s %14s\n", "", "mean", "sd", "min", "max")
 	row := func(name string, xs []float64, format string) {
-		s := summarize(xs)
+		s := experiment.Summarize(xs, 0, experiment.Growth{})
 		fmt.Fprintf(w, "%-14s %14s %14s %14s %14s\n", name,
-			fmt.Sprintf(format, s.mean), fmt.Sprintf(format, s.sd), fmt.Sprintf(format, s.min), fmt.Sprintf(format, s.max))
+			fmt.Sprintf(format, s.Mean), fmt.Sprintf(format, s.SD), fmt.Sprintf(format, s.Min), fmt.Sprintf(format, s.Max))
 	}
 	row("interactions", inter, "%.1f")
 	row("parallel time", par, "%.3f")

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"elect/experiment"
 	"elect/catalog"
 	"elect/ids"
 	"elect/scenario"
@@ -301,11 +302,12 @@ func printTrials(w io.Writer, recs []*scenario.Record) {
 	}
 	fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", "", "mean", "std dev", "min", "max")
 	summary := func(name string, get func(*scenario.Record) float64) {
-		var s Summary
-		for _, r := range recs {
-			s.Add(get(r))
+		xs := make([]float64, len(recs))
+		for i, r := range recs {
+			xs[i] = get(r)
 		}
-		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, formatNumber(s.Mean()), formatNumber(s.StdDev()), formatNumber(s.Min), formatNumber(s.Max))
+		s := experiment.Summarize(xs, 0, experiment.Growth{})
+		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, formatNumber(s.Mean), formatNumber(s.SD), formatNumber(s.Min), formatNumber(s.Max))
 	}
 	summary("messages", func(r *scenario.Record) float64 { return float64(r.Messages) })
 	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
@@ -340,34 +342,4 @@ func formatNumber(x float64) string {
 		return strconv.FormatInt(int64(x), 10)
 	}
 	return strconv.FormatFloat(x, 'g', 6, 64)
-}
-
-// Summary accumulates mean, standard deviation, min and max (Welford).
-type Summary struct {
-	N        int
-	mean, m2 float64
-	Min, Max float64
-}
-
-// Add adds one observation.
-func (s *Summary) Add(x float64) {
-	s.N++
-	if s.N == 1 {
-		s.Min, s.Max = x, x
-	}
-	s.Min, s.Max = min(s.Min, x), max(s.Max, x)
-	d := x - s.mean
-	s.mean += d / float64(s.N)
-	s.m2 += d * (x - s.mean)
-}
-
-// Mean returns the mean.
-func (s *Summary) Mean() float64 { return s.mean }
-
-// StdDev returns the sample standard deviation (0 for fewer than 2).
-func (s *Summary) StdDev() float64 {
-	if s.N < 2 {
-		return 0
-	}
-	return math.Sqrt(s.m2 / float64(s.N-1))
 }
