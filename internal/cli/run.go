@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"elect/experiment"
 	"elect/catalog"
+	"elect/experiment"
 	"elect/ids"
 	"elect/scenario"
 	"elect/sim"
