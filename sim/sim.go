@@ -147,7 +147,8 @@ type engine struct {
 
 	now        int64
 	unit       int64 // ticks per round or time unit
-	wheel      *wheel
+	wheel      *wheel     // random delays
+	due, soon  []delivery // unit delays: arriving now, and at now+1
 	stack      []delivery // newest-first
 	stackDepth []int64    // causal depth of each stacked delivery
 	timers     timedHeap
@@ -212,10 +213,8 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
-		e.wheel = newWheel(1)
-		for b := range e.wheel.buckets {
-			e.wheel.buckets[b].items = make([]delivery, 0, min(n, 1<<18))
-		}
+		e.due = make([]delivery, 0, min(n, 1<<18))
+		e.soon = make([]delivery, 0, min(n, 1<<18))
 	case Random, RandomFIFO:
 		e.unit = randomDelayTicks
 		e.wheel = newWheel(randomDelayTicks)
@@ -279,6 +278,10 @@ func (e *engine) loop() {
 		e.wakeNext++
 		e.fire(timed{ord: kindWake << 56, node: int32(i)})
 	}
+	if e.delivery == Sync || e.delivery == FIFO {
+		e.unitLoop()
+		return
+	}
 	for {
 		// Pick the earliest event: the heap's (wake-up or timer) or the
 		// next delivery.
@@ -337,6 +340,78 @@ func (e *engine) loop() {
 		e.maxDepth = max(e.maxDepth, depth)
 		e.deliver(d)
 	}
+}
+
+// unitLoop is loop under unit delays (sync and fifo). Every message sent at
+// time t arrives at t+1, so the pending deliveries are one list in sending
+// order, taken over whole at each instant: an instant runs the wake-ups due
+// then, its deliveries in sending order, then its timers. That is loop's
+// total order (time, kind, creation), without searching for every event.
+func (e *engine) unitLoop() {
+	for {
+		for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
+			e.timers.pop()
+		}
+		var next int64
+		switch {
+		case len(e.soon) > 0 && len(e.timers) > 0:
+			next = min(e.now+1, e.timers[0].at)
+		case len(e.soon) > 0:
+			next = e.now + 1
+		case len(e.timers) > 0:
+			next = e.timers[0].at
+		default:
+			return
+		}
+		if next > e.maxTicks {
+			e.stepLimit = true
+			return
+		}
+		if e.cfg.DetectSymmetry && next > e.now && !e.symBroken && e.checkSymmetry() {
+			return
+		}
+		// Only the first instant can be now itself (explicit wake-ups at 0),
+		// and then nothing is in flight.
+		if next == e.now+1 {
+			e.due, e.soon = e.soon, e.due[:0]
+		} else {
+			e.due = e.due[:0]
+		}
+		e.now = next
+		for len(e.timers) > 0 && e.timers[0].at == next && e.timers[0].ord>>56 == kindWake {
+			if !e.countEvent() {
+				return
+			}
+			e.fire(e.timers.pop())
+		}
+		for k := range e.due {
+			if !e.countEvent() {
+				return
+			}
+			e.deliver(&e.due[k])
+		}
+		for len(e.timers) > 0 && e.timers[0].at == next {
+			if e.cancelled(&e.timers[0]) {
+				e.timers.pop()
+				continue
+			}
+			if !e.countEvent() {
+				return
+			}
+			e.fire(e.timers.pop())
+		}
+	}
+}
+
+// countEvent counts one more event, or reports false and marks the run
+// stopped if the event limit has been reached.
+func (e *engine) countEvent() bool {
+	if e.events >= e.maxEvents {
+		e.stepLimit = true
+		return false
+	}
+	e.events++
+	return true
 }
 
 func (e *engine) fire(t timed) {
@@ -436,7 +511,16 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 	var at int64
 	switch e.delivery {
 	case Sync, FIFO:
-		at = e.now + 1
+		// Grow by one and fill the slot field by field (see wheel.push).
+		k := len(e.soon)
+		if k == cap(e.soon) {
+			e.soon = append(e.soon, delivery{})
+		} else {
+			e.soon = e.soon[:k+1]
+		}
+		d := &e.soon[k]
+		d.to, d.port, d.msg = to, q, m
+		return
 	case Random:
 		at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
 	case RandomFIFO:
