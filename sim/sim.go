@@ -146,7 +146,7 @@ type engine struct {
 	delivery Delivery
 
 	now        int64
-	unit       int64 // ticks per round or time unit
+	unit       int64      // ticks per round or time unit
 	wheel      *wheel     // random delays
 	due, soon  []delivery // unit delays: arriving now, and at now+1
 	stack      []delivery // newest-first
