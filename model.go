@@ -32,6 +32,46 @@ type Algorithm struct {
 	ModelFor func(p Params) Model
 	// New builds one node.
 	New func(info NodeInfo) Node
+	// NewAll, when set, builds the nodes of a whole network at once: it sets
+	// nodes[i] to what New(info(i)) returns. A runtime that builds every node
+	// in one place uses it, so that the nodes can be one allocation instead
+	// of n, lying in memory in network order. NewOne and NewBlock make New
+	// and NewAll from one initialiser, so that the two cannot differ.
+	NewAll func(nodes []Node, info func(i int) NodeInfo)
+}
+
+// NodeInit sets up the node *T for info; the node type is *T.
+type NodeInit[T any, P interface {
+	*T
+	Node
+}] func(p P, info NodeInfo)
+
+// NewOne returns a New that allocates one T and sets it up with init.
+func NewOne[T any, P interface {
+	*T
+	Node
+}](init NodeInit[T, P]) func(NodeInfo) Node {
+	return func(info NodeInfo) Node {
+		p := P(new(T))
+		init(p, info)
+		return p
+	}
+}
+
+// NewBlock returns a NewAll that allocates a network's nodes as one array of
+// T and sets each up with init.
+func NewBlock[T any, P interface {
+	*T
+	Node
+}](init NodeInit[T, P]) func([]Node, func(int) NodeInfo) {
+	return func(nodes []Node, info func(int) NodeInfo) {
+		block := make([]T, len(nodes))
+		for i := range block {
+			p := P(&block[i])
+			init(p, info(i))
+			nodes[i] = p
+		}
+	}
 }
 
 // NodeInfo is what a node knows when it is built.

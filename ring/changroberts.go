@@ -45,8 +45,11 @@ var ChangRoberts = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
 	},
 	NodeBytes: 48,
-	New:       func(info elect.NodeInfo) elect.Node { return &crNode{id: info.ID, leaderID: -1} },
+	New:       elect.NewOne(crInit),
+	NewAll:    elect.NewBlock(crInit),
 }
+
+func crInit(p *crNode, info elect.NodeInfo) { *p = crNode{id: info.ID, leaderID: -1} }
 
 // Message types of ChangRoberts, in the order of ChangRoberts.Messages.
 const (

@@ -69,9 +69,12 @@ var Franklin = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
 	NodeBytes: 80,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &franklinNode{id: info.ID, active: true, announce: info.Announce}
-	},
+	New:       elect.NewOne(franklinInit),
+	NewAll:    elect.NewBlock(franklinInit),
+}
+
+func franklinInit(p *franklinNode, info elect.NodeInfo) {
+	*p = franklinNode{id: info.ID, active: true, announce: info.Announce}
 }
 
 // franklinProbeBits is the size of a probe: tag, ID and a round number

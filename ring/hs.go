@@ -66,9 +66,12 @@ var HS = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
 	NodeBytes: 48,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &hsNode{id: info.ID, replied: -1, announce: info.Announce}
-	},
+	New:       elect.NewOne(hsInit),
+	NewAll:    elect.NewBlock(hsInit),
+}
+
+func hsInit(p *hsNode, info elect.NodeInfo) {
+	*p = hsNode{id: info.ID, replied: -1, announce: info.Announce}
 }
 
 // hsMinMessages is a lower bound on the ELECTION and REPLY messages of every

@@ -46,9 +46,12 @@ var LCR = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
 	NodeBytes: 48,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}
-	},
+	New:       elect.NewOne(lcrInit),
+	NewAll:    elect.NewBlock(lcrInit),
+}
+
+func lcrInit(p *lcrNode, info elect.NodeInfo) {
+	*p = lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}
 }
 
 func lcrTime(c elect.BoundContext) float64 {

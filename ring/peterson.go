@@ -92,13 +92,16 @@ var Peterson = &elect.Algorithm{
 		},
 	}},
 	NodeBytes: 96,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &petersonNode{
-			id: info.ID, current: info.ID,
-			tagged:   info.Params.String("variant") != "untagged",
-			announce: info.Announce,
-		}
-	},
+	New:       elect.NewOne(petersonInit),
+	NewAll:    elect.NewBlock(petersonInit),
+}
+
+func petersonInit(p *petersonNode, info elect.NodeInfo) {
+	*p = petersonNode{
+		id: info.ID, current: info.ID,
+		tagged:   info.Params.String("variant") != "untagged",
+		announce: info.Announce,
+	}
 }
 
 func petersonModel(untagged bool) elect.Model {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"elect"
 	"elect/topology"
@@ -113,6 +114,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	e.loop()
 	r := e.finish()
+	e.releaseBuffers()
 	if e.trace != nil {
 		if err := e.trace.flush(); err != nil {
 			return r, fmt.Errorf("sim: writing the trace: %w", err)
@@ -146,7 +148,8 @@ type engine struct {
 	delivery Delivery
 
 	now        int64
-	unit       int64      // ticks per round or time unit
+	unit       int64 // ticks per round or time unit
+	buf        *buffers
 	wheel      *wheel     // random delays
 	due, soon  []delivery // unit delays: arriving now, and at now+1
 	stack      []delivery // newest-first
@@ -192,10 +195,12 @@ func newEngine(cfg *Config) (*engine, error) {
 	if len(cfg.IDs) != n {
 		return nil, fmt.Errorf("sim: %d IDs for %d nodes", len(cfg.IDs), n)
 	}
+	buf, _ := runBuffers.Get().(*buffers)
+	if buf == nil {
+		buf = new(buffers)
+	}
 	e := &engine{
-		cfg: cfg, alg: alg, g: g, n: n, ids: cfg.IDs,
-		peers:      make([]peer, n),
-		knows:      make([]elect.ID, n),
+		buf: buf, cfg: cfg, alg: alg, g: g, n: n, ids: cfg.IDs,
 		uniRing:    alg.Model.Topology == elect.UniRing,
 		delivery:   cfg.Delivery,
 		typeCounts: make([]int64, len(alg.Messages)),
@@ -208,13 +213,18 @@ func newEngine(cfg *Config) (*engine, error) {
 	if e.maxEvents <= 0 {
 		e.maxEvents = DefaultMaxEvents
 	}
+	e.peers = grow(buf.peers, n) // zero: released buffers are cleared
+	e.knows = grow(buf.knows, n)
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
-		e.due = make([]delivery, 0, min(n, 1<<18))
-		e.soon = make([]delivery, 0, min(n, 1<<18))
+		e.due, e.soon = buf.due[:0], buf.soon[:0]
+		if e.due == nil {
+			e.due = make([]delivery, 0, min(n, 1<<18))
+			e.soon = make([]delivery, 0, min(n, 1<<18))
+		}
 	case Random, RandomFIFO:
 		e.unit = randomDelayTicks
 		e.wheel = newWheel(randomDelayTicks)
@@ -240,12 +250,31 @@ func newEngine(cfg *Config) (*engine, error) {
 	for i := range e.knows {
 		e.knows[i] = -1
 	}
-	for i := range n {
-		info := elect.NodeInfo{ID: cfg.IDs[i], Degree: g.Degree(i), Announce: cfg.Announce, Params: cfg.Params}
-		if alg.Model.KnowsN {
-			info.N = n
+	base := elect.NodeInfo{Degree: g.Degree(0), Announce: cfg.Announce, Params: cfg.Params}
+	if alg.Model.KnowsN {
+		base.N = n
+	}
+	regular := g.Kind != topology.General
+	info := func(i int) elect.NodeInfo {
+		info := base
+		info.ID = cfg.IDs[i]
+		if !regular {
+			info.Degree = g.Degree(i)
 		}
-		e.peers[i].node = alg.New(info)
+		return info
+	}
+	if alg.NewAll != nil {
+		nodes := grow(buf.nodes, n)
+		alg.NewAll(nodes, info)
+		for i, node := range nodes {
+			e.peers[i].node = node
+		}
+		clear(nodes)
+		buf.nodes = nodes
+	} else {
+		for i := range n {
+			e.peers[i].node = alg.New(info(i))
+		}
 	}
 	if cfg.Wake == nil {
 		e.wakeNext = 0 // every node wakes at time 0, in index order, before any other event
@@ -259,6 +288,42 @@ func newEngine(cfg *Config) (*engine, error) {
 		}
 	}
 	return e, nil
+}
+
+// buffers are the per-node and per-message arrays of a run, kept from one
+// run to the next (runBuffers) so that a sweep of many runs does not
+// allocate, clear and collect them every time. A run takes them zeroed and
+// clears them when it is done, so nothing of one run reaches another and no
+// node is kept alive.
+type buffers struct {
+	peers     []peer
+	knows     []elect.ID
+	nodes     []elect.Node
+	due, soon []delivery
+}
+
+var runBuffers sync.Pool // of *buffers
+
+// grow returns s resized to n zero elements, reusing its array if it is
+// large enough (s is all zero).
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// releaseBuffers clears the run's buffers and hands them to the next run.
+func (e *engine) releaseBuffers() {
+	b := e.buf
+	clear(e.peers)
+	clear(e.knows)
+	b.peers, b.knows = e.peers, e.knows
+	if e.due != nil {
+		b.due, b.soon = e.due[:0], e.soon[:0]
+	}
+	e.buf, e.peers, e.knows, e.due, e.soon = nil, nil, nil, nil, nil
+	runBuffers.Put(b)
 }
 
 func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {

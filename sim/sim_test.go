@@ -291,3 +291,23 @@ func TestStreamsAreIndependentOfUse(t *testing.T) {
 		t.Fatal("different streams gave the same first value")
 	}
 }
+
+// TestRunsShareNoState runs a large, a small and the large configuration
+// again: the buffers one run hands to the next (cleared, reused) must not
+// change any result.
+func TestRunsShareNoState(t *testing.T) {
+	big := sim.Config{Algorithm: ring.HS, Graph: topology.NewRing(200), IDs: shuffled(200, 4), Delivery: sim.FIFO, Announce: true}
+	small := sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(7), IDs: shuffled(7, 5), Delivery: sim.Sync}
+	first := run(t, big)
+	run(t, small)
+	again := run(t, big)
+	if first.Messages != again.Messages || first.Time != again.Time || first.LeaderIndex != again.LeaderIndex ||
+		first.MaxNodeMessages != again.MaxNodeMessages || !first.AllKnowLeader || !again.AllKnowLeader {
+		t.Fatalf("the same run gave %+v, then %+v", first, again)
+	}
+	for i := range first.SentByNode {
+		if first.SentByNode[i] != again.SentByNode[i] {
+			t.Fatalf("node %d sent %d, then %d", i, first.SentByNode[i], again.SentByNode[i])
+		}
+	}
+}
