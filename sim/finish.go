@@ -23,7 +23,6 @@ func (e *engine) finish() *Result {
 		Leaders:        e.elected,
 		MessagesByType: make(map[string]int64, len(e.typeCounts)),
 		Events:         e.events,
-		SentByNode:     make([]int64, e.n),
 		TypeCounts:     e.typeCounts,
 		Violation:      e.violation,
 	}
@@ -37,7 +36,6 @@ func (e *engine) finish() *Result {
 		r.Bits += c * typeBits[t]
 	}
 	for i := range e.peers {
-		r.SentByNode[i] = e.peers[i].sent
 		r.MaxNodeMessages = max(r.MaxNodeMessages, e.peers[i].sent)
 	}
 	switch {

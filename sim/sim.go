@@ -98,8 +98,6 @@ type Result struct {
 	SymmetricRound int64   `json:"symmetric_round,omitempty"`
 	Checks         []Check `json:"checks"`
 
-	// SentByNode counts the messages each node sent.
-	SentByNode []int64 `json:"-"`
 	// TypeCounts counts messages by MsgType.
 	TypeCounts []int64 `json:"-"`
 }
@@ -509,6 +507,13 @@ func (e *engine) fire(t timed) {
 // fields are read before the receiver runs (its sends may reuse the slot).
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
+	pr := &e.peers[i]
+	if pr.woken && !pr.halted && e.trace == nil { // the common case
+		e.current = i
+		e.lastAt = e.now
+		pr.node.Receive(e, port, msg)
+		return
+	}
 	if e.peers[i].halted {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
