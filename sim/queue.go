@@ -15,18 +15,19 @@ const (
 	kindTimer   = 2
 )
 
-// delivery is a message on its way: it arrives at node to, on port, at time at.
+// delivery is a message on its way to node to, arriving on port. When it
+// arrives is where it is kept: which list or bucket.
 type delivery struct {
-	at   int64
 	to   int32
 	port elect.Port
 	msg  elect.Message
 }
 
-// wheel holds pending deliveries when every delay is at most span ticks: one
-// bucket per tick, of which only the next span+1 can be occupied, with a
+// wheel holds pending deliveries when every delay is 1..span ticks: one
+// bucket per tick, of which only the next span can be occupied, with a
 // bitmap to find the next occupied bucket without looping over idle ticks.
-// Within a bucket, deliveries are in the order they were sent.
+// A bucket holds the deliveries due at its tick, in the order they were
+// sent; it is handled whole and then emptied.
 type wheel struct {
 	mask    int64
 	buckets []bucket
@@ -36,7 +37,6 @@ type wheel struct {
 
 type bucket struct {
 	items []delivery
-	head  int
 }
 
 // newWheel returns a wheel for delays of 1..span ticks.
@@ -48,11 +48,7 @@ func newWheel(span int64) *wheel {
 func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 	b := at & w.mask
 	bk := &w.buckets[b]
-	if bk.head == len(bk.items) {
-		bk.items = bk.items[:0]
-		bk.head = 0
-		w.used[b>>6] |= 1 << (b & 63)
-	}
+	w.used[b>>6] |= 1 << (b & 63)
 	// Grow by one and fill the slot field by field: a delivery is too big
 	// for registers, and building it as a value first would copy it through
 	// a stack temporary.
@@ -63,13 +59,14 @@ func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 		bk.items = bk.items[:k+1]
 	}
 	d := &bk.items[k]
-	d.at, d.to, d.port, d.msg = at, to, port, m
+	d.to, d.port, d.msg = to, port, m
 	w.count++
 }
 
-// next returns the earliest pending delivery's bucket, given the current time
-// (every pending delivery is due in now..now+span).
-func (w *wheel) next(now int64) *bucket {
+// next returns the earliest occupied bucket and its time, given the current
+// time: every pending delivery is due in now+1..now+span, and the bucket of
+// now itself is empty.
+func (w *wheel) next(now int64) (*bucket, int64) {
 	start := now & w.mask
 	words := int64(len(w.used))
 	wi := start >> 6
@@ -77,7 +74,7 @@ func (w *wheel) next(now int64) *bucket {
 	for range words + 1 {
 		if word != 0 {
 			b := wi<<6 | int64(bits.TrailingZeros64(word))
-			return &w.buckets[b]
+			return &w.buckets[b], now + (b-start)&w.mask
 		}
 		wi++
 		if wi == words {
@@ -88,17 +85,21 @@ func (w *wheel) next(now int64) *bucket {
 	panic("sim: wheel count and bitmap disagree")
 }
 
-// pop removes the head of bucket bk and returns it; the slot stays valid
-// until the bucket is next pushed to (at a later time than now).
-func (w *wheel) pop(bk *bucket) *delivery {
-	d := &bk.items[bk.head]
-	bk.head++
-	w.count--
-	if bk.head == len(bk.items) {
-		b := d.at & w.mask
-		w.used[b>>6] &^= 1 << (b & 63)
+// clear empties every bucket, keeping their arrays.
+func (w *wheel) clear() {
+	for b := range w.buckets {
+		w.buckets[b].items = w.buckets[b].items[:0]
 	}
-	return d
+	clear(w.used)
+	w.count = 0
+}
+
+// empty removes every delivery of bk, the bucket of time at.
+func (w *wheel) empty(bk *bucket, at int64) {
+	w.count -= len(bk.items)
+	bk.items = bk.items[:0]
+	b := at & w.mask
+	w.used[b>>6] &^= 1 << (b & 63)
 }
 
 // timed is an entry of the heap: a wake-up, a timer or (under newest-first

@@ -225,7 +225,10 @@ func newEngine(cfg *Config) (*engine, error) {
 		}
 	case Random, RandomFIFO:
 		e.unit = randomDelayTicks
-		e.wheel = newWheel(randomDelayTicks)
+		e.wheel = buf.wheel // empty, its buckets' arrays kept
+		if e.wheel == nil {
+			e.wheel = newWheel(randomDelayTicks)
+		}
 		e.delayRng = Stream(cfg.Seed, "delivery", 0)
 		if cfg.Delivery == RandomFIFO {
 			if p := g.Ports(); p <= 1<<24 {
@@ -298,6 +301,7 @@ type buffers struct {
 	knows     []elect.ID
 	nodes     []elect.Node
 	due, soon []delivery
+	wheel     *wheel
 }
 
 var runBuffers sync.Pool // of *buffers
@@ -320,7 +324,11 @@ func (e *engine) releaseBuffers() {
 	if e.due != nil {
 		b.due, b.soon = e.due[:0], e.soon[:0]
 	}
-	e.buf, e.peers, e.knows, e.due, e.soon = nil, nil, nil, nil, nil
+	if e.wheel != nil {
+		e.wheel.clear()
+		b.wheel = e.wheel
+	}
+	e.buf, e.peers, e.knows, e.due, e.soon, e.wheel = nil, nil, nil, nil, nil, nil
 	runBuffers.Put(b)
 }
 
@@ -332,65 +340,154 @@ func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {
 // loop processes events in order until none is left or a limit is reached.
 func (e *engine) loop() {
 	for e.wakeNext < e.n {
-		if e.events >= e.maxEvents {
-			e.stepLimit = true
+		if !e.countEvent() {
 			return
 		}
-		e.events++
 		i := e.wakeNext
 		e.wakeNext++
 		e.fire(timed{ord: kindWake << 56, node: int32(i)})
 	}
-	if e.delivery == Sync || e.delivery == FIFO {
+	switch e.delivery {
+	case Sync, FIFO:
 		e.unitLoop()
-		return
+	case Random, RandomFIFO:
+		e.wheelLoop()
+	default:
+		e.stackLoop()
 	}
+}
+
+// unitLoop is loop under unit delays (sync and fifo). Every message sent at
+// time t arrives at t+1, so the pending deliveries are one list in sending
+// order, taken over whole at each instant.
+func (e *engine) unitLoop() {
 	for {
-		// Pick the earliest event: the heap's (wake-up or timer) or the
-		// next delivery.
-		var bk *bucket
-		if e.wheel != nil && e.wheel.count > 0 {
-			bk = e.wheel.next(e.now)
-		}
-		for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
-			e.timers.pop()
-		}
-		useTimer := len(e.timers) > 0
-		if useTimer && bk != nil {
-			t, d := &e.timers[0], &bk.items[bk.head]
-			useTimer = t.at < d.at || (t.at == d.at && t.ord>>56 < kindDeliver)
-		}
-		if !useTimer && bk == nil && len(e.stack) == 0 {
-			return
-		}
-		var at int64
+		e.dropCancelledTimers()
+		var next int64
 		switch {
-		case useTimer:
-			at = e.timers[0].at
-		case bk != nil:
-			at = bk.items[bk.head].at
-		}
-		if e.events >= e.maxEvents || at > e.maxTicks {
-			e.stepLimit = true
+		case len(e.soon) > 0 && len(e.timers) > 0:
+			next = min(e.now+1, e.timers[0].at)
+		case len(e.soon) > 0:
+			next = e.now + 1
+		case len(e.timers) > 0:
+			next = e.timers[0].at
+		default:
 			return
 		}
-		if e.cfg.DetectSymmetry && at > e.now && !e.symBroken {
-			if e.checkSymmetry() {
+		// Only the first instant can be now itself (explicit wake-ups at 0),
+		// and then nothing is in flight.
+		if next == e.now+1 {
+			e.due, e.soon = e.soon, e.due[:0]
+		} else {
+			e.due = e.due[:0]
+		}
+		if !e.instant(next, e.due) {
+			return
+		}
+	}
+}
+
+// wheelLoop is loop under random delays: the wheel's bucket for one tick
+// holds every delivery due then, in sending order, and no message sent
+// while they are handled can be due at the same tick (delays are at least
+// one tick), so a bucket is handled whole, like an instant of unitLoop.
+func (e *engine) wheelLoop() {
+	for {
+		e.dropCancelledTimers()
+		var bk *bucket
+		var at int64
+		if e.wheel.count > 0 {
+			bk, at = e.wheel.next(e.now)
+		}
+		var next int64
+		switch {
+		case bk != nil && len(e.timers) > 0:
+			next = min(at, e.timers[0].at)
+		case bk != nil:
+			next = at
+		case len(e.timers) > 0:
+			next = e.timers[0].at
+		default:
+			return
+		}
+		var due []delivery
+		if bk != nil && at == next {
+			due = bk.items
+		}
+		ok := e.instant(next, due)
+		if due != nil {
+			e.wheel.empty(bk, at)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// instant runs everything due at time next, in the total order (time, kind,
+// creation): the wake-ups due then, the deliveries due (in sending order),
+// then the timers. It reports false when the run must stop.
+func (e *engine) instant(next int64, due []delivery) bool {
+	if next > e.maxTicks {
+		e.stepLimit = true
+		return false
+	}
+	if e.cfg.DetectSymmetry && next > e.now && !e.symBroken && e.checkSymmetry() {
+		return false
+	}
+	e.now = next
+	for len(e.timers) > 0 && e.timers[0].at == next && e.timers[0].ord>>56 == kindWake {
+		if !e.countEvent() {
+			return false
+		}
+		e.fire(e.timers.pop())
+	}
+	for k := range due {
+		if !e.countEvent() {
+			return false
+		}
+		e.deliver(&due[k])
+	}
+	for len(e.timers) > 0 && e.timers[0].at == next {
+		if e.cancelled(&e.timers[0]) {
+			e.timers.pop()
+			continue
+		}
+		if !e.countEvent() {
+			return false
+		}
+		e.fire(e.timers.pop())
+	}
+	return true
+}
+
+// stackLoop is loop under newest-first delivery: wake-ups and timers first,
+// then the most recently sent pending message.
+func (e *engine) stackLoop() {
+	for {
+		e.dropCancelledTimers()
+		if len(e.timers) > 0 {
+			at := e.timers[0].at
+			if at > e.maxTicks {
+				e.stepLimit = true
 				return
 			}
-		}
-		e.events++
-		if useTimer {
+			if e.cfg.DetectSymmetry && at > e.now && !e.symBroken && e.checkSymmetry() {
+				return
+			}
+			if !e.countEvent() {
+				return
+			}
 			t := e.timers.pop()
 			e.now = t.at
 			e.fire(t)
 			continue
 		}
-		if bk != nil {
-			d := e.wheel.pop(bk)
-			e.now = d.at
-			e.deliver(d)
-			continue
+		if len(e.stack) == 0 {
+			return
+		}
+		if !e.countEvent() {
+			return
 		}
 		last := len(e.stack) - 1
 		d := &e.stack[last]
@@ -405,64 +502,10 @@ func (e *engine) loop() {
 	}
 }
 
-// unitLoop is loop under unit delays (sync and fifo). Every message sent at
-// time t arrives at t+1, so the pending deliveries are one list in sending
-// order, taken over whole at each instant: an instant runs the wake-ups due
-// then, its deliveries in sending order, then its timers. That is loop's
-// total order (time, kind, creation), without searching for every event.
-func (e *engine) unitLoop() {
-	for {
-		for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
-			e.timers.pop()
-		}
-		var next int64
-		switch {
-		case len(e.soon) > 0 && len(e.timers) > 0:
-			next = min(e.now+1, e.timers[0].at)
-		case len(e.soon) > 0:
-			next = e.now + 1
-		case len(e.timers) > 0:
-			next = e.timers[0].at
-		default:
-			return
-		}
-		if next > e.maxTicks {
-			e.stepLimit = true
-			return
-		}
-		if e.cfg.DetectSymmetry && next > e.now && !e.symBroken && e.checkSymmetry() {
-			return
-		}
-		// Only the first instant can be now itself (explicit wake-ups at 0),
-		// and then nothing is in flight.
-		if next == e.now+1 {
-			e.due, e.soon = e.soon, e.due[:0]
-		} else {
-			e.due = e.due[:0]
-		}
-		e.now = next
-		for len(e.timers) > 0 && e.timers[0].at == next && e.timers[0].ord>>56 == kindWake {
-			if !e.countEvent() {
-				return
-			}
-			e.fire(e.timers.pop())
-		}
-		for k := range e.due {
-			if !e.countEvent() {
-				return
-			}
-			e.deliver(&e.due[k])
-		}
-		for len(e.timers) > 0 && e.timers[0].at == next {
-			if e.cancelled(&e.timers[0]) {
-				e.timers.pop()
-				continue
-			}
-			if !e.countEvent() {
-				return
-			}
-			e.fire(e.timers.pop())
-		}
+// dropCancelledTimers pops the cancelled timers at the top of the heap.
+func (e *engine) dropCancelledTimers() {
+	for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
+		e.timers.pop()
 	}
 }
 
