@@ -102,6 +102,23 @@ type Batcher[S comparable] interface {
 	InteractUntil(states []S, pairs []Pair) (int, Delta)
 }
 
+// Summer is implemented by Batchers that can also apply a stretch of
+// interactions adding up their Deltas instead of returning at each one; the
+// engine uses it only when it has shown that no prefix of the stretch can
+// reach the goal or make the leader count 1 or 0 (every Delta moves each
+// counter by at most 2). InteractSum applies Interact to
+// states[pairs[i].U], states[pairs[i].V] for i = 0, 1, ... in order,
+// skipping pairs with U == V, and stops right after the first interaction
+// whose Delta has Leaders > 0 or Events != 0 or, when eachLeaderChange is
+// true, Leaders != 0: it returns that interaction's index j, the sum of the
+// Deltas of the interactions before it, and its own Delta. When there is no
+// such interaction it returns len(pairs), the sum of all the Deltas and the
+// zero Delta. Runs are identical with and without it
+// (TestBatcherMatchesInteract).
+type Summer[S comparable] interface {
+	InteractSum(states []S, pairs []Pair, eachLeaderChange bool) (j int, sum, last Delta)
+}
+
 // Finisher is implemented by protocols that add details to a result or refine
 // its outcome once the run has stopped.
 type Finisher[S comparable] interface {
@@ -343,7 +360,26 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 			s.touch[i] = states[s.buf[i].V]
 		}
 		if bt, ok := any(p).(Batcher[S]); ok && !track && !s.opt.NoBatch {
+			sm, summer := any(p).(Summer[S])
 			for i := int64(0); i < m; {
+				if rem := m - i; summer && (s.spec.Goal != GoalCount || s.goal+2*rem < s.spec.Target) {
+					// No prefix of the rest of the batch reaches the goal;
+					// while the leader count stays above 1 + 2 rem, no prefix
+					// makes it 1 or 0 either.
+					j, sum, last := sm.InteractSum(states, s.buf[i:m], s.leaders-2*rem <= 1)
+					s.step += int64(j)
+					s.addSum(sum)
+					if j == int(rem) {
+						break
+					}
+					i += int64(j) + 1
+					s.step++
+					s.account(last)
+					if s.Stopped() {
+						break
+					}
+					continue
+				}
 				j, d := bt.InteractUntil(states, s.buf[i:m])
 				if j == int(m-i) {
 					s.step += m - i
@@ -388,6 +424,17 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 		}
 	}
 	return s.Stopped()
+}
+
+// addSum adds the Deltas of a stretch of interactions that InteractSum
+// summed: the leader count only decreased and stayed above 1, and the goal
+// was not reached, so only the counters and the one-leader step change.
+func (s *Sim[S, P]) addSum(d Delta) {
+	if d.Leaders != 0 {
+		s.leaders += int64(d.Leaders)
+		s.oneStep = -1
+	}
+	s.goal += int64(d.Goal)
 }
 
 // account updates the counters and the monitor after an interaction that
