@@ -143,6 +143,7 @@ type engine struct {
 	peers    []peer
 	knows    []elect.ID // leader ID each node has learned; -1: none
 	uniRing  bool
+	unitRing bool  // a ring under unit delays: Send's fast path
 	ringN    int32 // n on rings (neighbours computed inline), else 0
 	delivery Delivery
 
@@ -230,6 +231,7 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
+		e.unitRing = cfg.Delivery == Sync || cfg.Delivery == FIFO
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
@@ -615,10 +617,45 @@ func (e *engine) deliver(d *delivery) {
 	e.peers[i].node.Receive(e, port, msg)
 }
 
-// Send implements elect.Env. It is the simulator's hot path: on rings the
-// neighbour is computed inline, and the message is written straight into its
-// bucket.
+// Send implements elect.Env. It is the simulator's hot path: on rings under
+// unit delays the common case is handled here, without a call (send does
+// the rest).
 func (e *engine) Send(p elect.Port, m elect.Message) {
+	if !e.unitRing || int(m.Type) >= len(e.typeCounts) {
+		e.send(p, m)
+		return
+	}
+	i := e.current
+	to, q := i+1, elect.Right
+	switch {
+	case p == elect.Left:
+		if to == e.ringN {
+			to = 0
+		}
+	case p == elect.Right && !e.uniRing:
+		to, q = i-1, elect.Left
+		if to < 0 {
+			to = e.ringN - 1
+		}
+	default:
+		e.send(p, m)
+		return
+	}
+	e.typeCounts[m.Type]++
+	e.peers[i].sent++
+	k := len(e.soon)
+	if k == cap(e.soon) {
+		e.soon = append(e.soon, delivery{})
+	} else {
+		e.soon = e.soon[:k+1]
+	}
+	d := &e.soon[k]
+	d.to, d.port, d.msg = to, q, m
+}
+
+// send is Send in general: on rings the neighbour is computed inline, and
+// the message is written straight into its list or bucket.
+func (e *engine) send(p elect.Port, m elect.Message) {
 	i := e.current
 	var to int32
 	var q elect.Port
