@@ -156,8 +156,8 @@ type engine struct {
 	stackDepth []int64    // causal depth of each stacked delivery
 	timers     timedHeap
 	seq        uint64
-	delayRng   *rand.Rand
-	linkLast   []int64 // random-fifo: latest arrival per port
+	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
+	linkLast   []int64   // random-fifo: latest arrival per port
 	linkLastM  map[int64]int64
 	maxEvents  int64
 	maxTicks   int64
@@ -246,7 +246,7 @@ func newEngine(cfg *Config) (*engine, error) {
 		if e.wheel == nil {
 			e.wheel = newWheel(randomDelayTicks)
 		}
-		e.delayRng = Stream(cfg.Seed, "delivery", 0)
+		e.delayRng = streamSource(cfg.Seed, "delivery", 0)
 		if cfg.Delivery == RandomFIFO {
 			if p := g.Ports(); p <= 1<<24 {
 				e.linkLast = make([]int64, p)
@@ -715,9 +715,9 @@ func (e *engine) send(p elect.Port, m elect.Message) {
 		d.to, d.port, d.msg = to, q, m
 		return
 	case Random:
-		at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
 	case RandomFIFO:
-		at = e.now + 1 + int64(e.delayRng.Uint64N(randomDelayTicks))
+		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
 		k := e.g.PortIndex(i, p)
 		if e.linkLast != nil {
 			at = max(at, e.linkLast[k])

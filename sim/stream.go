@@ -8,6 +8,12 @@ import "math/rand/v2"
 // independent in practice, and each depends only on (seed, purpose, index):
 // adding a consumer never changes what another one draws.
 func Stream(seed uint64, purpose string, index uint64) *rand.Rand {
+	return rand.New(streamSource(seed, purpose, index))
+}
+
+// streamSource is Stream's generator itself, for the simulator's hot paths:
+// calling it directly saves the interface call of rand.Rand.
+func streamSource(seed uint64, purpose string, index uint64) *rand.PCG {
 	h := uint64(0xcbf29ce484222325) // FNV-1a of the purpose
 	for i := 0; i < len(purpose); i++ {
 		h ^= uint64(purpose[i])
@@ -15,7 +21,7 @@ func Stream(seed uint64, purpose string, index uint64) *rand.Rand {
 	}
 	a := splitmix(seed ^ splitmix(h))
 	b := splitmix(a ^ splitmix(index+0x9e3779b97f4a7c15))
-	return rand.New(rand.NewPCG(a, b))
+	return rand.NewPCG(a, b)
 }
 
 // splitmix is the SplitMix64 finaliser, a bijective mixer of 64-bit values.
