@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"sync"
 )
 
 // Algorithm is everything the tool knows about one election algorithm: its
@@ -33,44 +34,59 @@ type Algorithm struct {
 	// New builds one node.
 	New func(info NodeInfo) Node
 	// NewAll, when set, builds the nodes of a whole network at once: it sets
-	// nodes[i] to what New(info(i)) returns. A runtime that builds every node
-	// in one place uses it, so that the nodes can be one allocation instead
-	// of n, lying in memory in network order. NewOne and NewBlock make New
-	// and NewAll from one initialiser, so that the two cannot differ.
-	NewAll func(nodes []Node, info func(i int) NodeInfo)
+	// nodes[i] to what New(info(i)) returns, and returns release, which the
+	// runtime calls once it is done with them (it must not touch them
+	// after). A runtime that builds every node in one place uses it, so that
+	// the nodes are one array in network order, reused from one network to
+	// the next, instead of n allocations per run. NodeBlocks makes New and
+	// NewAll from one initialiser, so that the two cannot differ.
+	NewAll func(nodes []Node, info func(i int) NodeInfo) (release func())
 }
 
-// NodeInit sets up the node *T for info; the node type is *T.
-type NodeInit[T any, P interface {
+// NodeBlocks builds the nodes of type *T of one algorithm from one
+// initialiser, which sets up a zero T for a NodeInfo: one at a time (New),
+// or a network's as one array (NewAll), kept for the next network once it is
+// released.
+type NodeBlocks[T any, P interface {
 	*T
 	Node
-}] func(p P, info NodeInfo)
+}] struct {
+	init  func(p P, info NodeInfo)
+	spare sync.Pool // of *[]T, all zero
+}
 
-// NewOne returns a New that allocates one T and sets it up with init.
-func NewOne[T any, P interface {
+// NewNodeBlocks returns the NodeBlocks of init.
+func NewNodeBlocks[T any, P interface {
 	*T
 	Node
-}](init NodeInit[T, P]) func(NodeInfo) Node {
-	return func(info NodeInfo) Node {
-		p := P(new(T))
-		init(p, info)
-		return p
+}](init func(p P, info NodeInfo)) *NodeBlocks[T, P] {
+	return &NodeBlocks[T, P]{init: init}
+}
+
+// New is an Algorithm's New: it allocates one T and sets it up.
+func (b *NodeBlocks[T, P]) New(info NodeInfo) Node {
+	p := P(new(T))
+	b.init(p, info)
+	return p
+}
+
+// NewAll is an Algorithm's NewAll: the nodes are one array of T, taken from
+// a released network when one is large enough.
+func (b *NodeBlocks[T, P]) NewAll(nodes []Node, info func(int) NodeInfo) (release func()) {
+	var block []T
+	if s, ok := b.spare.Get().(*[]T); ok && cap(*s) >= len(nodes) {
+		block = (*s)[:len(nodes)]
+	} else {
+		block = make([]T, len(nodes))
 	}
-}
-
-// NewBlock returns a NewAll that allocates a network's nodes as one array of
-// T and sets each up with init.
-func NewBlock[T any, P interface {
-	*T
-	Node
-}](init NodeInit[T, P]) func([]Node, func(int) NodeInfo) {
-	return func(nodes []Node, info func(int) NodeInfo) {
-		block := make([]T, len(nodes))
-		for i := range block {
-			p := P(&block[i])
-			init(p, info(i))
-			nodes[i] = p
-		}
+	for i := range block {
+		p := P(&block[i])
+		b.init(p, info(i))
+		nodes[i] = p
+	}
+	return func() {
+		clear(block)
+		b.spare.Put(&block)
 	}
 }
 

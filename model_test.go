@@ -1,6 +1,7 @@
 package elect_test
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -9,12 +10,19 @@ import (
 )
 
 // TestNewAllBuildsWhatNewBuilds checks, for every algorithm that builds a
-// network's nodes at once, that they equal the nodes New builds one by one.
+// network's nodes at once, that they equal the nodes New builds one by one,
+// also when NewAll reuses a released network's nodes.
 func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
-	infos := []elect.NodeInfo{
-		{ID: 5, Degree: 2},
-		{ID: 0, Degree: 2, N: 3, Announce: true},
-		{ID: 1 << 40, Degree: 2, Params: elect.Params{"variant": "untagged"}},
+	networks := [][]elect.NodeInfo{
+		{
+			{ID: 5, Degree: 2},
+			{ID: 0, Degree: 2, N: 3, Announce: true},
+			{ID: 1 << 40, Degree: 2, Params: elect.Params{"variant": "untagged"}},
+		},
+		{
+			{ID: 9, Degree: 2, N: 2},
+			{ID: 3, Degree: 2, N: 2, Announce: true, Params: elect.Params{"variant": "tagged"}},
+		},
 	}
 	checked := 0
 	for _, alg := range catalog.All() {
@@ -22,15 +30,33 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 			continue
 		}
 		checked++
-		nodes := make([]elect.Node, len(infos))
-		alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
-		for i, info := range infos {
-			if one := alg.New(info); !reflect.DeepEqual(one, nodes[i]) {
-				t.Errorf("%s: NewAll built %+v for %+v, New %+v", alg.Name, nodes[i], info, one)
+		for _, infos := range networks {
+			nodes := make([]elect.Node, len(infos))
+			release := alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
+			for i, info := range infos {
+				if one := alg.New(info); !reflect.DeepEqual(one, nodes[i]) {
+					t.Errorf("%s: NewAll built %+v for %+v, New %+v", alg.Name, nodes[i], info, one)
+				}
 			}
+			// Dirty the nodes, as a run does, before handing them back.
+			for _, node := range nodes {
+				node.Wake(nopEnv{}, true)
+			}
+			release()
 		}
 	}
 	if checked == 0 {
 		t.Fatal("no algorithm has NewAll")
 	}
 }
+
+// nopEnv is an Env that drops everything.
+type nopEnv struct{}
+
+func (nopEnv) Send(elect.Port, elect.Message) {}
+func (nopEnv) Decide(elect.Decision)          {}
+func (nopEnv) SetLeader(elect.ID)             {}
+func (nopEnv) SetTimer(int64, int64)          {}
+func (nopEnv) Round() int64                   { return 0 }
+func (nopEnv) Rand() *rand.Rand               { return rand.New(rand.NewPCG(1, 2)) }
+func (nopEnv) Terminate()                     {}

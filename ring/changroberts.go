@@ -45,9 +45,11 @@ var ChangRoberts = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
 	},
 	NodeBytes: 48,
-	New:       elect.NewOne(crInit),
-	NewAll:    elect.NewBlock(crInit),
+	New:       crNodes.New,
+	NewAll:    crNodes.NewAll,
 }
+
+var crNodes = elect.NewNodeBlocks(crInit)
 
 func crInit(p *crNode, info elect.NodeInfo) { *p = crNode{id: info.ID, leaderID: -1} }
 

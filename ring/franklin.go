@@ -69,9 +69,11 @@ var Franklin = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
 	NodeBytes: 80,
-	New:       elect.NewOne(franklinInit),
-	NewAll:    elect.NewBlock(franklinInit),
+	New:       franklinNodes.New,
+	NewAll:    franklinNodes.NewAll,
 }
+
+var franklinNodes = elect.NewNodeBlocks(franklinInit)
 
 func franklinInit(p *franklinNode, info elect.NodeInfo) {
 	*p = franklinNode{id: info.ID, active: true, announce: info.Announce}

@@ -66,9 +66,11 @@ var HS = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
 	NodeBytes: 48,
-	New:       elect.NewOne(hsInit),
-	NewAll:    elect.NewBlock(hsInit),
+	New:       hsNodes.New,
+	NewAll:    hsNodes.NewAll,
 }
+
+var hsNodes = elect.NewNodeBlocks(hsInit)
 
 func hsInit(p *hsNode, info elect.NodeInfo) {
 	*p = hsNode{id: info.ID, replied: -1, announce: info.Announce}

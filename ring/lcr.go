@@ -46,9 +46,11 @@ var LCR = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
 	NodeBytes: 48,
-	New:       elect.NewOne(lcrInit),
-	NewAll:    elect.NewBlock(lcrInit),
+	New:       lcrNodes.New,
+	NewAll:    lcrNodes.NewAll,
 }
+
+var lcrNodes = elect.NewNodeBlocks(lcrInit)
 
 func lcrInit(p *lcrNode, info elect.NodeInfo) {
 	*p = lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}

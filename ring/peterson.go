@@ -92,9 +92,11 @@ var Peterson = &elect.Algorithm{
 		},
 	}},
 	NodeBytes: 96,
-	New:       elect.NewOne(petersonInit),
-	NewAll:    elect.NewBlock(petersonInit),
+	New:       petersonNodes.New,
+	NewAll:    petersonNodes.NewAll,
 }
+
+var petersonNodes = elect.NewNodeBlocks(petersonInit)
 
 func petersonInit(p *petersonNode, info elect.NodeInfo) {
 	*p = petersonNode{

@@ -147,20 +147,22 @@ type engine struct {
 	ringN    int32 // n on rings (neighbours computed inline), else 0
 	delivery Delivery
 
-	now        int64
-	unit       int64 // ticks per round or time unit
-	buf        *buffers
-	wheel      *wheel     // random delays
-	due, soon  []delivery // unit delays: arriving now, and at now+1
-	stack      []delivery // newest-first
-	stackDepth []int64    // causal depth of each stacked delivery
-	timers     timedHeap
-	seq        uint64
-	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
-	linkLast   []int64   // random-fifo: latest arrival per port
-	linkLastM  map[int64]int64
-	maxEvents  int64
-	maxTicks   int64
+	now  int64
+	unit int64 // ticks per round or time unit
+	buf  *buffers
+	// releaseNodes hands the nodes back to the algorithm (see NewAll).
+	releaseNodes func()
+	wheel        *wheel     // random delays
+	due, soon    []delivery // unit delays: arriving now, and at now+1
+	stack        []delivery // newest-first
+	stackDepth   []int64    // causal depth of each stacked delivery
+	timers       timedHeap
+	seq          uint64
+	delayRng     *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
+	linkLast     []int64   // random-fifo: latest arrival per port
+	linkLastM    map[int64]int64
+	maxEvents    int64
+	maxTicks     int64
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
@@ -283,7 +285,7 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if alg.NewAll != nil {
 		nodes := grow(buf.nodes, n)
-		alg.NewAll(nodes, info)
+		e.releaseNodes = alg.NewAll(nodes, info)
 		for i, node := range nodes {
 			e.peers[i].node = node
 		}
@@ -335,6 +337,10 @@ func grow[T any](s []T, n int) []T {
 // releaseBuffers clears the run's buffers and hands them to the next run.
 func (e *engine) releaseBuffers() {
 	b := e.buf
+	if e.releaseNodes != nil {
+		e.releaseNodes()
+		e.releaseNodes = nil
+	}
 	clear(e.peers)
 	clear(e.knows)
 	b.peers, b.knows = e.peers, e.knows
