@@ -143,7 +143,7 @@ type engine struct {
 	peers    []peer
 	knows    []elect.ID // leader ID each node has learned; -1: none
 	uniRing  bool
-	unitRing bool  // a ring under unit delays: Send's fast path
+	fastRing bool  // a ring under unit or random delays: Send's fast path
 	ringN    int32 // n on rings (neighbours computed inline), else 0
 	delivery Delivery
 
@@ -233,7 +233,7 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
-		e.unitRing = cfg.Delivery == Sync || cfg.Delivery == FIFO
+		e.fastRing = cfg.Delivery == Sync || cfg.Delivery == FIFO || cfg.Delivery == Random
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
@@ -633,10 +633,10 @@ func (e *engine) deliver(d *delivery) {
 }
 
 // Send implements elect.Env. It is the simulator's hot path: on rings under
-// unit delays the common case is handled here, without a call (send does
-// the rest).
+// unit or random delays the common case is handled here (send does the
+// rest).
 func (e *engine) Send(p elect.Port, m elect.Message) {
-	if !e.unitRing || int(m.Type) >= len(e.typeCounts) {
+	if !e.fastRing || int(m.Type) >= len(e.typeCounts) {
 		e.send(p, m)
 		return
 	}
@@ -658,6 +658,10 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 	}
 	e.typeCounts[m.Type]++
 	e.peers[i].sent++
+	if e.wheel != nil {
+		e.wheel.push(e.now+1+int64(e.delayRng.Uint64()&(randomDelayTicks-1)), to, q, m)
+		return
+	}
 	k := len(e.soon)
 	if k == cap(e.soon) {
 		e.soon = append(e.soon, delivery{})
