@@ -436,6 +436,9 @@ func (e *engine) wheelLoop() {
 		var due []delivery
 		if bk != nil && at == next {
 			due = bk.items
+			if e.touchAhead > 0 {
+				e.touchWheel(at)
+			}
 		}
 		ok := e.instant(next, due)
 		if due != nil {
@@ -559,6 +562,33 @@ func (e *engine) touch(soon, later int32) {
 	prefetch(unsafe.Pointer(&e.peers[later]))
 	prefetch((*[2]unsafe.Pointer)(unsafe.Pointer(&e.peers[soon].node))[1]) // the interface's data word
 }
+
+// touchWheel is touch across the buckets of random delays, which hold few
+// deliveries each: while the bucket of time at is handled, it prefetches
+// the nodes of the receivers in the next occupied bucket (their records were
+// fetched at the previous instant) and the records of those in the one
+// after.
+func (e *engine) touchWheel(at int64) {
+	w := e.wheel
+	b1, t1 := w.next(at + 1)
+	if t1 <= at || t1 > at+randomDelayTicks {
+		return // nothing pending after this bucket
+	}
+	for _, d := range b1.items[:min(len(b1.items), touchWheelItems)] {
+		prefetch((*[2]unsafe.Pointer)(unsafe.Pointer(&e.peers[d.to].node))[1])
+	}
+	b2, t2 := w.next(t1 + 1)
+	if t2 <= t1 || t2 > at+randomDelayTicks {
+		return
+	}
+	for _, d := range b2.items[:min(len(b2.items), touchWheelItems)] {
+		prefetch(unsafe.Pointer(&e.peers[d.to]))
+	}
+}
+
+// touchWheelItems is how many deliveries of a bucket touchWheel prefetches
+// for.
+const touchWheelItems = 8
 
 // countEvent counts one more event, or reports false and marks the run
 // stopped if the event limit has been reached.
