@@ -85,13 +85,17 @@ func sampleFresh(g rng, n, r, limit int64) int64 {
 	if lnP(kmax) >= lu {
 		return kmax
 	}
-	// Bracket around the Gaussian approximation ln P ~ -2k^2/n - 2kr/n.
+	// Bracket around the Gaussian approximation ln P ~ -2k^2/n - 2kr/n,
+	// whose root k = -n lu / (r + sqrt(r^2 - 2 n lu)) is within a few units
+	// of L (the neglected terms are O(k^3/n^2)), so that in multibatch
+	// epochs, where r is many times sqrt(n), the search takes a few steps.
 	lo, hi := int64(0), kmax
-	guess := int64(math.Sqrt(-lu * fn / 2))
+	fr := float64(r)
+	guess := int64(-fn * lu / (fr + math.Sqrt(fr*fr-2*fn*lu)))
 	if guess > 0 && guess < kmax {
 		if lnP(guess) >= lu {
 			lo = guess
-			for step := max(guess/8, 1); ; step *= 2 {
+			for step := int64(1); ; step *= 4 {
 				next := lo + step
 				if next >= hi {
 					break
@@ -104,7 +108,7 @@ func sampleFresh(g rng, n, r, limit int64) int64 {
 			}
 		} else {
 			hi = guess
-			for step := max(guess/8, 1); ; step *= 2 {
+			for step := int64(1); ; step *= 4 {
 				next := hi - step
 				if next <= lo {
 					break
@@ -141,10 +145,12 @@ type batchScratch struct {
 	types              []pairType
 	used               []int64
 	neutral            []int64
+	held               []int64 // leaders set aside by followerEpoch
+	heldStates         []int32 // their states
 }
 
 func (b *batchScratch) grow(q int) {
-	for _, p := range []*[]int64{&b.ini, &b.res, &b.row, &b.upd, &b.neutral} {
+	for _, p := range []*[]int64{&b.ini, &b.res, &b.row, &b.upd, &b.neutral, &b.held} {
 		for len(*p) < q {
 			*p = append(*p, 0)
 		}
@@ -155,7 +161,10 @@ func (b *batchScratch) grow(q int) {
 func (s *CountSim[S, P]) batch(end int64) {
 	if s.biasHook == nil && !s.noEpochs {
 		if T := s.epochLength(end); T > 0 {
-			s.multibatch(T)
+			s.multibatch(T, s.c.n)
+			return
+		}
+		if s.followerEpoch(end) {
 			return
 		}
 	}

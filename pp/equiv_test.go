@@ -109,7 +109,10 @@ func equivCases() []equivCase {
 		{"approx-majority n=60 a=36 agents holding A at step 2n", amCount(60, 36, 120), 1, false},
 		{"pll n=30 steps to one leader", stopSteps[uint32](func() *protocols.PLL { p, _ := protocols.NewPLL(30, 0, false, "prose"); return p }, 30, pp.Options{}), 1, false},
 		// n = 1000: pll runs multibatch epochs while it has many leaders and
-		// many live states (epochs need (q/4) sqrt(n) >= 3 sqrt(n)).
+		// many live states (epochs need (q/4) sqrt(n) >= 3 sqrt(n)), and
+		// follower epochs once at most 5 leaders remain (n/(2L) >= 3
+		// sqrt(n)), which is most of the steps of the runs that reach
+		// Tournament or BackUp.
 		{"approx-majority n=1000 a=600 agents holding A at step 2n", amCount(1000, 600, 2000), 5, true},
 		{"pll n=1000 steps to one leader (epochs while many leaders)", stopSteps[uint32](func() *protocols.PLL { p, _ := protocols.NewPLL(1000, 0, false, "prose"); return p }, 1000, pp.Options{}), 10, true},
 	}

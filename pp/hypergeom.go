@@ -140,15 +140,29 @@ func (g rng) hypergeometric(N, K, k int64) int64 {
 	return g.hypRatio(N, K, k)
 }
 
+// hypProductMax is the largest k for which hypInvert computes P(0) as a
+// product (k divisions, pipelined, instead of four logarithms and an
+// exponential).
+const hypProductMax = 48
+
 // hypInvert samples by inversion: P(0) = (N-K)_k / (N)_k, then the ratio
 // P(x+1)/P(x) = (K-x)(k-x) / ((x+1)(N-K-k+x+1)).
 func (g rng) hypInvert(N, K, k int64) int64 {
+	// P(0) = (N-K)_k / (N)_k: for small k the product of its k factors
+	// (N-K-i)/(N-i), each rounded once; otherwise from logarithms,
+	// ln P(0) = lnFallingRel(N-K, k) - lnFallingRel(N, k) + k ln(1 - K/N),
+	// every term moderate since k <= K and kK/N < 12.
+	var p0 float64
+	if k <= hypProductMax {
+		p0 = 1
+		for i := range k {
+			p0 *= float64(N-K-i) / float64(N-i)
+		}
+	} else {
+		p0 = math.Exp(lnFallingRel(N-K, k) - lnFallingRel(N, k) + float64(k)*math.Log1p(-float64(K)/float64(N)))
+	}
 	for {
-		// ln P(0) = ln (N-K)_k - ln (N)_k
-		//        = lnFallingRel(N-K, k) - lnFallingRel(N, k) + k ln(1 - K/N),
-		// every term moderate since k <= K and kK/N < 12.
-		lp0 := lnFallingRel(N-K, k) - lnFallingRel(N, k) + float64(k)*math.Log1p(-float64(K)/float64(N))
-		p := math.Exp(lp0)
+		p := p0
 		u := g.uniform()
 		limit := min(k, K)
 		for x := int64(0); ; x++ {
@@ -211,11 +225,14 @@ func (g rng) hypRatio(N, K, k int64) int64 {
 	}
 }
 
-// lnFactFrom evaluates ln(A!) - ln((A+d)!) for a fixed A and varying small
-// d, with ln A and the Stirling tail of A computed once.
+// lnFactFrom evaluates ln(A!) - ln((A+e)!) for a fixed A and varying small
+// e, with what depends on A computed once: ln A! from the table for small
+// A; ln A, 1/A and the Stirling tail of A for large A.
 type lnFactFrom struct {
 	A          int64
 	fA, lA, tA float64
+	invA, t12  float64 // 1/A and 1/(12A)
+	tabA       float64 // ln A! when A < lnFactSmall
 	big        bool
 }
 
@@ -225,19 +242,39 @@ func (l *lnFactFrom) init(A int64) {
 	if l.big {
 		l.lA = math.Log(l.fA)
 		l.tA = stirlingTail(l.fA)
+		l.invA = 1 / l.fA
+		l.t12 = l.invA / 12
+	} else {
+		l.tabA = lnFactTable[A]
 	}
 }
 
 // ratio returns ln(A!) - ln((A+e)!) (the sign convention of the terms of t).
 func (l *lnFactFrom) ratio(e int64) float64 {
 	b := l.A + e
-	if !l.big || b < 1<<15 {
+	if !l.big {
+		if uint64(b) < lnFactSmall {
+			return l.tabA - lnFactTable[b]
+		}
 		return lnFactRatio(l.A, b)
 	}
-	// ln A! - ln b! = (b + 1/2) ln(1 + d/b) + d ln A - d + c(A) - c(b), d = A - b.
-	fb := float64(b)
-	d := -float64(e)
-	return (fb+0.5)*log1pSmall(d/fb) + d*l.lA - d + l.tA - stirlingTail(fb)
+	if b < 1<<15 {
+		return lnFactRatio(l.A, b)
+	}
+	// ln A! - ln b! = (b + 1/2) ln(A/b) - e ln A + e + c(A) - c(b), with
+	// ln(A/b) = -ln(1 + e/A) and, for b > 2^20 (where c(x) = 1/(12x)),
+	// c(b) = c(A) / (1 + x) = c(A) (1 - x + x^2 - x^3), x = e/A, whose
+	// truncation error x^4 c(A) is below 1e-20 for |e| <= A/4: no
+	// division on this path.
+	fb, fe := float64(b), float64(e)
+	x := fe * l.invA
+	var tb float64
+	if b > 1<<20 && l.A > 1<<20 && 4*max(e, -e) <= l.A {
+		tb = l.t12 * (1 - x*(1-x*(1-x)))
+	} else {
+		tb = stirlingTail(fb)
+	}
+	return -(fb+0.5)*log1pSmall(x) - fe*l.lA + fe + l.tA - tb
 }
 
 // log1pSmall is ln(1+x), by its Taylor series when |x| < 2^-14 (the

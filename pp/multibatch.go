@@ -66,10 +66,11 @@ var epochFactor = 0.25
 // collisions, about 2T^2/n of them at O(q) each, stay comparable), at most
 // n/8 and never beyond the safe length above.
 
-// multibatch runs one epoch of exactly T interactions.
-func (s *CountSim[S, P]) multibatch(T int64) {
+// multibatch runs one epoch of exactly T interactions among the n agents
+// held in c.counts (all of them, or the followers while followerEpoch holds
+// the leaders aside).
+func (s *CountSim[S, P]) multibatch(T, n int64) {
 	c, g := s.c, s.g
-	n := c.n
 	s.batches++
 	cTotal := n   // agents in c (untouched and delayed)
 	var upd int64 // updated agents
@@ -209,5 +210,134 @@ func (s *CountSim[S, P]) multibatch(T int64) {
 	s.account(dl)
 	if s.batches%8 == 0 {
 		c.sortOrder()
+	}
+}
+
+// Follower epochs. With few leaders the epochs above cannot be used (an
+// epoch that may contain the step at which one leader remains must be
+// resolved step by step), and single batches cost about q^2 draws for
+// about sqrt(n) interactions, ruinous when a protocol such as P_LL keeps
+// hundreds of live states (its clock) while two or three leaders wait for
+// the next phase. For a protocol whose goal is one leader and whose leader
+// count never increases (Spec.Monotone), the leader count only changes in
+// an interaction that involves a leader agent: a count that falls has an
+// agent leaving L. With L leaders among n agents, each interaction avoids
+// them with probability p0 = (n-L)(n-L-1) / (n(n-1)), independently, so the
+// number G of interactions before the first one that involves a leader is
+// geometric, P(G >= g) = p0^g, and given G those G interactions are
+// uniform ordered pairs of distinct followers: the ordered scheduler on the
+// n-L followers, whose own epochs have no stop condition inside them. The
+// engine sets the leaders' agents aside, runs an epoch of T = min(G, cap,
+// steps left) follower interactions, puts the leaders back and, when T = G,
+// plays the interaction that involves a leader: an ordered pair uniform
+// among those with at least one leader agent (the collision rule of
+// collide, with the leaders as the touched agents), at its exact step. When
+// T < G nothing else happens: G is memoryless, so the next call draws a
+// fresh gap. A follower interaction that created a leader would break the
+// protocol's promise; the monitor then reports it at the end of the epoch
+// (the only case in which a count engine does not name the exact step).
+
+// followerEpochMinGap: follower epochs are used when the mean gap between
+// interactions that involve a leader, about n / (2L), is at least this many
+// times sqrt(n) (a single batch is about 0.63 sqrt(n) interactions).
+const followerEpochMinGap = 3
+
+// followerEpoch runs one follower epoch (and the leader interaction that
+// ends it, if it comes before the cap and end) when they apply, and reports
+// whether it did.
+func (s *CountSim[S, P]) followerEpoch(end int64) bool {
+	c, g := s.c, s.g
+	n, L := c.n, c.leaders
+	if c.spec.Goal != GoalOneLeader || !c.spec.Monotone || L < 1 || L >= n-1 {
+		return false
+	}
+	sq := math.Sqrt(float64(n))
+	if float64(n)/(2*float64(L)) < followerEpochMinGap*sq {
+		return false
+	}
+	nF := n - L
+	thr := min(int64(float64(len(c.order))*epochFactor*math.Sqrt(float64(nF))), nF/8)
+	if float64(thr) < 3*sq {
+		return false
+	}
+	// Set the leaders aside.
+	held, heldStates := s.b.held, s.b.heldStates[:0]
+	var heldTotal int64
+	for _, i := range c.order {
+		if c.leader[i] && c.counts[i] > 0 {
+			heldStates = append(heldStates, i)
+			held[i] = c.counts[i]
+			heldTotal += held[i]
+			c.counts[i] = 0
+		}
+	}
+	s.b.heldStates = heldStates
+	if heldTotal != L {
+		panic("pp: leader count disagrees with the counts")
+	}
+	// G: interactions before the first one that involves a leader.
+	fn := float64(n)
+	lnP0 := math.Log1p(-float64(L)/fn) + math.Log1p(-float64(L)/(fn-1))
+	gap := math.Floor(math.Log(g.uniform()) / lnP0)
+	T := min(thr, end-s.step)
+	leaderNext := gap < float64(T)
+	if leaderNext {
+		T = int64(gap)
+	}
+	if T > 0 {
+		s.multibatch(T, nF)
+	}
+	if !leaderNext || s.violation != "" {
+		s.restoreLeaders(held, heldStates)
+		return true
+	}
+	// The interaction that involves a leader: conditioned on not both
+	// followers, the initiator is a leader with probability
+	// L(n-1) / (L(n-1) + (n-L)L) = (n-1) / (n-1 + n-L); given a leader
+	// initiator the responder is another leader with probability
+	// (L-1)/(n-1), and given a follower initiator the responder is a leader.
+	initLeader := g.below(uint64(n-1+nF)) < uint64(n-1)
+	respLeader := true
+	if initLeader {
+		respLeader = g.below(uint64(n-1)) < uint64(L-1)
+	}
+	fTotal := nF
+	draw := func(leader bool) int32 {
+		if leader {
+			i := pick(g, held, heldTotal, heldStates)
+			held[i]--
+			heldTotal--
+			return i
+		}
+		i := pick(g, c.counts, fTotal, c.order)
+		c.counts[i]--
+		fTotal--
+		return i
+	}
+	i := draw(initLeader)
+	j := draw(respLeader)
+	s.restoreLeaders(held, heldStates)
+	x, y := c.trans(i, j)
+	c.touch(x)
+	c.touch(y)
+	c.counts[x]++
+	c.counts[y]++
+	dl, dg := c.deltas(i, j, x, y)
+	s.step++
+	c.leaders += dl
+	c.goal += dg
+	s.account(dl)
+	return true
+}
+
+// restoreLeaders puts the agents set aside by followerEpoch back into the
+// counts (and their states back into the visiting order, which a sort may
+// have dropped them from while their counts were 0).
+func (s *CountSim[S, P]) restoreLeaders(held []int64, states []int32) {
+	c := s.c
+	for _, i := range states {
+		c.counts[i] += held[i]
+		held[i] = 0
+		c.touch(i)
 	}
 }
