@@ -110,7 +110,7 @@ type franklinSide struct {
 
 type franklinNode struct {
 	id       elect.ID
-	round    int64
+	round    int32 // at most floor(lg n); 32 bits keep the node in one 64-byte cache line
 	active   bool
 	elected  bool
 	announce bool
@@ -123,7 +123,7 @@ func (p *franklinNode) Wake(env elect.Env, spontaneous bool) {
 }
 
 func (p *franklinNode) sendProbes(env elect.Env) {
-	m := elect.Message{Type: franklinProbe, ID: p.id, A: p.round}
+	m := elect.Message{Type: franklinProbe, ID: p.id, A: int64(p.round)}
 	env.Send(elect.Left, m)
 	env.Send(elect.Right, m)
 }
@@ -140,11 +140,11 @@ func (p *franklinNode) Receive(env elect.Env, from elect.Port, m elect.Message) 
 		// The second copy of the leader's own probe.
 	case m.ID == p.id:
 		p.becomeLeader(env)
-	case m.A == p.round:
+	case m.A == int64(p.round):
 		s := &p.side[from]
 		s.got, s.id = true, m.ID
 		p.maybeCompare(env)
-	case m.A == p.round+1 && !p.side[from].early:
+	case m.A == int64(p.round)+1 && !p.side[from].early:
 		s := &p.side[from]
 		s.early, s.earlyID = true, m.ID
 	default:
@@ -176,7 +176,7 @@ func (p *franklinNode) becomePassive(env elect.Env) {
 	for i := range p.side {
 		if s := p.side[i]; s.early {
 			from := elect.Port(i)
-			env.Send(from.Opposite(), elect.Message{Type: franklinProbe, ID: s.earlyID, A: p.round + 1})
+			env.Send(from.Opposite(), elect.Message{Type: franklinProbe, ID: s.earlyID, A: int64(p.round) + 1})
 		}
 	}
 	p.side = [2]franklinSide{}
