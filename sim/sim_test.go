@@ -306,3 +306,32 @@ func TestRunsShareNoState(t *testing.T) {
 		t.Fatalf("the same run gave %+v, then %+v", first, again)
 	}
 }
+
+// TestLargeRingsWithPrefetch runs rings large enough for the simulator to
+// prefetch the coming deliveries' state (a path small tests never take):
+// LCR's message count under FIFO delivery must still be the count computed
+// from the ring alone (each ID travels until it meets a larger one, the
+// maximum all the way round), and every run must elect the maximum.
+func TestLargeRingsWithPrefetch(t *testing.T) {
+	const n = 1 << 15
+	ids := shuffled(n, 11)
+	var want int64
+	for i := range n {
+		hops := int64(1)
+		for ids[(i+int(hops))%n] < ids[i] {
+			hops++
+		}
+		want += hops
+	}
+	for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random, sim.RandomFIFO} {
+		for _, alg := range []*elect.Algorithm{ring.LCR, ring.HS} {
+			res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 3})
+			if res.Outcome != sim.OutcomeElected || res.LeaderID != n-1 {
+				t.Fatalf("%s, %s: outcome %s, leader %d", alg.Name, d, res.Outcome, res.LeaderID)
+			}
+			if alg == ring.LCR && d.IsFIFO() && res.Messages != want {
+				t.Errorf("LCR, %s: %d messages, want %d", d, res.Messages, want)
+			}
+		}
+	}
+}
