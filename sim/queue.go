@@ -49,18 +49,23 @@ func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 	b := at & w.mask
 	bk := &w.buckets[b]
 	w.used[b>>6] |= 1 << (b & 63)
-	// Grow by one and fill the slot field by field: a delivery is too big
-	// for registers, and building it as a value first would copy it through
-	// a stack temporary.
-	k := len(bk.items)
-	if k == cap(bk.items) {
-		bk.items = append(bk.items, delivery{})
-	} else {
-		bk.items = bk.items[:k+1]
-	}
-	d := &bk.items[k]
-	d.to, d.port, d.msg = to, port, m
+	bk.items = appendDelivery(bk.items, to, port, m)
 	w.count++
+}
+
+// appendDelivery appends a delivery to s. It grows s by one and fills the
+// slot field by field: a delivery is too big for registers, and building it
+// as a value first would copy it through a stack temporary.
+func appendDelivery(s []delivery, to int32, port elect.Port, m elect.Message) []delivery {
+	k := len(s)
+	if k == cap(s) {
+		s = append(s, delivery{})
+	} else {
+		s = s[:k+1]
+	}
+	d := &s[k]
+	d.to, d.port, d.msg = to, port, m
+	return s
 }
 
 // next returns the earliest occupied bucket and its time, given the current

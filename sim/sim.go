@@ -692,14 +692,7 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 		e.wheel.push(e.now+1+int64(e.delayRng.Uint64()&(randomDelayTicks-1)), to, q, m)
 		return
 	}
-	k := len(e.soon)
-	if k == cap(e.soon) {
-		e.soon = append(e.soon, delivery{})
-	} else {
-		e.soon = e.soon[:k+1]
-	}
-	d := &e.soon[k]
-	d.to, d.port, d.msg = to, q, m
+	e.soon = appendDelivery(e.soon, to, q, m)
 }
 
 // send is Send in general: on rings the neighbour is computed inline, and
@@ -744,15 +737,7 @@ func (e *engine) send(p elect.Port, m elect.Message) {
 	var at int64
 	switch e.delivery {
 	case Sync, FIFO:
-		// Grow by one and fill the slot field by field (see wheel.push).
-		k := len(e.soon)
-		if k == cap(e.soon) {
-			e.soon = append(e.soon, delivery{})
-		} else {
-			e.soon = e.soon[:k+1]
-		}
-		d := &e.soon[k]
-		d.to, d.port, d.msg = to, q, m
+		e.soon = appendDelivery(e.soon, to, q, m)
 		return
 	case Random:
 		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
