@@ -476,7 +476,15 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			if a := e.touchAhead; a > 0 && k+a < len(due) {
 				e.touch(due[k+a/2].to, due[k+a].to)
 			}
-			e.deliver(&due[k])
+			// The common case inline: an awake receiver, no trace.
+			d := &due[k]
+			if pr := &e.peers[d.to]; pr.woken && !pr.halted && e.trace == nil {
+				e.current = d.to
+				e.lastAt = e.now
+				pr.node.Receive(e, d.port, d.msg)
+				continue
+			}
+			e.deliver(d)
 		}
 	} else {
 		for k := range due {
@@ -631,13 +639,6 @@ func (e *engine) fire(t timed) {
 // fields are read before the receiver runs (its sends may reuse the slot).
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
-	pr := &e.peers[i]
-	if pr.woken && !pr.halted && e.trace == nil { // the common case
-		e.current = i
-		e.lastAt = e.now
-		pr.node.Receive(e, port, msg)
-		return
-	}
 	if e.peers[i].halted {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
