@@ -556,8 +556,10 @@ func (e *engine) dropCancelledTimers() {
 }
 
 // touchBytes is the size of the nodes' state beyond which deliveries
-// prefetch (touch) what the coming ones need: about what the L2 cache holds.
-const touchBytes = 1 << 20
+// prefetch (touch) what the coming ones need: twice what the L2 cache of
+// the development machine holds (below it, prefetching only costs: at
+// 10^4 nodes of 128 bytes it made random delays 25% slower).
+const touchBytes = 4 << 20
 
 // touch prefetches the state of node soon (its first cache line) and the
 // simulator's record of node later. On large networks a delivery's cost is
