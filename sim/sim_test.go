@@ -313,7 +313,7 @@ func TestRunsShareNoState(t *testing.T) {
 // from the ring alone (each ID travels until it meets a larger one, the
 // maximum all the way round), and every run must elect the maximum.
 func TestLargeRingsWithPrefetch(t *testing.T) {
-	const n = 1 << 15
+	const n = 1 << 16
 	ids := shuffled(n, 11)
 	var want int64
 	for i := range n {
@@ -325,7 +325,11 @@ func TestLargeRingsWithPrefetch(t *testing.T) {
 	}
 	for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random, sim.RandomFIFO} {
 		for _, alg := range []*elect.Algorithm{ring.LCR, ring.HS} {
-			res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 3})
+			cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 3}
+			if sim.TouchAhead(cfg) == 0 {
+				t.Fatalf("%s, %s on %d nodes does not prefetch", alg.Name, d, n)
+			}
+			res := run(t, cfg)
 			if res.Outcome != sim.OutcomeElected || res.LeaderID != n-1 {
 				t.Fatalf("%s, %s: outcome %s, leader %d", alg.Name, d, res.Outcome, res.LeaderID)
 			}
