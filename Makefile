@@ -9,8 +9,11 @@ short:
 
 # The benchmarks quoted in the README's performance section.
 bench:
-	go test -run XXX -short -bench . -benchtime 3x -count 3 ./ring ./complete ./general
-	go test -run XXX -bench . -count 3 ./pp/...
+	go test -run XXX -short -bench 'LCR|NLogN' -benchtime 1s -count 5 ./ring
+	go test -run XXX -bench 'NLogN/.*/n=1000000$$' -benchtime 2x -count 3 ./ring
+	go test -run XXX -short -bench . -benchtime 3x -count 3 ./complete ./general
+	go test -run XXX -bench AgentArray -benchtime 20000000x -count 5 ./pp/protocols
+	go test -run XXX -short -bench Count -count 3 ./pp/protocols
 
 verify:
 	bash .ci/run
