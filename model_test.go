@@ -15,13 +15,13 @@ import (
 func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 	networks := [][]elect.NodeInfo{
 		{
-			{ID: 5, Degree: 2},
+			{ID: 5, Degree: 2, N: 3},
 			{ID: 0, Degree: 2, N: 3, Announce: true},
-			{ID: 1 << 40, Degree: 2, Params: elect.Params{"variant": "untagged"}},
+			{ID: 1 << 40, Degree: 2, N: 3},
 		},
 		{
-			{ID: 9, Degree: 2, N: 2},
-			{ID: 3, Degree: 2, N: 2, Announce: true, Params: elect.Params{"variant": "tagged"}},
+			{ID: 9, Degree: 3, N: 2},
+			{ID: 3, Degree: 1, N: 2, Announce: true},
 		},
 	}
 	checked := 0
@@ -30,7 +30,14 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 			continue
 		}
 		checked++
+		params := elect.Params{}
+		for _, p := range alg.Params {
+			params[p.Name] = p.Default
+		}
 		for _, infos := range networks {
+			for i := range infos {
+				infos[i].Params = params
+			}
 			nodes := make([]elect.Node, len(infos))
 			release := alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
 			for i, info := range infos {
@@ -45,8 +52,8 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 			release()
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no algorithm has NewAll")
+	if checked != len(catalog.All()) {
+		t.Errorf("%d of %d algorithms have NewAll", checked, len(catalog.All()))
 	}
 }
 

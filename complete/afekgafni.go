@@ -105,11 +105,16 @@ var AfekGafni = &elect.Algorithm{
 	// the wait variant (each candidate has at most one ARRIVE outstanding,
 	// so at most n arrivals are held in the whole network).
 	NodeBytes: int(unsafe.Sizeof(agNode{}) + unsafe.Sizeof(agArrival{})),
-	New: func(info elect.NodeInfo) elect.Node {
-		v, _ := parseAGVariant(info.Params.String("variant"))
-		return &agNode{id: info.ID, degree: int32(info.Degree), variant: v, father: noPort, potentialFather: noPort,
-			rotate: info.Params.String("order") != "index"}
-	},
+	New:       agNodes.New,
+	NewAll:    agNodes.NewAll,
+}
+
+var agNodes = elect.NewNodeBlocks(agInit)
+
+func agInit(p *agNode, info elect.NodeInfo) {
+	v, _ := parseAGVariant(info.Params.String("variant"))
+	*p = agNode{id: info.ID, degree: int32(info.Degree), variant: v, father: noPort, potentialFather: noPort,
+		rotate: info.Params.String("order") != "index"}
 }
 
 // agElectionTypes are the message types of the election proper, which the

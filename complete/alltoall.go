@@ -36,9 +36,14 @@ var AllToAll = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
 	NodeBytes: 24,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &allToAllNode{id: info.ID, max: info.ID, degree: int32(info.Degree)}
-	},
+	New:       allToAllNodes.New,
+	NewAll:    allToAllNodes.NewAll,
+}
+
+var allToAllNodes = elect.NewNodeBlocks(allToAllInit)
+
+func allToAllInit(p *allToAllNode, info elect.NodeInfo) {
+	*p = allToAllNode{id: info.ID, max: info.ID, degree: int32(info.Degree)}
 }
 
 // Message types of AllToAll, in the order of AllToAll.Messages.

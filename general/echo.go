@@ -72,9 +72,14 @@ var Echo = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return float64(c.N - 1) }},
 	},
 	NodeBytes: 96,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &echoNode{id: info.ID, degree: int32(info.Degree), wave: -1, father: noFather}
-	},
+	New:       echoNodes.New,
+	NewAll:    echoNodes.NewAll,
+}
+
+var echoNodes = elect.NewNodeBlocks(echoInit)
+
+func echoInit(p *echoNode, info elect.NodeInfo) {
+	*p = echoNode{id: info.ID, degree: int32(info.Degree), wave: -1, father: noFather}
 }
 
 // Message types of Echo, in the order of Echo.Messages.

@@ -68,13 +68,18 @@ var FloodMax = &elect.Algorithm{
 			Check: checkFloodVariant},
 	},
 	NodeBytes: 48,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &floodNode{
-			id: info.ID, maxUID: info.ID, degree: int32(info.Degree),
-			diam:     floodDiam(info.Params, info.N),
-			onChange: floodVariant(info.Params) == floodOnChange,
-		}
-	},
+	New:       floodNodes.New,
+	NewAll:    floodNodes.NewAll,
+}
+
+var floodNodes = elect.NewNodeBlocks(floodInit)
+
+func floodInit(p *floodNode, info elect.NodeInfo) {
+	*p = floodNode{
+		id: info.ID, maxUID: info.ID, degree: int32(info.Degree),
+		diam:     floodDiam(info.Params, info.N),
+		onChange: floodVariant(info.Params) == floodOnChange,
+	}
 }
 
 // The FloodMax variants.

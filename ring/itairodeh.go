@@ -54,9 +54,14 @@ var ItaiRodeh = &elect.Algorithm{
 			Applies: func(c elect.BoundContext) bool { return c.Sync }},
 	},
 	NodeBytes: 64,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &itaiRodehNode{n: int64(info.N)}
-	},
+	New:       itaiRodehNodes.New,
+	NewAll:    itaiRodehNodes.NewAll,
+}
+
+var itaiRodehNodes = elect.NewNodeBlocks(itaiRodehInit)
+
+func itaiRodehInit(p *itaiRodehNode, info elect.NodeInfo) {
+	*p = itaiRodehNode{n: int64(info.N)}
 }
 
 // itaiRodehRoundBits is the width counted for the round number. Rounds are

@@ -67,9 +67,14 @@ var LCRRandom = &elect.Algorithm{
 		Check: checkLCRRandomBits,
 	}},
 	NodeBytes: 64,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &lcrRandomNode{id: info.ID, bits: uint(info.Params.Int("bits")), announce: info.Announce}
-	},
+	New:       lcrRandomNodes.New,
+	NewAll:    lcrRandomNodes.NewAll,
+}
+
+var lcrRandomNodes = elect.NewNodeBlocks(lcrRandomInit)
+
+func lcrRandomInit(p *lcrRandomNode, info elect.NodeInfo) {
+	*p = lcrRandomNode{id: info.ID, bits: uint(info.Params.Int("bits")), announce: info.Announce}
 }
 
 // lcrRandomBits is the size of a message: a type tag, the b random bits and

@@ -105,9 +105,14 @@ var SlowFast = &elect.Algorithm{
 	}},
 	CheckRun:  checkSlowFast,
 	NodeBytes: 80,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &slowFastNode{id: info.ID, literal: info.Params.String("variant") == "literal"}
-	},
+	New:       slowFastNodes.New,
+	NewAll:    slowFastNodes.NewAll,
+}
+
+var slowFastNodes = elect.NewNodeBlocks(slowFastInit)
+
+func slowFastInit(p *slowFastNode, info elect.NodeInfo) {
+	*p = slowFastNode{id: info.ID, literal: info.Params.String("variant") == "literal"}
 }
 
 func checkSlowFastVariant(v string) error {

@@ -49,9 +49,14 @@ var TimeSlice = &elect.Algorithm{
 	},
 	CheckRun:  checkTimeSlice,
 	NodeBytes: 48,
-	New: func(info elect.NodeInfo) elect.Node {
-		return &timeSliceNode{id: info.ID, n: int64(info.N), leaderID: -1}
-	},
+	New:       timeSliceNodes.New,
+	NewAll:    timeSliceNodes.NewAll,
+}
+
+var timeSliceNodes = elect.NewNodeBlocks(timeSliceInit)
+
+func timeSliceInit(p *timeSliceNode, info elect.NodeInfo) {
+	*p = timeSliceNode{id: info.ID, n: int64(info.N), leaderID: -1}
 }
 
 // timeSliceMaxID is the largest ID whose phase, and the n rounds of its
