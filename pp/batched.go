@@ -366,35 +366,49 @@ func (s *CountSim[S, P]) replay(l int64) bool {
 // collide simulates the interaction that ends a batch: an ordered pair of
 // distinct agents, uniform among those not both untouched, where t agents
 // are touched (their states are in s.b.upd) and n - t untouched (in counts).
-//
-// Conditioned on not both untouched, the initiator is touched with
-// probability t(n-1) / (t(n-1) + (n-t)t) = (n-1) / (n-1 + n-t); given a
-// touched initiator the responder is any of the other n-1 agents (touched
-// with probability (t-1)/(n-1)), and given an untouched initiator the
-// responder is touched. Both draws are exact integer draws.
 func (s *CountSim[S, P]) collide(t int64) {
-	c, g := s.c, s.g
-	n := c.n
-	u := n - t
-	initTouched := g.below(uint64(n-1+u)) < uint64(n-1)
-	respTouched := true
-	if initTouched {
-		respTouched = g.below(uint64(n-1)) < uint64(t-1)
+	c := s.c
+	i, j := pairMeeting(s.g, c.n, t, s.b.upd, c.counts, c.order, c.order)
+	s.play(i, j)
+}
+
+// pairMeeting draws the states of an ordered pair of distinct agents,
+// uniform among the pairs with at least one agent of a set A of a agents
+// among n, and takes both out of the counts: A's states are counted in inA
+// and visited in orderA, the other n - a agents' in rest and orderRest.
+//
+// Conditioned on not both outside A, the initiator is in A with
+// probability a(n-1) / (a(n-1) + (n-a)a) = (n-1) / (n-1 + n-a); given an
+// initiator in A the responder is any of the other n-1 agents (in A with
+// probability (a-1)/(n-1)), and given an initiator outside A the responder
+// is in A. Both draws are exact integer draws.
+func pairMeeting(g rng, n, a int64, inA, rest []int64, orderA, orderRest []int32) (int32, int32) {
+	out := n - a
+	initA := g.below(uint64(n-1+out)) < uint64(n-1)
+	respA := true
+	if initA {
+		respA = g.below(uint64(n-1)) < uint64(a-1)
 	}
-	draw := func(touched bool) int32 {
-		if touched {
-			i := pick(g, s.b.upd, t, c.order)
-			s.b.upd[i]--
-			t--
+	draw := func(fromA bool) int32 {
+		if fromA {
+			i := pick(g, inA, a, orderA)
+			inA[i]--
+			a--
 			return i
 		}
-		i := pick(g, c.counts, u, c.order)
-		c.counts[i]--
-		u--
+		i := pick(g, rest, out, orderRest)
+		rest[i]--
+		out--
 		return i
 	}
-	i := draw(initTouched)
-	j := draw(respTouched)
+	i := draw(initA)
+	return i, draw(respA)
+}
+
+// play applies one interaction between agents in states i and j, already
+// taken out of the counts, and accounts for it as one step.
+func (s *CountSim[S, P]) play(i, j int32) {
+	c := s.c
 	x, y := c.trans(i, j)
 	c.touch(x)
 	c.touch(y)

@@ -291,42 +291,10 @@ func (s *CountSim[S, P]) followerEpoch(end int64) bool {
 		s.restoreLeaders(held, heldStates)
 		return true
 	}
-	// The interaction that involves a leader: conditioned on not both
-	// followers, the initiator is a leader with probability
-	// L(n-1) / (L(n-1) + (n-L)L) = (n-1) / (n-1 + n-L); given a leader
-	// initiator the responder is another leader with probability
-	// (L-1)/(n-1), and given a follower initiator the responder is a leader.
-	initLeader := g.below(uint64(n-1+nF)) < uint64(n-1)
-	respLeader := true
-	if initLeader {
-		respLeader = g.below(uint64(n-1)) < uint64(L-1)
-	}
-	fTotal := nF
-	draw := func(leader bool) int32 {
-		if leader {
-			i := pick(g, held, heldTotal, heldStates)
-			held[i]--
-			heldTotal--
-			return i
-		}
-		i := pick(g, c.counts, fTotal, c.order)
-		c.counts[i]--
-		fTotal--
-		return i
-	}
-	i := draw(initLeader)
-	j := draw(respLeader)
+	// The interaction that involves a leader, at its exact step.
+	i, j := pairMeeting(g, n, L, held, c.counts, heldStates, c.order)
 	s.restoreLeaders(held, heldStates)
-	x, y := c.trans(i, j)
-	c.touch(x)
-	c.touch(y)
-	c.counts[x]++
-	c.counts[y]++
-	dl, dg := c.deltas(i, j, x, y)
-	s.step++
-	c.leaders += dl
-	c.goal += dg
-	s.account(dl)
+	s.play(i, j)
 	return true
 }
 
