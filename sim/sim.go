@@ -221,8 +221,6 @@ func newEngine(cfg *Config) (*engine, error) {
 	e.peers = grow(buf.peers, n) // zero: released buffers are cleared
 	e.knows = grow(buf.knows, n)
 	if int64(n)*int64(unsafe.Sizeof(peer{})+uintptr(max(alg.NodeBytes, 8))) > touchBytes {
-		// Far ahead in the long lists of unit delays, near in the short
-		// buckets of random delays.
 		// Far ahead in the long lists of unit delays, nearer in the short
 		// buckets of random delays (distances tried on HS and Franklin at
 		// n = 10^6: 4, 8, 16).
