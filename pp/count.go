@@ -82,6 +82,12 @@ type counter[S comparable, P Protocol[S]] struct {
 	inOrder []bool
 	leaders int64
 	goal    int64
+	// Partner classes (protocols that are PartnerClassers, else nil): the
+	// class of each state, and one state of each class.
+	partnerClass func(S) uint64
+	classIndex   map[uint64]int32
+	classOf      []int32
+	classRep     []int32
 	// grow is called after a new state was added (engines resize scratch).
 	grow func(q int)
 }
@@ -89,6 +95,9 @@ type counter[S comparable, P Protocol[S]] struct {
 func newCounter[S comparable, P Protocol[S]](p P, n int64) (*counter[S, P], error) {
 	c := &counter[S, P]{p: p, spec: p.Spec(), n: n, index: map[S]int32{}, dd: 16,
 		dense: make([]uint64, 16*16), sparse: map[uint64]uint64{}}
+	if pc, ok := any(p).(PartnerClasser[S]); ok {
+		c.partnerClass, c.classIndex = pc.PartnerClass, map[uint64]int32{}
+	}
 	if cs, ok := any(p).(Census[S]); ok {
 		var total int64
 		for _, sc := range cs.Census(n) {
@@ -139,6 +148,16 @@ func (c *counter[S, P]) stateIndex(s S) int32 {
 	c.inGoal = append(c.inGoal, c.p.InGoal(s))
 	c.counts = append(c.counts, 0)
 	c.inOrder = append(c.inOrder, false)
+	if c.partnerClass != nil {
+		k := c.partnerClass(s)
+		a, ok := c.classIndex[k]
+		if !ok {
+			a = int32(len(c.classRep))
+			c.classIndex[k] = a
+			c.classRep = append(c.classRep, i)
+		}
+		c.classOf = append(c.classOf, a)
+	}
 	if int(i) >= c.dd && c.dd < denseStates {
 		dd := c.dd * 2
 		d := make([]uint64, dd*dd)

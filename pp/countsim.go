@@ -69,6 +69,7 @@ type CountSim[S comparable, P Protocol[S]] struct {
 	sinceCheck          int
 
 	b  batchScratch
+	cm classScratch
 	ns skipState
 	// biasHook, when set (tests only), replaces the number of fresh pairs
 	// sampled for a batch; it exists to show that the equivalence tests

@@ -82,10 +82,17 @@ func lnFallingRel(N, k int64) float64 {
 }
 
 // rng is the random source of the count-based engines: a PCG stream with
-// helpers for exact bounded integers and open-interval uniforms.
-type rng struct{ r *rand.PCG }
+// helpers for exact bounded integers and open-interval uniforms, and the
+// same stream wrapped for math/rand/v2's ziggurat exponential.
+type rng struct {
+	r   *rand.PCG
+	std *rand.Rand
+}
 
-func newRNG(seed, stream uint64) rng { return rng{rand.NewPCG(seed, stream)} }
+func newRNG(seed, stream uint64) rng {
+	r := rand.NewPCG(seed, stream)
+	return rng{r, rand.New(r)}
+}
 
 // below returns a uniform integer in [0, n) for n >= 1 (Lemire's method with
 // rejection, exact).

@@ -298,7 +298,7 @@ func TestFreshLengthMatchesDistinctPairScheduler(t *testing.T) {
 			t.Errorf("scheduler n=%d: the derived law does not fit (p = %.2g)", n, pv)
 		}
 	}
-	for _, c := range []struct{ n, r int64 }{{10, 0}, {11, 3}, {50, 0}, {1000, 0}, {1000, 100}, {1 << 20, 5000}, {1 << 40, 0}} {
+	for _, c := range []struct{ n, r int64 }{{10, 0}, {11, 3}, {50, 0}, {1000, 0}, {1000, 100}, {100, 90}, {1 << 20, 5000}, {1 << 30, 40000}, {1 << 30, 1000000}, {1 << 40, 0}} {
 		g := newRNG(uint64(c.n+c.r), 3)
 		p := freshPMF(c.n, c.r)
 		obs := make([]int64, len(p))

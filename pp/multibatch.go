@@ -1,6 +1,9 @@
 package pp
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Multibatching (Berenbrink et al., ESA 2020, Section 5; ppsim's
 // "multibatch" step): an epoch of T interactions, T chosen adaptively and
@@ -22,10 +25,12 @@ import "math"
 // evaluated (its partner is a uniform draw from c, the roles a fair coin,
 // since the pair was an ordered pair of uniform agents), its partner
 // becoming updated. At the end of the epoch the remaining delayed pairs are
-// evaluated together by the matching of the batched engine.
+// evaluated together by the matching of the batched engine (state by
+// state, or class by class for a PartnerClasser: classmatch.go).
 //
 // Since the interactions of an epoch are not evaluated in time order, the
-// engine uses an epoch only when the stop condition cannot hold inside it:
+// engine uses a plain epoch only when the stop condition cannot hold inside
+// it (leader epochs, below, lift this for monotone one-leader protocols):
 // an interaction changes the leader count and the goal counter by at most 2,
 // so an epoch of T < (|leaders - 1|) / 2 interactions (and T < (target -
 // goal) / 2 for a goal count) cannot reach one leader, the goal or a
@@ -48,7 +53,7 @@ func (s *CountSim[S, P]) epochLength(end int64) int64 {
 		lim = min(lim, (c.spec.Target-c.goal-1)/2)
 	}
 	sq := math.Sqrt(float64(c.n))
-	thr := min(int64(float64(len(c.order))*epochFactor*sq), c.n/8)
+	thr := s.epochCap()
 	T := min(lim, thr)
 	if float64(T) < 3*sq { // not worth it: one collision-free run is ~0.63 sqrt(n)
 		return 0
@@ -56,24 +61,41 @@ func (s *CountSim[S, P]) epochLength(end int64) int64 {
 	return T
 }
 
-// epochFactor sets the adaptive length (see epochLength); 0.25 was the
-// fastest of 0.125, 0.25, 0.5 and 2 for 128 states at n = 2^30 (5.2, 3.5,
-// 5.8, 10.2 ns per interaction; single batches: 142).
+// epochCap returns the adaptive length of an epoch, at most n/8. An epoch
+// of T interactions costs its matching, M draws, and its collisions, about
+// 2T^2/n of them at c each, so T = sqrt(M n / (2c)) minimises the cost per
+// interaction, which is then 2 sqrt(2Mc/n). M is about q^2 + 10q + 100
+// draws for q live states (the q^2 matching, the 2q draws of the delayed
+// agents' states, and a fixed part: the collision-length draw, the passes
+// over the states, the sort), and about 15q + 100 with partner classes
+// (the split of each state's agents over its class's cells dominates);
+// epochFactor = sqrt(draw / 2c). Measured at n = 2^30: 8 states, 0.42-0.49
+// ns per interaction with T = q sqrt(n)/4 (too short for q = 8: single
+// batches), 0.18 with T = q sqrt(n)/2; 128 states, fastest with T =
+// q sqrt(n)/4 of q sqrt(n)/8, /4, /2 and 2q sqrt(n) (5.2, 3.5, 5.8, 10.2
+// ns); P_LL's BackUp at n = 10^8, fastest with T = q sqrt(n)/16 of /4,
+// /8, /16 and /32.
+func (s *CountSim[S, P]) epochCap() int64 {
+	q, n := float64(len(s.c.order)), s.c.n
+	draws := q*q + 10*q + 100
+	if s.c.classOf != nil {
+		draws = 15*q + 100
+	}
+	return min(int64(epochFactor*math.Sqrt(draws*float64(n))), n/8)
+}
+
 var epochFactor = 0.25
 
-// The adaptive length: (q/4) sqrt(n) interactions for q live states
-// (so the q^2 matching costs O(q / sqrt(n)) per interaction, while the
-// collisions, about 2T^2/n of them at O(q) each, stay comparable), at most
-// n/8 and never beyond the safe length above.
-
 // multibatch runs one epoch of exactly T interactions among the n agents
-// held in c.counts (all of them, or the followers while followerEpoch holds
-// the leaders aside).
-func (s *CountSim[S, P]) multibatch(T, n int64) {
+// (the whole population); it stops earlier only when watch holds (see
+// leaderEpoch): then touched holds the leaders, already out of c.counts and
+// in s.b.upd, and the epoch ends at the exact step at which an interaction
+// leaves one leader or breaks the monotone leader count.
+func (s *CountSim[S, P]) multibatch(T, n int64, touched int64, watch bool) {
 	c, g := s.c, s.g
 	s.batches++
-	cTotal := n   // agents in c (untouched and delayed)
-	var upd int64 // updated agents
+	cTotal := n - touched // agents in c (untouched and delayed)
+	upd := touched        // updated agents (s.b.upd)
 	var delayed int64
 	var done int64 // interactions evaluated so far (collisions and revealed delayed pairs)
 	var dl, dg int64
@@ -99,6 +121,10 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 		upd--
 		return i
 	}
+	toUpd := func(i int32) {
+		s.b.upd[i]++
+		upd++
+	}
 	// reveal evaluates the scheduled interaction of one delayed agent and
 	// returns that agent's new state; its partner becomes updated.
 	reveal := func() int32 {
@@ -106,13 +132,11 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 		delayed -= 2
 		if g.r.Uint64()&1 == 0 { // the revealed agent was the initiator
 			x, y := apply(a, b)
-			s.b.upd[y]++
-			upd++
+			toUpd(y)
 			return x
 		}
 		x, y := apply(b, a)
-		s.b.upd[x]++
-		upd++
+		toUpd(x)
 		return y
 	}
 	pickTouched := func() int32 {
@@ -122,6 +146,7 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 		}
 		return fromUpd()
 	}
+	stopped, increased := false, false
 	for {
 		left := T - done - delayed/2
 		if left <= 0 {
@@ -133,6 +158,7 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 			break
 		}
 		// The interaction that meets a touched agent.
+		before := dl
 		t := delayed + upd
 		u := n - t
 		initTouched := g.below(uint64(n-1+u)) < uint64(n-1)
@@ -152,18 +178,110 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 			j = fromC()
 		}
 		x, y := apply(i, j)
-		s.b.upd[x]++
-		s.b.upd[y]++
-		upd += 2
+		toUpd(x)
+		toUpd(y)
+		if watch && dl != before {
+			// Every leader is touched, so this interaction is the one that
+			// changed the leader count, unless a revealed pair of
+			// followers made a leader (a broken promise, reported below).
+			increased = increased || dl > before
+			if increased || c.leaders+dl <= 1 {
+				stopped = true
+				break
+			}
+		}
 	}
-	// The remaining delayed pairs: initiators, responders, matching.
+	// The remaining delayed pairs: their states, and the matching.
 	pairs := delayed / 2
-	order := c.order
-	g.multiHypergeometric(c.counts, cTotal, pairs, s.b.ini, order)
+	match := s.matchByState
+	if c.classOf != nil {
+		match = s.matchByClass
+	}
+	a, b := match(pairs, cTotal)
+	dl += a
+	dg += b
+	for _, i := range c.order {
+		if u := s.b.upd[i]; u != 0 {
+			c.counts[i] += u
+			s.b.upd[i] = 0
+		}
+	}
+	s.step += done + pairs
+	c.leaders += dl
+	c.goal += dg
+	if dl != 0 && !stopped {
+		s.oneStep = -1 // the epoch does not contain a step with one leader
+	}
+	if increased {
+		s.violation = fmt.Sprintf("leaders-increased: to %d by step %d", c.leaders, s.step)
+	}
+	s.account(dl)
+	if s.batches%8 == 0 {
+		c.sortOrder()
+	}
+}
+
+// Leader epochs. With few leaders the epochs above cannot be used (an
+// epoch that may contain the step at which one leader remains must be
+// resolved step by step), and single batches cost about q^2 draws for
+// about sqrt(n) interactions, ruinous when a protocol such as P_LL keeps
+// hundreds of live states (its clock) while a few leaders wait for the next
+// phase. For a protocol whose goal is one leader and whose leader count
+// never increases (Spec.Monotone), the leader count only changes in an
+// interaction that involves a leader agent. A leader epoch is an epoch in
+// which the L leaders' agents count as touched from the start: they are
+// taken out of c into s.b.upd, so every interaction that involves one of
+// them is a collision of the epoch, evaluated individually and in time
+// order, while the delayed pairs are pairs of followers. The leader count
+// is therefore known after every collision, and the epoch stops at the
+// exact step at which it reaches one (or at which the monotone count is
+// broken). Revealing a delayed pair of followers cannot change it unless
+// the protocol breaks its promise; that is reported as leaders-increased
+// at the collision that revealed it. The law is the multibatch's: only
+// which agents start as touched differs, and touched agents are met
+// uniformly whatever their state.
+
+// leaderEpoch runs one leader epoch when it applies and pays (the leader
+// count, not the matching, limits a plain epoch), and reports whether it did.
+func (s *CountSim[S, P]) leaderEpoch(end int64) bool {
+	c := s.c
+	n, L := c.n, c.leaders
+	if c.spec.Goal != GoalOneLeader || !c.spec.Monotone || L < 2 {
+		return false
+	}
+	sq := math.Sqrt(float64(n))
+	thr := s.epochCap()
+	if (L-1)/2 >= thr || float64(thr) < 3*sq {
+		return false // a plain epoch is as long, or no epoch pays
+	}
+	T := min(thr, end-s.step)
+	var total int64
+	for _, i := range c.order {
+		if k := c.counts[i]; c.leader[i] && k > 0 {
+			s.b.upd[i] = k
+			c.counts[i] = 0
+			total += k
+		}
+	}
+	if total != L {
+		panic("pp: leader count disagrees with the counts")
+	}
+	s.multibatch(T, n, L, true)
+	return true
+}
+
+// matchByState draws the pairs delayed initiators and responders of an
+// epoch from the total agents of c.counts, pairs them by a uniform matching
+// drawn state by state (for each initiator state, its partners' states from
+// the responders not yet matched), puts the agents' new states in s.b.upd,
+// and returns the changes of the leader count and of the goal counter.
+func (s *CountSim[S, P]) matchByState(pairs, total int64) (dl, dg int64) {
+	c, g, order := s.c, s.g, s.c.order
+	g.multiHypergeometric(c.counts, total, pairs, s.b.ini, order)
 	for _, i := range order {
 		c.counts[i] -= s.b.ini[i]
 	}
-	g.multiHypergeometric(c.counts, cTotal-pairs, pairs, s.b.res, order)
+	g.multiHypergeometric(c.counts, total-pairs, pairs, s.b.res, order)
 	for _, i := range order {
 		c.counts[i] -= s.b.res[i]
 	}
@@ -195,117 +313,5 @@ func (s *CountSim[S, P]) multibatch(T, n int64) {
 			}
 		}
 	}
-	for _, i := range c.order {
-		if u := s.b.upd[i]; u != 0 {
-			c.counts[i] += u
-			s.b.upd[i] = 0
-		}
-	}
-	s.step += done + pairs
-	c.leaders += dl
-	c.goal += dg
-	if dl != 0 {
-		s.oneStep = -1 // the epoch is too short to reach one leader
-	}
-	s.account(dl)
-	if s.batches%8 == 0 {
-		c.sortOrder()
-	}
-}
-
-// Follower epochs. With few leaders the epochs above cannot be used (an
-// epoch that may contain the step at which one leader remains must be
-// resolved step by step), and single batches cost about q^2 draws for
-// about sqrt(n) interactions, ruinous when a protocol such as P_LL keeps
-// hundreds of live states (its clock) while two or three leaders wait for
-// the next phase. For a protocol whose goal is one leader and whose leader
-// count never increases (Spec.Monotone), the leader count only changes in
-// an interaction that involves a leader agent: a count that falls has an
-// agent leaving L. With L leaders among n agents, each interaction avoids
-// them with probability p0 = (n-L)(n-L-1) / (n(n-1)), independently, so the
-// number G of interactions before the first one that involves a leader is
-// geometric, P(G >= g) = p0^g, and given G those G interactions are
-// uniform ordered pairs of distinct followers: the ordered scheduler on the
-// n-L followers, whose own epochs have no stop condition inside them. The
-// engine sets the leaders' agents aside, runs an epoch of T = min(G, cap,
-// steps left) follower interactions, puts the leaders back and, when T = G,
-// plays the interaction that involves a leader: an ordered pair uniform
-// among those with at least one leader agent (the collision rule of
-// collide, with the leaders as the touched agents), at its exact step. When
-// T < G nothing else happens: G is memoryless, so the next call draws a
-// fresh gap. A follower interaction that created a leader would break the
-// protocol's promise; the monitor then reports it at the end of the epoch
-// (the only case in which a count engine does not name the exact step).
-
-// followerEpochMinGap: follower epochs are used when the mean gap between
-// interactions that involve a leader, about n / (2L), is at least this many
-// times sqrt(n) (a single batch is about 0.63 sqrt(n) interactions).
-const followerEpochMinGap = 3
-
-// followerEpoch runs one follower epoch (and the leader interaction that
-// ends it, if it comes before the cap and end) when they apply, and reports
-// whether it did.
-func (s *CountSim[S, P]) followerEpoch(end int64) bool {
-	c, g := s.c, s.g
-	n, L := c.n, c.leaders
-	if c.spec.Goal != GoalOneLeader || !c.spec.Monotone || L < 1 || L >= n-1 {
-		return false
-	}
-	sq := math.Sqrt(float64(n))
-	if float64(n)/(2*float64(L)) < followerEpochMinGap*sq {
-		return false
-	}
-	nF := n - L
-	thr := min(int64(float64(len(c.order))*epochFactor*math.Sqrt(float64(nF))), nF/8)
-	if float64(thr) < 3*sq {
-		return false
-	}
-	// Set the leaders aside.
-	held, heldStates := s.b.held, s.b.heldStates[:0]
-	var heldTotal int64
-	for _, i := range c.order {
-		if c.leader[i] && c.counts[i] > 0 {
-			heldStates = append(heldStates, i)
-			held[i] = c.counts[i]
-			heldTotal += held[i]
-			c.counts[i] = 0
-		}
-	}
-	s.b.heldStates = heldStates
-	if heldTotal != L {
-		panic("pp: leader count disagrees with the counts")
-	}
-	// G: interactions before the first one that involves a leader.
-	fn := float64(n)
-	lnP0 := math.Log1p(-float64(L)/fn) + math.Log1p(-float64(L)/(fn-1))
-	gap := math.Floor(math.Log(g.uniform()) / lnP0)
-	T := min(thr, end-s.step)
-	leaderNext := gap < float64(T)
-	if leaderNext {
-		T = int64(gap)
-	}
-	if T > 0 {
-		s.multibatch(T, nF)
-	}
-	if !leaderNext || s.violation != "" {
-		s.restoreLeaders(held, heldStates)
-		return true
-	}
-	// The interaction that involves a leader, at its exact step.
-	i, j := pairMeeting(g, n, L, held, c.counts, heldStates, c.order)
-	s.restoreLeaders(held, heldStates)
-	s.play(i, j)
-	return true
-}
-
-// restoreLeaders puts the agents set aside by followerEpoch back into the
-// counts (and their states back into the visiting order, which a sort may
-// have dropped them from while their counts were 0).
-func (s *CountSim[S, P]) restoreLeaders(held []int64, states []int32) {
-	c := s.c
-	for _, i := range states {
-		c.counts[i] += held[i]
-		held[i] = 0
-		c.touch(i)
-	}
+	return dl, dg
 }

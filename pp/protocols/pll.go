@@ -253,6 +253,26 @@ func (p *PLL) Interact(x, y *uint32) pp.Delta {
 	return pp.Delta{Leaders: d, Events: ev}
 }
 
+// PartnerClass (pp.PartnerClasser): an agent sees a counting agent (status
+// B) only through its status, epoch, colour (and in pll-sym its coin and
+// status_L), and through whether its count wraps in this interaction, which
+// changes its colour and raises its tick (Lines 23-29); the count itself is
+// read by nobody else. So a B agent's class is its state with the count
+// replaced by that wrap bit, and every other state is a class of its own.
+// This lets the count engines match P_LL's hundreds of clock states class by
+// class; TestPLLPartnerClasses checks the promise.
+func (p *PLL) PartnerClass(s uint32) uint64 {
+	const vShift = 11
+	if uint8(s>>1)&3 != statusB {
+		return uint64(s)
+	}
+	var wrap uint32
+	if s>>vShift+1 == uint32(p.cmax) {
+		wrap = 1
+	}
+	return uint64(s&(1<<vShift-1) | wrap<<vShift)
+}
+
 // fastFollowers is the transition of P_LL, computed on packed states, for
 // the most frequent kind of interaction once statuses are assigned: two
 // followers with status A or B, in the same epoch and of the same color,

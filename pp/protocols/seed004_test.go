@@ -235,6 +235,48 @@ func TestPLLFastPathMatchesTransition(t *testing.T) {
 	}
 }
 
+// TestPLLPartnerClasses: PartnerClass keeps its promise (pp.PartnerClasser)
+// on every pair of states met in runs at n = 2000, for pll and pll-sym and
+// every variant: states of one class give their partner the same new state,
+// as initiator and as responder.
+func TestPLLPartnerClasses(t *testing.T) {
+	for _, sym := range []bool{false, true} {
+		states := statesMet(t, 2000, sym)
+		for _, variant := range PLLVariants {
+			p, _ := NewPLL(2000, 0, sym, variant)
+			classes := map[uint64][]uint32{}
+			for _, s := range states {
+				classes[p.PartnerClass(s)] = append(classes[p.PartnerClass(s)], s)
+			}
+			shared := 0
+			for _, members := range classes {
+				if len(members) < 2 {
+					continue
+				}
+				shared += len(members)
+				for _, x := range states {
+					first, _ := p.Transition(x, members[0])
+					_, second := p.Transition(members[0], x)
+					for _, b := range members[1:] {
+						if got, _ := p.Transition(x, b); got != first {
+							t.Fatalf("sym=%v %s: initiator %+v gets %+v from %+v but %+v from %+v, of the same class",
+								sym, variant, unpack(x), unpack(first), unpack(members[0]), unpack(got), unpack(b))
+						}
+						if _, got := p.Transition(b, x); got != second {
+							t.Fatalf("sym=%v %s: responder %+v gets %+v from %+v but %+v from %+v, of the same class",
+								sym, variant, unpack(x), unpack(second), unpack(members[0]), unpack(got), unpack(b))
+						}
+					}
+				}
+			}
+			if shared == 0 {
+				t.Fatalf("sym=%v %s: no class with two states; the test checks nothing", sym, variant)
+			}
+			t.Logf("sym=%v %s: %d states in %d classes", sym, variant, len(states), len(classes))
+		}
+	}
+}
+
 // TestBatcherMatchesInteract: the batched hot loop (pp.Batcher) and the
 // per-interaction loop give identical results, for every scheduler.
 func TestBatcherMatchesInteract(t *testing.T) {
