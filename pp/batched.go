@@ -167,54 +167,20 @@ func (s *CountSim[S, P]) batch(end int64) {
 		l = max(1, min(s.biasHook(l, n), R, n/2))
 	}
 	s.batches++
-	order := c.order
-	// Step 2: the initiators' and responders' states.
-	g.multiHypergeometric(c.counts, n, l, s.b.ini, order)
-	for _, i := range order {
-		c.counts[i] -= s.b.ini[i]
-	}
-	g.multiHypergeometric(c.counts, n-l, l, s.b.res, order)
-	for _, i := range order {
-		c.counts[i] -= s.b.res[i]
-	}
-	// Step 3: the matching, type by type.
+	// Steps 2 and 3: the states and the matching, type by type.
 	s.b.types = s.b.types[:0]
 	var neg, pos, gpos int64
-	remR := l
-	for _, i := range order {
-		a := s.b.ini[i]
-		if a == 0 {
-			continue
+	s.drawPairs(l, n, func(t pairType) {
+		s.b.types = append(s.b.types, t)
+		if t.dl < 0 {
+			neg += t.dl * t.m
+		} else {
+			pos += t.dl * t.m
 		}
-		g.multiHypergeometric(s.b.res, remR, a, s.b.row, order)
-		remR -= a
-		left := a
-		for _, j := range order {
-			m := s.b.row[j]
-			if m == 0 {
-				continue
-			}
-			s.b.res[j] -= m
-			x, y := c.trans(i, j) // may discover states: re-read s.b slices below
-			c.touch(x)
-			c.touch(y)
-			s.b.upd[x] += m
-			s.b.upd[y] += m
-			dl, dg := c.deltas(i, j, x, y)
-			s.b.types = append(s.b.types, pairType{i, j, x, y, m, dl, dg})
-			if dl < 0 {
-				neg += dl * m
-			} else {
-				pos += dl * m
-			}
-			if dg > 0 {
-				gpos += dg * m
-			}
-			if left -= m; left == 0 {
-				break
-			}
+		if t.dg > 0 {
+			gpos += t.dg * t.m
 		}
-	}
+	})
 	// Can a stop condition (or the start or end of a one-leader stretch)
 	// hold at some prefix of the batch?
 	L0 := c.leaders
@@ -250,6 +216,50 @@ func (s *CountSim[S, P]) batch(end int64) {
 	}
 	if s.batches%32 == 0 {
 		c.sortOrder()
+	}
+}
+
+// drawPairs draws pairs initiators' and pairs responders' states from the
+// total agents of c.counts (step 2 of a batch) and pairs them by a uniform
+// matching drawn state by state (step 3: for each initiator state, its
+// partners' states from the responders not yet matched). It puts the
+// agents' new states in s.b.upd and calls each once per interaction type.
+func (s *CountSim[S, P]) drawPairs(pairs, total int64, each func(t pairType)) {
+	c, g, order := s.c, s.g, s.c.order
+	g.multiHypergeometric(c.counts, total, pairs, s.b.ini, order)
+	for _, i := range order {
+		c.counts[i] -= s.b.ini[i]
+	}
+	g.multiHypergeometric(c.counts, total-pairs, pairs, s.b.res, order)
+	for _, i := range order {
+		c.counts[i] -= s.b.res[i]
+	}
+	remR := pairs
+	for _, i := range order {
+		a := s.b.ini[i]
+		if a == 0 {
+			continue
+		}
+		g.multiHypergeometric(s.b.res, remR, a, s.b.row, order)
+		remR -= a
+		left := a
+		for _, j := range order {
+			m := s.b.row[j]
+			if m == 0 {
+				continue
+			}
+			s.b.res[j] -= m
+			x, y := c.trans(i, j) // may discover states: s.b slices are re-read
+			c.touch(x)
+			c.touch(y)
+			s.b.upd[x] += m
+			s.b.upd[y] += m
+			dl, dg := c.deltas(i, j, x, y)
+			each(pairType{i, j, x, y, m, dl, dg})
+			if left -= m; left == 0 {
+				break
+			}
+		}
 	}
 }
 

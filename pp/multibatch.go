@@ -271,47 +271,12 @@ func (s *CountSim[S, P]) leaderEpoch(end int64) bool {
 }
 
 // matchByState draws the pairs delayed initiators and responders of an
-// epoch from the total agents of c.counts, pairs them by a uniform matching
-// drawn state by state (for each initiator state, its partners' states from
-// the responders not yet matched), puts the agents' new states in s.b.upd,
-// and returns the changes of the leader count and of the goal counter.
+// epoch and pairs them state by state (drawPairs), and returns the changes
+// of the leader count and of the goal counter.
 func (s *CountSim[S, P]) matchByState(pairs, total int64) (dl, dg int64) {
-	c, g, order := s.c, s.g, s.c.order
-	g.multiHypergeometric(c.counts, total, pairs, s.b.ini, order)
-	for _, i := range order {
-		c.counts[i] -= s.b.ini[i]
-	}
-	g.multiHypergeometric(c.counts, total-pairs, pairs, s.b.res, order)
-	for _, i := range order {
-		c.counts[i] -= s.b.res[i]
-	}
-	remR := pairs
-	for _, i := range order {
-		a := s.b.ini[i]
-		if a == 0 {
-			continue
-		}
-		g.multiHypergeometric(s.b.res, remR, a, s.b.row, order)
-		remR -= a
-		left := a
-		for _, j := range order {
-			m := s.b.row[j]
-			if m == 0 {
-				continue
-			}
-			s.b.res[j] -= m
-			x, y := c.trans(i, j)
-			c.touch(x)
-			c.touch(y)
-			s.b.upd[x] += m
-			s.b.upd[y] += m
-			a, b := c.deltas(i, j, x, y)
-			dl += a * m
-			dg += b * m
-			if left -= m; left == 0 {
-				break
-			}
-		}
-	}
+	s.drawPairs(pairs, total, func(t pairType) {
+		dl += t.dl * t.m
+		dg += t.dg * t.m
+	})
 	return dl, dg
 }
