@@ -7,26 +7,26 @@ package pp
 // sees of a counting agent (status B) its epoch, its colour and whether its
 // count is about to wrap, not the count itself, which is what makes most of
 // its hundreds of live states. For such protocols (PartnerClasser) the
-// matching is drawn in three steps, exactly:
+// matching is drawn through the classes, exactly:
 //
-//  1. the class matrix: M[a][b], the number of pairs whose initiator is of
+//  1. the 2P delayed agents' states (one multivariate hypergeometric draw),
+//     and the initiators among them per class (a uniform half);
+//  2. the class matrix: M[a][b], the number of pairs whose initiator is of
 //     class a and responder of class b, drawn row by row like the state
 //     matching (a uniform matching, seen through the classes);
-//  2. the initiators' side: given M, the class-a initiators paired with
-//     class b are a uniform subset of size M[a][b] of the class-a
-//     initiators, so each initiator state's count is split over the
-//     responder classes by a multivariate hypergeometric draw from the
-//     row's remainder;
-//  3. the responders' side, likewise, independently of step 2 (given M the
-//     two sides' partitions are independent, and the matching within a
-//     block M[a][b] is a uniform bijection that no outcome depends on).
+//  3. given M, the class-a initiators paired with class b are a uniform
+//     subset of size M[a][b] of them, and likewise for the responders, each
+//     side independently of the other (the matching within a block M[a][b]
+//     is a uniform bijection that no outcome depends on); so each state's
+//     agents are split over the (role, partner class) cells of its class by
+//     one multivariate hypergeometric draw.
 //
 // An initiator in state i paired with class b becomes T(i, r_b).first for
 // any state r_b of class b, a responder in state j paired with class a
 // becomes T(r_a, j).second, and the leader and goal changes of a pair are the
-// sums of its two agents' changes. The cost is about C^2 + 2qC' draws, C
-// live classes and C' the classes an agent state's count is actually
-// spread over.
+// sums of its two agents' changes. The cost is about q + C^2 + qC' draws
+// for q live states, C live classes and C' the cells a state's agents
+// actually spread over, instead of about q^2.
 
 // PartnerClasser is implemented by protocols in which an agent's new state
 // depends on its partner's state only through a class of that state: for
