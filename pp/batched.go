@@ -110,7 +110,7 @@ func sampleFresh(g rng, n, r, limit int64) int64 {
 		}
 		gap := 0.0
 		if hmax < 1 {
-			gap = math.Floor(g.std.ExpFloat64() / -math.Log1p(-hmax))
+			gap = math.Floor(g.std.ExpFloat64() / -log1pSmall(-hmax))
 		}
 		if gap >= float64(e-k) {
 			k = e

@@ -19,14 +19,20 @@ package pp
 //     side independently of the other (the matching within a block M[a][b]
 //     is a uniform bijection that no outcome depends on); so each state's
 //     agents are split over the (role, partner class) cells of its class by
-//     one multivariate hypergeometric draw.
+//     one multivariate hypergeometric draw, state after state, each given
+//     what the states before it took.
+//  4. the states whose agents become the same state in every cell of their
+//     class with room left need no split: they come last (the states can be
+//     split in any order) and take what the others leave. In P_LL's long
+//     waits (two leaders, every follower counting) that is every state: the
+//     count goes up whatever the partner and the role.
 //
 // An initiator in state i paired with class b becomes T(i, r_b).first for
 // any state r_b of class b, a responder in state j paired with class a
 // becomes T(r_a, j).second, and the leader and goal changes of a pair are the
 // sums of its two agents' changes. The cost is about q + C^2 + qC' draws
 // for q live states, C live classes and C' the cells a state's agents
-// actually spread over, instead of about q^2.
+// actually spread over (0 for the states of step 4), instead of about q^2.
 
 // PartnerClasser is implemented by protocols in which an agent's new state
 // depends on its partner's state only through a class of that state: for
@@ -50,7 +56,15 @@ type classScratch struct {
 	cells []int64 // by live class a, 2C cells: as initiator with each class b (M[a][b]), then as responder (M[b][a])
 	left  []int64 // by live class: agents not yet split
 	split []int64 // one state's split over its class's cells
+	// same lists the states left for last (step 4), with their one outcome.
+	same []sameOutcome
+	// draws is about how many draws the last matching made: the states'
+	// draws of delayed agents, the class matrix's and the splits'.
+	draws int
 }
+
+// sameOutcome is a state whose delayed agents all become state x.
+type sameOutcome struct{ i, x int32 }
 
 // matchByClass draws the 2 pairs delayed agents of an epoch from the total
 // agents of c.counts, pairs them by a uniform matching drawn class by class,
@@ -87,6 +101,7 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 		w.del[w.pos[a]-1] += k
 	}
 	C := len(w.live)
+	w.draws = len(order) + C*C
 	w.ini = zeroed(w.ini, C)
 	w.res = zeroed(w.res, C)
 	w.cells = zeroed(w.cells, 2*C*C)
@@ -113,8 +128,10 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 			w.cells[b*2*C+C+a] = k
 		}
 	}
-	// Each state's delayed agents over its class's cells.
+	// Each state's delayed agents over its class's cells, except the
+	// states left for last.
 	copy(w.left, w.del)
+	w.same = w.same[:0]
 	for _, i := range order {
 		u := del[i]
 		if u == 0 {
@@ -122,6 +139,11 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 		}
 		a := int(w.pos[c.classOf[i]] - 1)
 		cells := w.cells[a*2*C : (a+1)*2*C]
+		if x, ok := s.sameOutcome(i, cells, C); ok {
+			w.same = append(w.same, sameOutcome{i, x})
+			continue
+		}
+		w.draws += 2 * C
 		if u == w.left[a] {
 			copy(w.split, cells)
 		} else {
@@ -145,10 +167,42 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 			dg += (b2i64(c.inGoal[x]) - b2i64(c.inGoal[i])) * m
 		}
 	}
+	for _, so := range w.same {
+		i, x, m := so.i, so.x, del[so.i]
+		c.touch(x)
+		s.b.upd[x] += m
+		dl += (b2i64(c.leader[x]) - b2i64(c.leader[i])) * m
+		dg += (b2i64(c.inGoal[x]) - b2i64(c.inGoal[i])) * m
+	}
 	for _, a := range w.live {
 		w.pos[a] = 0
 	}
 	return dl, dg
+}
+
+// sameOutcome reports whether an agent in state i becomes the same state x
+// in every one of the cells of its class that still has room (cells: the
+// class's 2C cells, as in matchByClass), and returns x. Cells only empty as
+// states are split, so the answer holds until the end of the matching.
+func (s *CountSim[S, P]) sameOutcome(i int32, cells []int64, C int) (x int32, ok bool) {
+	c, w := s.c, &s.cm
+	x = -1
+	for k, room := range cells {
+		if room == 0 {
+			continue
+		}
+		var y int32
+		if k < C {
+			y, _ = c.trans(i, c.classRep[w.live[k]])
+		} else {
+			_, y = c.trans(c.classRep[w.live[k-C]], i)
+		}
+		if x >= 0 && y != x {
+			return 0, false
+		}
+		x = y
+	}
+	return x, x >= 0
 }
 
 // zeroed returns s resized to n zeros, reusing its array when it can.

@@ -169,7 +169,7 @@ func (s *CountSim[S, P]) Advance(k int64) bool {
 			s.sinceCheck++
 			if s.sinceCheck >= s.checkEvery() {
 				s.sinceCheck = 0
-				if s.nonNullFraction()*math.Sqrt(float64(s.c.n)) < skipThreshold*float64(s.liveStates()) {
+				if !s.nonNullAbove(skipThreshold * float64(s.liveStates()) / math.Sqrt(float64(s.c.n))) {
 					s.skipping = true
 					s.ns.valid = false
 				}

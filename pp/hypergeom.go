@@ -284,12 +284,14 @@ func (l *lnFactFrom) ratio(e int64) float64 {
 	return -(fb+0.5)*log1pSmall(x) - fe*l.lA + fe + l.tA - tb
 }
 
-// log1pSmall is ln(1+x), by its Taylor series when |x| < 2^-14 (the
-// truncation error x^6/6 is then below 1e-26, far below what the callers'
-// factor b ~ d/x can amplify).
+// log1pSmall is ln(1+x), by its Taylor series x - x^2/2 + ... - x^10/10
+// when |x| < 2^-7: the first omitted term is below 2^-63 |x|, under the
+// rounding of the result, and the nine multiply-adds cost a fraction of a
+// general logarithm (both of its hot callers, the hypergeometric sampler's
+// ratios and the collision-length gaps, mostly pass |x| < 2^-7).
 func log1pSmall(x float64) float64 {
-	if math.Abs(x) < 1.0/(1<<14) {
-		return x * (1 - x*(0.5-x*(1.0/3-x*(0.25-x*0.2))))
+	if math.Abs(x) < 1.0/(1<<7) {
+		return x * (1 - x*(1.0/2-x*(1.0/3-x*(1.0/4-x*(1.0/5-x*(1.0/6-x*(1.0/7-x*(1.0/8-x*(1.0/9-x*(1.0/10))))))))))
 	}
 	return math.Log1p(x)
 }

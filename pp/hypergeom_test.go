@@ -358,3 +358,16 @@ func TestLnFactRatioAgreesWithBigFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestLog1pSmall checks the series against math.Log1p on both sides of the
+// range where it is used, to within a few rounding errors.
+func TestLog1pSmall(t *testing.T) {
+	for _, x := range []float64{1e-300, 1e-17, 1e-9, 3e-5, 1e-4, 1e-3, 0.0039, 0.0078, 0.00781249, 0.0079, 0.1, 0.9} {
+		for _, v := range []float64{x, -x} {
+			got, want := log1pSmall(v), math.Log1p(v)
+			if math.Abs(got-want) > 4e-16*math.Abs(want) {
+				t.Errorf("log1pSmall(%g) = %.17g, math.Log1p gives %.17g", v, got, want)
+			}
+		}
+	}
+}

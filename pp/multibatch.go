@@ -67,19 +67,25 @@ func (s *CountSim[S, P]) epochLength(end int64) int64 {
 // interaction, which is then 2 sqrt(2Mc/n). M is about q^2 + 10q + 100
 // draws for q live states (the q^2 matching, the 2q draws of the delayed
 // agents' states, and a fixed part: the collision-length draw, the passes
-// over the states, the sort), and about 15q + 100 with partner classes
-// (the split of each state's agents over its class's cells dominates);
-// epochFactor = sqrt(draw / 2c). Measured at n = 2^30: 8 states, 0.42-0.49
+// over the states, the sort). With partner classes it is what the last
+// class matching drew (s.cm.draws: q draws of delayed agents, the class
+// matrix and the splits of the states that need one) plus 5q + 100 for
+// the passes over the states; before the first matching, 15q + 100, as if
+// every state were split. epochFactor = sqrt(draw / 2c). Measured at n = 2^30: 8 states, 0.42-0.49
 // ns per interaction with T = q sqrt(n)/4 (too short for q = 8: single
 // batches), 0.18 with T = q sqrt(n)/2; 128 states, fastest with T =
 // q sqrt(n)/4 of q sqrt(n)/8, /4, /2 and 2q sqrt(n) (5.2, 3.5, 5.8, 10.2
 // ns); P_LL's BackUp at n = 10^8, fastest with T = q sqrt(n)/16 of /4,
-// /8, /16 and /32.
+// /8, /16 and /32; P_LL's long wait with two leaders at n = 10^8 (parallel
+// time 40-190, seed 9), 12.3-14.0 s with 5q of 2q, 5q and 15q.
 func (s *CountSim[S, P]) epochCap() int64 {
 	q, n := float64(len(s.c.order)), s.c.n
 	draws := q*q + 10*q + 100
 	if s.c.classOf != nil {
 		draws = 15*q + 100
+		if s.cm.draws > 0 {
+			draws = float64(s.cm.draws) + 5*q + 100
+		}
 	}
 	return min(int64(epochFactor*math.Sqrt(draws*float64(n))), n/8)
 }

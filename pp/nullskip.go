@@ -52,7 +52,8 @@ const skipThreshold = 1.0
 // checkEvery returns how many batches the hybrid runs between two checks of
 // the non-null fraction: a check costs q^2 lookups for q live states, a
 // batch or an epoch at least about q draws, so checks come every 8 + q/4
-// batches (with P_LL's q = 250 at every 8 they took a sixth of the time).
+// batches (with P_LL's q = 250 at every 8 they took a sixth of the time,
+// before nonNullAbove stopped at the first rows that settle the answer).
 func (s *CountSim[S, P]) checkEvery() int {
 	return 8 + len(s.c.order)/4
 }
@@ -67,8 +68,12 @@ func (s *CountSim[S, P]) liveStates() int {
 	return q
 }
 
-// nonNullFraction computes p from scratch.
-func (s *CountSim[S, P]) nonNullFraction() float64 {
+// nonNullAbove reports whether the fraction of ordered pairs of agents that
+// are non-null exceeds p. It sums that fraction row by row, the most
+// populous states first (c.order), and stops as soon as the sum exceeds p:
+// far from stabilisation, as in P_LL's counting, the first rows settle it
+// and a check costs a few rows instead of q^2 lookups.
+func (s *CountSim[S, P]) nonNullAbove(p float64) bool {
 	c := s.c
 	var live []int32
 	for _, i := range c.order {
@@ -76,6 +81,8 @@ func (s *CountSim[S, P]) nonNullFraction() float64 {
 			live = append(live, i)
 		}
 	}
+	n := float64(c.n)
+	limit := p * n * (n - 1)
 	var w float64
 	for _, i := range live {
 		var row int64
@@ -88,9 +95,11 @@ func (s *CountSim[S, P]) nonNullFraction() float64 {
 			}
 		}
 		w += float64(c.counts[i]) * float64(row)
+		if w > limit {
+			return true
+		}
 	}
-	n := float64(c.n)
-	return w / (n * (n - 1))
+	return false
 }
 
 // initSkip rebuilds the live list and the row sums.
