@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"elect"
 	"elect/catalog"
@@ -39,17 +40,23 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 				infos[i].Params = params
 			}
 			nodes := make([]elect.Node, len(infos))
-			release := alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
+			arr := alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
+			first, size := arr.Layout()
 			for i, info := range infos {
 				if one := alg.New(info); !reflect.DeepEqual(one, nodes[i]) {
 					t.Errorf("%s: NewAll built %+v for %+v, New %+v", alg.Name, nodes[i], info, one)
+				}
+				// The array's layout addresses the nodes the runtime holds.
+				data := (*[2]unsafe.Pointer)(unsafe.Pointer(&nodes[i]))[1]
+				if at := unsafe.Add(first, uintptr(i)*size); at != data {
+					t.Errorf("%s: node %d is at %p, Layout puts it at %p", alg.Name, i, data, at)
 				}
 			}
 			// Dirty the nodes, as a run does, before handing them back.
 			for _, node := range nodes {
 				node.Wake(nopEnv{}, true)
 			}
-			release()
+			arr.Release()
 		}
 	}
 	if checked != len(catalog.All()) {

@@ -35,8 +35,8 @@ func (e *engine) finish() *Result {
 		typeBits[t] = int64(elect.DefaultBits(mt, bitCtx))
 		r.Bits += c * typeBits[t]
 	}
-	for i := range e.peers {
-		r.MaxNodeMessages = max(r.MaxNodeMessages, e.peers[i].sent)
+	for i := range e.status {
+		r.MaxNodeMessages = max(r.MaxNodeMessages, e.sent(int32(i)))
 	}
 	switch {
 	case e.cfg.Delivery == NewestFirst:

@@ -122,47 +122,68 @@ func Run(cfg Config) (*Result, error) {
 	return r, nil
 }
 
-// peer is the simulator's record of one node, packed so that delivering a
-// message touches a single cache line of engine state besides the node.
+// peer is the rest of the simulator's record of one node besides its status:
+// the node (which deliveries read here only when the nodes are not one
+// array, see engine.node) and its decision.
 type peer struct {
 	node     elect.Node
-	sent     int64 // messages the node has sent
 	decision elect.Decision
-	woken    bool
-	halted   bool
 }
+
+// status is the simulator's record of one node that every delivery and send
+// reads and writes: whether the node is woken and halted (the low two bits)
+// and how many messages it has sent (the rest). It is eight bytes, so that
+// the statuses of a million nodes take 8 MB and mostly stay in the
+// processor's caches, where records of 32 bytes took 32 MB.
+type status uint64
+
+const (
+	statusWoken  status = 1
+	statusHalted status = 2
+	statusSent   status = 4 // one message sent
+)
+
+func (st status) awake() bool { return st&(statusWoken|statusHalted) == statusWoken }
 
 // engine is the state of one run. It is the Env of every node: current is the
 // node whose input is being handled.
 type engine struct {
-	cfg      *Config
-	alg      *elect.Algorithm
-	g        *topology.Graph
-	n        int
-	ids      []elect.ID
-	peers    []peer
-	knows    []elect.ID // leader ID each node has learned; -1: none
-	uniRing  bool
-	fastRing bool  // a ring under unit or random delays: Send's fast path
-	ringN    int32 // n on rings (neighbours computed inline), else 0
-	delivery Delivery
+	cfg    *Config
+	alg    *elect.Algorithm
+	g      *topology.Graph
+	n      int
+	ids    []elect.ID
+	peers  []peer
+	status []status
+	// nodes is the array NewAll built the nodes in, if it did. When they
+	// are all of one type (nodeType, the interface's type word), a delivery
+	// rebuilds node i's interface value from its address, firstNode + i *
+	// nodeSize, instead of reading peers[i] (a cache miss less per delivery
+	// on networks larger than the cache).
+	nodes     elect.NodeArray
+	nodeType  unsafe.Pointer
+	firstNode unsafe.Pointer
+	nodeSize  uintptr
+	knows     []elect.ID // leader ID each node has learned; -1: none
+	uniRing   bool
+	fastRing  bool  // a ring under unit or random delays: Send's fast path
+	ringN     int32 // n on rings (neighbours computed inline), else 0
+	delivery  Delivery
 
-	now  int64
-	unit int64 // ticks per round or time unit
-	buf  *buffers
-	// releaseNodes hands the nodes back to the algorithm (see NewAll).
-	releaseNodes func()
-	wheel        *wheel     // random delays
-	due, soon    []delivery // unit delays: arriving now, and at now+1
-	stack        []delivery // newest-first
-	stackDepth   []int64    // causal depth of each stacked delivery
-	timers       timedHeap
-	seq          uint64
-	delayRng     *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
-	linkLast     []int64   // random-fifo: latest arrival per port
-	linkLastM    map[int64]int64
-	maxEvents    int64
-	maxTicks     int64
+	now        int64
+	unit       int64 // ticks per round or time unit
+	buf        *buffers
+	wheel      *wheel     // random delays
+	due, soon  []delivery // unit delays: arriving now, and at now+1
+	stack      []delivery // newest-first
+	stackDepth []int64    // causal depth of each stacked delivery
+	timers     timedHeap
+	seq        uint64
+	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
+	linkLast   []int64   // random-fifo: latest arrival per port
+	linkLastM  map[int64]int64
+	maxEvents  int64
+	maxTicks   int64
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
@@ -219,8 +240,9 @@ func newEngine(cfg *Config) (*engine, error) {
 		e.maxEvents = DefaultMaxEvents
 	}
 	e.peers = grow(buf.peers, n) // zero: released buffers are cleared
+	e.status = grow(buf.status, n)
 	e.knows = grow(buf.knows, n)
-	if int64(n)*int64(unsafe.Sizeof(peer{})+uintptr(max(alg.NodeBytes, 8))) > touchBytes {
+	if int64(n)*int64(unsafe.Sizeof(status(0))+uintptr(max(alg.NodeBytes, 8))) > touchBytes {
 		// Far ahead in the long lists of unit delays, nearer in the short
 		// buckets of random delays (distances tried on HS and Franklin at
 		// n = 10^6: 4, 8, 16).
@@ -283,9 +305,16 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if alg.NewAll != nil {
 		nodes := grow(buf.nodes, n)
-		e.releaseNodes = alg.NewAll(nodes, info)
-		for i, node := range nodes {
-			e.peers[i].node = node
+		e.nodes = alg.NewAll(nodes, info)
+		e.firstNode, e.nodeSize = e.nodes.Layout()
+		if n > 0 {
+			e.nodeType = ifaceWords(&nodes[0])[0]
+		}
+		for i := range nodes {
+			e.peers[i].node = nodes[i]
+			if w := ifaceWords(&nodes[i]); w[0] != e.nodeType || w[1] != unsafe.Add(e.firstNode, uintptr(i)*e.nodeSize) {
+				e.firstNode = nil // not the promised layout: go through peers
+			}
 		}
 		clear(nodes)
 		buf.nodes = nodes
@@ -315,6 +344,7 @@ func newEngine(cfg *Config) (*engine, error) {
 // node is kept alive.
 type buffers struct {
 	peers     []peer
+	status    []status
 	knows     []elect.ID
 	nodes     []elect.Node
 	due, soon []delivery
@@ -335,13 +365,14 @@ func grow[T any](s []T, n int) []T {
 // releaseBuffers clears the run's buffers and hands them to the next run.
 func (e *engine) releaseBuffers() {
 	b := e.buf
-	if e.releaseNodes != nil {
-		e.releaseNodes()
-		e.releaseNodes = nil
+	if e.nodes != nil {
+		e.nodes.Release()
+		e.nodes, e.firstNode = nil, nil
 	}
 	clear(e.peers)
+	clear(e.status)
 	clear(e.knows)
-	b.peers, b.knows = e.peers, e.knows
+	b.peers, b.status, b.knows = e.peers, e.status, e.knows
 	if e.due != nil {
 		b.due, b.soon = e.due[:0], e.soon[:0]
 	}
@@ -349,7 +380,7 @@ func (e *engine) releaseBuffers() {
 		e.wheel.clear()
 		b.wheel = e.wheel
 	}
-	e.buf, e.peers, e.knows, e.due, e.soon, e.wheel = nil, nil, nil, nil, nil, nil
+	e.buf, e.peers, e.status, e.knows, e.due, e.soon, e.wheel = nil, nil, nil, nil, nil, nil, nil
 	runBuffers.Put(b)
 }
 
@@ -476,10 +507,10 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			}
 			// The common case inline: an awake receiver, no trace.
 			d := &due[k]
-			if pr := &e.peers[d.to]; pr.woken && !pr.halted && e.trace == nil {
+			if e.status[d.to].awake() && e.trace == nil {
 				e.current = d.to
 				e.lastAt = e.now
-				pr.node.Receive(e, d.port, d.msg)
+				e.node(d.to).Receive(e, d.port, d.msg)
 				continue
 			}
 			e.deliver(d)
@@ -559,16 +590,51 @@ func (e *engine) dropCancelledTimers() {
 // 10^4 nodes of 128 bytes it made random delays 25% slower).
 const touchBytes = 4 << 20
 
-// touch prefetches the state of node soon (its first cache line) and the
-// simulator's record of node later. On large networks a delivery's cost is
-// its cache misses, since receivers come in sending order, not memory
-// order (under random delays, in random order); fetching what the next
-// deliveries need while this one runs lets their misses overlap. later's
-// record comes first so that it is in cache when later becomes soon and its
-// node pointer is read.
+// touch prefetches what the deliveries to nodes soon and later will read.
+// On large networks a delivery's cost is its cache misses, since receivers
+// come in sending order, not memory order (under random delays, in random
+// order); fetching what the next deliveries need while this one runs lets
+// their misses overlap. When the nodes are one array (NodeArray), a node's
+// address is known from its index: touch fetches later's node (its first
+// cache line) and status. Otherwise the node is found through its peer
+// record: later's record comes first, so that it is in cache when later
+// becomes soon and its node pointer is read.
 func (e *engine) touch(soon, later int32) {
+	prefetch(unsafe.Pointer(&e.status[later]))
+	if e.firstNode != nil {
+		prefetch(unsafe.Add(e.firstNode, uintptr(later)*e.nodeSize))
+		return
+	}
 	prefetch(unsafe.Pointer(&e.peers[later]))
-	prefetch((*[2]unsafe.Pointer)(unsafe.Pointer(&e.peers[soon].node))[1]) // the interface's data word
+	prefetch(e.nodeData(soon))
+}
+
+// nodeData is the address of node i's state: its interface's data word.
+func (e *engine) nodeData(i int32) unsafe.Pointer {
+	if e.firstNode != nil {
+		return unsafe.Add(e.firstNode, uintptr(i)*e.nodeSize)
+	}
+	return ifaceWords(&e.peers[i].node)[1]
+}
+
+// node returns node i. When the nodes are one array of one type, it builds
+// the interface value from the type word and the node's address, which is
+// what peers[i].node holds, without reading it.
+func (e *engine) node(i int32) elect.Node {
+	if e.firstNode == nil {
+		return e.peers[i].node
+	}
+	var v elect.Node
+	w := ifaceWords(&v)
+	w[0], w[1] = e.nodeType, unsafe.Add(e.firstNode, uintptr(i)*e.nodeSize)
+	return v
+}
+
+// ifaceWords views an interface value as its two machine words: type (or
+// itab) and data pointer, the layout of every Go implementation so far.
+// newEngine checks it against the nodes NewAll built before relying on it.
+func ifaceWords(v *elect.Node) *[2]unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(v))
 }
 
 // touchWheel is touch across the buckets of random delays, which hold few
@@ -583,14 +649,17 @@ func (e *engine) touchWheel(at int64) {
 		return // nothing pending after this bucket
 	}
 	for _, d := range b1.items[:min(len(b1.items), touchWheelItems)] {
-		prefetch((*[2]unsafe.Pointer)(unsafe.Pointer(&e.peers[d.to].node))[1])
+		prefetch(e.nodeData(d.to))
 	}
 	b2, t2 := w.next(t1 + 1)
 	if t2 <= t1 || t2 > at+randomDelayTicks {
 		return
 	}
 	for _, d := range b2.items[:min(len(b2.items), touchWheelItems)] {
-		prefetch(unsafe.Pointer(&e.peers[d.to]))
+		prefetch(unsafe.Pointer(&e.status[d.to]))
+		if e.firstNode == nil {
+			prefetch(unsafe.Pointer(&e.peers[d.to]))
+		}
 	}
 }
 
@@ -611,15 +680,15 @@ func (e *engine) countEvent() bool {
 
 func (e *engine) fire(t timed) {
 	i := t.node
-	if e.peers[i].halted {
+	if e.status[i]&statusHalted != 0 {
 		return
 	}
 	e.current = i
 	if t.ord>>56 == kindWake {
-		if e.peers[i].woken {
+		if e.status[i]&statusWoken != 0 {
 			return
 		}
-		e.peers[i].woken = true
+		e.status[i] |= statusWoken
 		e.minSpontID = min(e.minSpontID, e.ids[i])
 		e.lastAt = e.now
 		if e.trace != nil {
@@ -639,7 +708,7 @@ func (e *engine) fire(t timed) {
 // fields are read before the receiver runs (its sends may reuse the slot).
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
-	if e.peers[i].halted {
+	if e.status[i]&statusHalted != 0 {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
 		}
@@ -647,13 +716,13 @@ func (e *engine) deliver(d *delivery) {
 	}
 	e.current = i
 	e.lastAt = e.now
-	if !e.peers[i].woken {
-		e.peers[i].woken = true
+	if e.status[i]&statusWoken == 0 {
+		e.status[i] |= statusWoken
 		if e.trace != nil {
 			e.trace.wake(i, false)
 		}
 		e.peers[i].node.Wake(e, false)
-		if e.peers[i].halted {
+		if e.status[i]&statusHalted != 0 {
 			return
 		}
 	}
@@ -688,7 +757,7 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 		return
 	}
 	e.typeCounts[m.Type]++
-	e.peers[i].sent++
+	e.countSent(i)
 	if e.wheel != nil {
 		e.wheel.push(e.now+1+int64(e.delayRng.Uint64()&(randomDelayTicks-1)), to, q, m)
 		return
@@ -734,7 +803,7 @@ func (e *engine) send(p elect.Port, m elect.Message) {
 		return
 	}
 	e.typeCounts[m.Type]++
-	e.peers[i].sent++
+	e.countSent(i)
 	var at int64
 	switch e.delivery {
 	case Sync, FIFO:
@@ -759,6 +828,13 @@ func (e *engine) send(p elect.Port, m elect.Message) {
 	}
 	e.wheel.push(at, to, q, m)
 }
+
+// countSent counts one more message sent by node i (the count has 62 bits:
+// at the simulator's speed, centuries of sending).
+func (e *engine) countSent(i int32) { e.status[i] += statusSent }
+
+// sent returns how many messages node i has sent.
+func (e *engine) sent(i int32) int64 { return int64(e.status[i] / statusSent) }
 
 // Decide implements elect.Env: it is where the monitor sees every decision.
 func (e *engine) Decide(d elect.Decision) {
@@ -844,7 +920,7 @@ func (e *engine) cancelled(t *timed) bool {
 
 // Terminate implements elect.Env.
 func (e *engine) Terminate() {
-	e.peers[e.current].halted = true
+	e.status[e.current] |= statusHalted
 	if e.trace != nil {
 		e.trace.halt(e.current)
 	}
@@ -878,7 +954,7 @@ func (e *engine) checkSymmetry() bool {
 	fp := first.Fingerprint()
 	for i := 1; i < e.n; i++ {
 		f, ok := e.peers[i].node.(elect.Fingerprinter)
-		if !ok || f.Fingerprint() != fp || e.peers[i].decision != e.peers[0].decision || e.peers[i].woken != e.peers[0].woken || e.peers[i].halted != e.peers[0].halted {
+		if !ok || f.Fingerprint() != fp || e.peers[i].decision != e.peers[0].decision || (e.status[i]^e.status[0])&(statusWoken|statusHalted) != 0 {
 			e.symBroken = true
 			return false
 		}

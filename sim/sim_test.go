@@ -313,7 +313,7 @@ func TestRunsShareNoState(t *testing.T) {
 // from the ring alone (each ID travels until it meets a larger one, the
 // maximum all the way round), and every run must elect the maximum.
 func TestLargeRingsWithPrefetch(t *testing.T) {
-	const n = 1 << 16
+	const n = 1 << 17
 	ids := shuffled(n, 11)
 	var want int64
 	for i := range n {
