@@ -71,9 +71,9 @@ func (s *CountSim[S, P]) epochLength(end int64) int64 {
 // class matching drew (s.cm.draws: q draws of delayed agents, the class
 // matrix and the splits of the states that need one) plus 5q + 100 for
 // the passes over the states; before the first matching, 15q + 100, as if
-// every state were split. epochFactor = sqrt(draw / 2c). Measured at n = 2^30: 8 states, 0.42-0.49
-// ns per interaction with T = q sqrt(n)/4 (too short for q = 8: single
-// batches), 0.18 with T = q sqrt(n)/2; 128 states, fastest with T =
+// every state were split. epochFactor = sqrt(draw / 2c). Measured at
+// n = 2^30: 8 states, 0.42-0.49 ns per interaction with T = q sqrt(n)/4
+// (too short for q = 8: single batches), 0.18 with T = q sqrt(n)/2; 128 states, fastest with T =
 // q sqrt(n)/4 of q sqrt(n)/8, /4, /2 and 2q sqrt(n) (5.2, 3.5, 5.8, 10.2
 // ns); P_LL's BackUp at n = 10^8, fastest with T = q sqrt(n)/16 of /4,
 // /8, /16 and /32; P_LL's long wait with two leaders at n = 10^8 (parallel
