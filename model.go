@@ -54,6 +54,12 @@ type NodeArray interface {
 	// node to the next: node i is at first + i*size, and nodes[i] as NewAll
 	// set it points there.
 	Layout() (first unsafe.Pointer, size uintptr)
+	// Words returns the address of node 0's runtime word. Each node of the
+	// array has a uint64 beside it, zero when NewAll returns, node i's at
+	// Words() + i*size, that no node reads or writes: the runtime may keep
+	// its own record of the node there (the simulator keeps its status, so
+	// that a delivery finds it in the node's cache line).
+	Words() unsafe.Pointer
 	// Release hands the nodes back for the next network; the runtime must
 	// not touch them after.
 	Release()
@@ -68,7 +74,14 @@ type NodeBlocks[T any, P interface {
 	Node
 }] struct {
 	init  func(p P, info NodeInfo)
-	spare sync.Pool // of *[]T, all zero
+	spare sync.Pool // of *[]nodeSlot[T], all zero
+}
+
+// nodeSlot is one node of a NodeBlocks array, with the runtime's word
+// (NodeArray.Words) before it.
+type nodeSlot[T any] struct {
+	word uint64
+	node T
 }
 
 // NewNodeBlocks returns the NodeBlocks of init.
@@ -90,13 +103,13 @@ func (b *NodeBlocks[T, P]) New(info NodeInfo) Node {
 // a released network when one is large enough.
 func (b *NodeBlocks[T, P]) NewAll(nodes []Node, info func(int) NodeInfo) NodeArray {
 	a := &nodeBlock[T, P]{from: b}
-	if s, ok := b.spare.Get().(*[]T); ok && cap(*s) >= len(nodes) {
+	if s, ok := b.spare.Get().(*[]nodeSlot[T]); ok && cap(*s) >= len(nodes) {
 		a.block = (*s)[:len(nodes)]
 	} else {
-		a.block = make([]T, len(nodes))
+		a.block = make([]nodeSlot[T], len(nodes))
 	}
 	for i := range a.block {
-		p := P(&a.block[i])
+		p := P(&a.block[i].node)
 		b.init(p, info(i))
 		nodes[i] = p
 	}
@@ -108,16 +121,23 @@ type nodeBlock[T any, P interface {
 	*T
 	Node
 }] struct {
-	block []T
+	block []nodeSlot[T]
 	from  *NodeBlocks[T, P]
 }
 
 func (a *nodeBlock[T, P]) Layout() (unsafe.Pointer, uintptr) {
-	var zero T
+	size := unsafe.Sizeof(nodeSlot[T]{})
 	if len(a.block) == 0 {
-		return nil, unsafe.Sizeof(zero)
+		return nil, size
 	}
-	return unsafe.Pointer(&a.block[0]), unsafe.Sizeof(zero)
+	return unsafe.Pointer(&a.block[0].node), size
+}
+
+func (a *nodeBlock[T, P]) Words() unsafe.Pointer {
+	if len(a.block) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&a.block[0].word)
 }
 
 func (a *nodeBlock[T, P]) Release() {

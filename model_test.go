@@ -42,6 +42,7 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 			nodes := make([]elect.Node, len(infos))
 			arr := alg.NewAll(nodes, func(i int) elect.NodeInfo { return infos[i] })
 			first, size := arr.Layout()
+			words := arr.Words()
 			for i, info := range infos {
 				if one := alg.New(info); !reflect.DeepEqual(one, nodes[i]) {
 					t.Errorf("%s: NewAll built %+v for %+v, New %+v", alg.Name, nodes[i], info, one)
@@ -50,6 +51,12 @@ func TestNewAllBuildsWhatNewBuilds(t *testing.T) {
 				data := (*[2]unsafe.Pointer)(unsafe.Pointer(&nodes[i]))[1]
 				if at := unsafe.Add(first, uintptr(i)*size); at != data {
 					t.Errorf("%s: node %d is at %p, Layout puts it at %p", alg.Name, i, data, at)
+				}
+				// Its runtime word is zero, within its slot and not in the
+				// node (the word is before it in a NodeBlocks slot).
+				w := unsafe.Add(words, uintptr(i)*size)
+				if *(*uint64)(w) != 0 || uintptr(data)-uintptr(w) < 8 || uintptr(data)-uintptr(w) >= size {
+					t.Errorf("%s: node %d at %p has its runtime word at %p, holding %d", alg.Name, i, data, w, *(*uint64)(w))
 				}
 			}
 			// Dirty the nodes, as a run does, before handing them back.

@@ -35,7 +35,7 @@ func (e *engine) finish() *Result {
 		typeBits[t] = int64(elect.DefaultBits(mt, bitCtx))
 		r.Bits += c * typeBits[t]
 	}
-	for i := range e.status {
+	for i := range e.n {
 		r.MaxNodeMessages = max(r.MaxNodeMessages, e.sent(int32(i)))
 	}
 	switch {

@@ -59,13 +59,24 @@ func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 func appendDelivery(s []delivery, to int32, port elect.Port, m elect.Message) []delivery {
 	k := len(s)
 	if k == cap(s) {
-		s = append(s, delivery{})
-	} else {
-		s = s[:k+1]
+		s = growDeliveries(s)
 	}
+	s = s[:k+1]
 	d := &s[k]
 	d.to, d.port, d.msg = to, port, m
 	return s
+}
+
+// growDeliveries returns s in an array of twice its capacity. append grows
+// large slices by a quarter at a time: the list of a million-node ring's
+// first instant (two million deliveries) allocated 560 MB on its way to
+// 80 MB, against 160 MB when doubled.
+//
+//go:noinline
+func growDeliveries(s []delivery) []delivery {
+	t := make([]delivery, len(s), max(2*cap(s), 16))
+	copy(t, s)
+	return t
 }
 
 // next returns the earliest occupied bucket and its time, given the current

@@ -132,9 +132,11 @@ type peer struct {
 
 // status is the simulator's record of one node that every delivery and send
 // reads and writes: whether the node is woken and halted (the low two bits)
-// and how many messages it has sent (the rest). It is eight bytes, so that
-// the statuses of a million nodes take 8 MB and mostly stay in the
-// processor's caches, where records of 32 bytes took 32 MB.
+// and how many messages it has sent (the rest). It is eight bytes: when the
+// nodes are one array (elect.NodeArray), each node's status is its runtime
+// word, in the node's own cache line, so that a delivery to a node whose
+// state is not in cache costs one miss, not two; otherwise the statuses are
+// an array of their own (engine.st).
 type status uint64
 
 const (
@@ -148,13 +150,18 @@ func (st status) awake() bool { return st&(statusWoken|statusHalted) == statusWo
 // engine is the state of one run. It is the Env of every node: current is the
 // node whose input is being handled.
 type engine struct {
-	cfg    *Config
-	alg    *elect.Algorithm
-	g      *topology.Graph
-	n      int
-	ids    []elect.ID
-	peers  []peer
-	status []status
+	cfg   *Config
+	alg   *elect.Algorithm
+	g     *topology.Graph
+	n     int
+	ids   []elect.ID
+	peers []peer
+	// statusBase and statusStride place node i's status at statusBase +
+	// i*statusStride: in the node array's runtime words, or in the array
+	// status when the nodes are not one array.
+	statusBase   unsafe.Pointer
+	statusStride uintptr
+	status       []status
 	// nodes is the array NewAll built the nodes in, if it did. When they
 	// are all of one type (nodeType, the interface's type word), a delivery
 	// rebuilds node i's interface value from its address, firstNode + i *
@@ -240,7 +247,6 @@ func newEngine(cfg *Config) (*engine, error) {
 		e.maxEvents = DefaultMaxEvents
 	}
 	e.peers = grow(buf.peers, n) // zero: released buffers are cleared
-	e.status = grow(buf.status, n)
 	e.knows = grow(buf.knows, n)
 	if int64(n)*int64(unsafe.Sizeof(status(0))+uintptr(max(alg.NodeBytes, 8))) > touchBytes {
 		// Far ahead in the long lists of unit delays, nearer in the short
@@ -323,6 +329,12 @@ func newEngine(cfg *Config) (*engine, error) {
 			e.peers[i].node = alg.New(info(i))
 		}
 	}
+	if e.firstNode != nil {
+		e.statusBase, e.statusStride = e.nodes.Words(), e.nodeSize
+	} else if n > 0 {
+		e.status = grow(buf.status, n)
+		e.statusBase, e.statusStride = unsafe.Pointer(&e.status[0]), unsafe.Sizeof(status(0))
+	}
 	if cfg.Wake == nil {
 		e.wakeNext = 0 // every node wakes at time 0, in index order, before any other event
 	} else {
@@ -370,9 +382,13 @@ func (e *engine) releaseBuffers() {
 		e.nodes, e.firstNode = nil, nil
 	}
 	clear(e.peers)
-	clear(e.status)
 	clear(e.knows)
-	b.peers, b.status, b.knows = e.peers, e.status, e.knows
+	b.peers, b.knows = e.peers, e.knows
+	if e.status != nil {
+		clear(e.status)
+		b.status = e.status
+	}
+	e.statusBase = nil
 	if e.due != nil {
 		b.due, b.soon = e.due[:0], e.soon[:0]
 	}
@@ -507,7 +523,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			}
 			// The common case inline: an awake receiver, no trace.
 			d := &due[k]
-			if e.status[d.to].awake() && e.trace == nil {
+			if e.st(d.to).awake() && e.trace == nil {
 				e.current = d.to
 				e.lastAt = e.now
 				e.node(d.to).Receive(e, d.port, d.msg)
@@ -600,13 +616,22 @@ const touchBytes = 4 << 20
 // record: later's record comes first, so that it is in cache when later
 // becomes soon and its node pointer is read.
 func (e *engine) touch(soon, later int32) {
-	prefetch(unsafe.Pointer(&e.status[later]))
 	if e.firstNode != nil {
-		prefetch(unsafe.Add(e.firstNode, uintptr(later)*e.nodeSize))
+		// The status word and the node: one cache line, or two when the
+		// record straddles a line boundary.
+		w := unsafe.Pointer(e.st(later))
+		prefetch(w)
+		prefetch(unsafe.Add(w, e.nodeSize-1))
 		return
 	}
+	prefetch(unsafe.Pointer(e.st(later)))
 	prefetch(unsafe.Pointer(&e.peers[later]))
 	prefetch(e.nodeData(soon))
+}
+
+// st is node i's status.
+func (e *engine) st(i int32) *status {
+	return (*status)(unsafe.Add(e.statusBase, uintptr(i)*e.statusStride))
 }
 
 // nodeData is the address of node i's state: its interface's data word.
@@ -656,7 +681,7 @@ func (e *engine) touchWheel(at int64) {
 		return
 	}
 	for _, d := range b2.items[:min(len(b2.items), touchWheelItems)] {
-		prefetch(unsafe.Pointer(&e.status[d.to]))
+		prefetch(unsafe.Pointer(e.st(d.to)))
 		if e.firstNode == nil {
 			prefetch(unsafe.Pointer(&e.peers[d.to]))
 		}
@@ -680,15 +705,15 @@ func (e *engine) countEvent() bool {
 
 func (e *engine) fire(t timed) {
 	i := t.node
-	if e.status[i]&statusHalted != 0 {
+	if *e.st(i)&statusHalted != 0 {
 		return
 	}
 	e.current = i
 	if t.ord>>56 == kindWake {
-		if e.status[i]&statusWoken != 0 {
+		if *e.st(i)&statusWoken != 0 {
 			return
 		}
-		e.status[i] |= statusWoken
+		*e.st(i) |= statusWoken
 		e.minSpontID = min(e.minSpontID, e.ids[i])
 		e.lastAt = e.now
 		if e.trace != nil {
@@ -708,7 +733,7 @@ func (e *engine) fire(t timed) {
 // fields are read before the receiver runs (its sends may reuse the slot).
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
-	if e.status[i]&statusHalted != 0 {
+	if *e.st(i)&statusHalted != 0 {
 		if e.trace != nil {
 			e.trace.deliver(d, true)
 		}
@@ -716,13 +741,13 @@ func (e *engine) deliver(d *delivery) {
 	}
 	e.current = i
 	e.lastAt = e.now
-	if e.status[i]&statusWoken == 0 {
-		e.status[i] |= statusWoken
+	if *e.st(i)&statusWoken == 0 {
+		*e.st(i) |= statusWoken
 		if e.trace != nil {
 			e.trace.wake(i, false)
 		}
 		e.peers[i].node.Wake(e, false)
-		if e.status[i]&statusHalted != 0 {
+		if *e.st(i)&statusHalted != 0 {
 			return
 		}
 	}
@@ -831,10 +856,10 @@ func (e *engine) send(p elect.Port, m elect.Message) {
 
 // countSent counts one more message sent by node i (the count has 62 bits:
 // at the simulator's speed, centuries of sending).
-func (e *engine) countSent(i int32) { e.status[i] += statusSent }
+func (e *engine) countSent(i int32) { *e.st(i) += statusSent }
 
 // sent returns how many messages node i has sent.
-func (e *engine) sent(i int32) int64 { return int64(e.status[i] / statusSent) }
+func (e *engine) sent(i int32) int64 { return int64(*e.st(i) / statusSent) }
 
 // Decide implements elect.Env: it is where the monitor sees every decision.
 func (e *engine) Decide(d elect.Decision) {
@@ -920,7 +945,7 @@ func (e *engine) cancelled(t *timed) bool {
 
 // Terminate implements elect.Env.
 func (e *engine) Terminate() {
-	e.status[e.current] |= statusHalted
+	*e.st(e.current) |= statusHalted
 	if e.trace != nil {
 		e.trace.halt(e.current)
 	}
@@ -954,7 +979,7 @@ func (e *engine) checkSymmetry() bool {
 	fp := first.Fingerprint()
 	for i := 1; i < e.n; i++ {
 		f, ok := e.peers[i].node.(elect.Fingerprinter)
-		if !ok || f.Fingerprint() != fp || e.peers[i].decision != e.peers[0].decision || (e.status[i]^e.status[0])&(statusWoken|statusHalted) != 0 {
+		if !ok || f.Fingerprint() != fp || e.peers[i].decision != e.peers[0].decision || (*e.st(int32(i))^*e.st(0))&(statusWoken|statusHalted) != 0 {
 			e.symBroken = true
 			return false
 		}
