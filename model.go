@@ -54,11 +54,12 @@ type NodeArray interface {
 	// node to the next: node i is at first + i*size, and nodes[i] as NewAll
 	// set it points there.
 	Layout() (first unsafe.Pointer, size uintptr)
-	// Words returns the address of node 0's runtime word. Each node of the
-	// array has a uint64 beside it, zero when NewAll returns, node i's at
-	// Words() + i*size, that no node reads or writes: the runtime may keep
-	// its own record of the node there (the simulator keeps its status, so
-	// that a delivery finds it in the node's cache line).
+	// Words returns the address of node 0's runtime word, or nil when the
+	// nodes have none. A runtime word is a uint64 beside each node, zero
+	// when NewAll returns, node i's at Words() + i*size, that no node reads
+	// or writes: the runtime may keep its own record of the node there (the
+	// simulator keeps its status, so that a delivery finds it in the node's
+	// cache line).
 	Words() unsafe.Pointer
 	// Release hands the nodes back for the next network; the runtime must
 	// not touch them after.
@@ -68,13 +69,17 @@ type NodeArray interface {
 // NodeBlocks builds the nodes of type *T of one algorithm from one
 // initialiser, which sets up a zero T for a NodeInfo: one at a time (New),
 // or a network's as one array (NewAll), kept for the next network once it is
-// released.
+// released. The array gives each node a runtime word (NodeArray.Words) when
+// node and word fit in 64 bytes, one cache line; a larger node has none, as
+// the word would take every node across a line boundary (a 64-byte node
+// would span two lines instead of one).
 type NodeBlocks[T any, P interface {
 	*T
 	Node
 }] struct {
 	init  func(p P, info NodeInfo)
-	spare sync.Pool // of *[]nodeSlot[T], all zero
+	words bool      // the nodes have runtime words: the array is of nodeSlot[T]
+	spare sync.Pool // of *[]nodeSlot[T] or *[]T, all zero
 }
 
 // nodeSlot is one node of a NodeBlocks array, with the runtime's word
@@ -89,7 +94,7 @@ func NewNodeBlocks[T any, P interface {
 	*T
 	Node
 }](init func(p P, info NodeInfo)) *NodeBlocks[T, P] {
-	return &NodeBlocks[T, P]{init: init}
+	return &NodeBlocks[T, P]{init: init, words: unsafe.Sizeof(nodeSlot[T]{}) <= 64}
 }
 
 // New is an Algorithm's New: it allocates one T and sets it up.
@@ -103,13 +108,26 @@ func (b *NodeBlocks[T, P]) New(info NodeInfo) Node {
 // a released network when one is large enough.
 func (b *NodeBlocks[T, P]) NewAll(nodes []Node, info func(int) NodeInfo) NodeArray {
 	a := &nodeBlock[T, P]{from: b}
-	if s, ok := b.spare.Get().(*[]nodeSlot[T]); ok && cap(*s) >= len(nodes) {
+	if b.words {
+		if s, ok := b.spare.Get().(*[]nodeSlot[T]); ok && cap(*s) >= len(nodes) {
+			a.slots = (*s)[:len(nodes)]
+		} else {
+			a.slots = make([]nodeSlot[T], len(nodes))
+		}
+		for i := range a.slots {
+			p := P(&a.slots[i].node)
+			b.init(p, info(i))
+			nodes[i] = p
+		}
+		return a
+	}
+	if s, ok := b.spare.Get().(*[]T); ok && cap(*s) >= len(nodes) {
 		a.block = (*s)[:len(nodes)]
 	} else {
-		a.block = make([]nodeSlot[T], len(nodes))
+		a.block = make([]T, len(nodes))
 	}
 	for i := range a.block {
-		p := P(&a.block[i].node)
+		p := P(&a.block[i])
 		b.init(p, info(i))
 		nodes[i] = p
 	}
@@ -121,26 +139,40 @@ type nodeBlock[T any, P interface {
 	*T
 	Node
 }] struct {
-	block []nodeSlot[T]
+	slots []nodeSlot[T] // when from.words
+	block []T           // otherwise
 	from  *NodeBlocks[T, P]
 }
 
 func (a *nodeBlock[T, P]) Layout() (unsafe.Pointer, uintptr) {
-	size := unsafe.Sizeof(nodeSlot[T]{})
-	if len(a.block) == 0 {
-		return nil, size
+	if a.from.words {
+		if len(a.slots) == 0 {
+			return nil, unsafe.Sizeof(nodeSlot[T]{})
+		}
+		return unsafe.Pointer(&a.slots[0].node), unsafe.Sizeof(nodeSlot[T]{})
 	}
-	return unsafe.Pointer(&a.block[0].node), size
+	var zero T
+	if len(a.block) == 0 {
+		return nil, unsafe.Sizeof(zero)
+	}
+	return unsafe.Pointer(&a.block[0]), unsafe.Sizeof(zero)
 }
 
 func (a *nodeBlock[T, P]) Words() unsafe.Pointer {
-	if len(a.block) == 0 {
+	if len(a.slots) == 0 {
 		return nil
 	}
-	return unsafe.Pointer(&a.block[0].word)
+	return unsafe.Pointer(&a.slots[0].word)
 }
 
 func (a *nodeBlock[T, P]) Release() {
+	if a.from.words {
+		slots := a.slots
+		a.slots = nil
+		clear(slots)
+		a.from.spare.Put(&slots)
+		return
+	}
 	block := a.block
 	a.block = nil
 	clear(block)

@@ -161,6 +161,7 @@ type engine struct {
 	// status when the nodes are not one array.
 	statusBase   unsafe.Pointer
 	statusStride uintptr
+	statusInNode bool // the statuses are the nodes' runtime words
 	status       []status
 	// nodes is the array NewAll built the nodes in, if it did. When they
 	// are all of one type (nodeType, the interface's type word), a delivery
@@ -329,8 +330,8 @@ func newEngine(cfg *Config) (*engine, error) {
 			e.peers[i].node = alg.New(info(i))
 		}
 	}
-	if e.firstNode != nil {
-		e.statusBase, e.statusStride = e.nodes.Words(), e.nodeSize
+	if w := e.nodes; e.firstNode != nil && w.Words() != nil {
+		e.statusBase, e.statusStride, e.statusInNode = w.Words(), e.nodeSize, true
 	} else if n > 0 {
 		e.status = grow(buf.status, n)
 		e.statusBase, e.statusStride = unsafe.Pointer(&e.status[0]), unsafe.Sizeof(status(0))
@@ -388,7 +389,7 @@ func (e *engine) releaseBuffers() {
 		clear(e.status)
 		b.status = e.status
 	}
-	e.statusBase = nil
+	e.statusBase, e.statusInNode = nil, false
 	if e.due != nil {
 		b.due, b.soon = e.due[:0], e.soon[:0]
 	}
@@ -611,20 +612,25 @@ const touchBytes = 4 << 20
 // come in sending order, not memory order (under random delays, in random
 // order); fetching what the next deliveries need while this one runs lets
 // their misses overlap. When the nodes are one array (NodeArray), a node's
-// address is known from its index: touch fetches later's node (its first
-// cache line) and status. Otherwise the node is found through its peer
+// address is known from its index: touch fetches later's node and status
+// (side by side in its slot when the status is the node's runtime word).
+// Otherwise the node is found through its peer
 // record: later's record comes first, so that it is in cache when later
 // becomes soon and its node pointer is read.
 func (e *engine) touch(soon, later int32) {
-	if e.firstNode != nil {
-		// The status word and the node: one cache line, or two when the
-		// record straddles a line boundary.
+	if e.statusInNode {
+		// The slot's first and last bytes: one cache line, or two when
+		// it straddles a line boundary.
 		w := unsafe.Pointer(e.st(later))
 		prefetch(w)
 		prefetch(unsafe.Add(w, e.nodeSize-1))
 		return
 	}
 	prefetch(unsafe.Pointer(e.st(later)))
+	if e.firstNode != nil {
+		prefetch(unsafe.Add(e.firstNode, uintptr(later)*e.nodeSize))
+		return
+	}
 	prefetch(unsafe.Pointer(&e.peers[later]))
 	prefetch(e.nodeData(soon))
 }
