@@ -67,8 +67,9 @@ func appendDelivery(s []delivery, to int32, port elect.Port, m elect.Message) []
 	k := len(s)
 	if k == cap(s) {
 		// At least double: append grows large slices by a quarter at a
-		// time (the first instant of a million-node ring, two million
-		// deliveries, allocated 560 MB on its way to 80 MB; 160 MB so).
+		// time, and the lists of HS at n = 10^6 (two million 40-byte
+		// deliveries at the first instant) took 558 MB of allocations
+		// on their way to 80 MB; doubled, at most twice the final size.
 		s = append(s, make([]delivery, k+16)...)
 	}
 	s = s[:k+1]

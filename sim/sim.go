@@ -614,9 +614,9 @@ const touchBytes = 4 << 20
 // their misses overlap. When the nodes are one array (NodeArray), a node's
 // address is known from its index: touch fetches later's node and status
 // (side by side in its slot when the status is the node's runtime word).
-// Otherwise the node is found through its peer
-// record: later's record comes first, so that it is in cache when later
-// becomes soon and its node pointer is read.
+// Otherwise the node is found through its peer record: later's record comes
+// first, so that it is in cache when later becomes soon and its node pointer
+// is read.
 func (e *engine) touch(soon, later int32) {
 	if e.statusInNode {
 		// The slot's first and last bytes: one cache line, or two when
