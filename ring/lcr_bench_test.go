@@ -2,6 +2,7 @@ package ring_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"elect"
@@ -62,4 +63,92 @@ func benchSim(b *testing.B, cfg sim.Config, newSeeds bool) {
 	}
 	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
 	b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+}
+
+// BenchmarkLCRBareLoop is a yardstick, not a runtime: LCR's messages on the
+// rings of BenchmarkLCR's random arrangement under unit delays, handled by a
+// plain loop over two arrays (a node: its ID and the largest ID it has seen;
+// a message: its receiver and the ID it carries), with none of the
+// simulator's work: no Node or Env interface, status words, monitor,
+// counters per type and per node, or event limit. It sends the same messages
+// (TestLCRBareLoopMatchesEngine), so its rate is what this machine allows for
+// LCR's message pattern, and the gap to BenchmarkLCR is the simulator's own
+// per-message cost.
+func BenchmarkLCRBareLoop(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("ids=random/n=%d", n), func(b *testing.B) {
+			idList := nlIDs(b, "random", n, 1)
+			nodes := make([]bareLCRNode, n)
+			var loop bareLCRLists
+			var msgs int64
+			for b.Loop() {
+				m, leader := loop.run(nodes, idList)
+				if idList[leader] != slices.Max(idList) {
+					b.Fatalf("node %d elected, not the maximum", leader)
+				}
+				msgs += m
+			}
+			b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+			b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+		})
+	}
+}
+
+// TestLCRBareLoopMatchesEngine checks the yardstick: the bare loop sends as
+// many messages as the simulator running LCR under FIFO delivery, and elects
+// the same node.
+func TestLCRBareLoopMatchesEngine(t *testing.T) {
+	for _, n := range []int{1, 2, 1_000} {
+		idList := nlIDs(t, "random", n, 1)
+		res := nlRun(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: idList, Delivery: sim.FIFO, Seed: 1})
+		var loop bareLCRLists
+		msgs, leader := loop.run(make([]bareLCRNode, n), idList)
+		if msgs != res.Messages || leader != res.LeaderIndex {
+			t.Errorf("n = %d: bare loop %d messages, leader %d; simulator %d, leader %d", n, msgs, leader, res.Messages, res.LeaderIndex)
+		}
+	}
+}
+
+type bareLCRNode struct{ id, maxID elect.ID }
+
+type bareLCRMsg struct {
+	to int32
+	j  elect.ID
+}
+
+// bareLCRLists are the messages due now and those due next, kept from one
+// run to the next.
+type bareLCRLists struct{ due, next []bareLCRMsg }
+
+// run elects on the ring of IDs ids (node i sends to node i+1) and returns
+// the number of messages and the leader's index.
+func (l *bareLCRLists) run(nodes []bareLCRNode, ids []elect.ID) (msgs int64, leader int) {
+	n := int32(len(nodes))
+	due := l.due[:0]
+	for i := range n {
+		nodes[i] = bareLCRNode{ids[i], ids[i]}
+		due = append(due, bareLCRMsg{(i + 1) % n, ids[i]})
+	}
+	msgs, leader = int64(n), -1
+	next := l.next[:0]
+	for len(due) > 0 {
+		for _, m := range due {
+			p := &nodes[m.to]
+			if m.j == p.id {
+				leader = int(m.to)
+			}
+			if m.j > p.maxID {
+				p.maxID = m.j
+				to := m.to + 1
+				if to == n {
+					to = 0
+				}
+				next = append(next, bareLCRMsg{to, m.j})
+				msgs++
+			}
+		}
+		due, next = next, due[:0]
+	}
+	l.due, l.next = due, next
+	return msgs, leader
 }
