@@ -80,10 +80,11 @@ func BenchmarkLCRBareLoop(b *testing.B) {
 			idList := nlIDs(b, "random", n, 1)
 			nodes := make([]bareLCRNode, n)
 			var loop bareLCRLists
+			maxID := slices.Max(idList)
 			var msgs int64
 			for b.Loop() {
 				m, leader := loop.run(nodes, idList)
-				if idList[leader] != slices.Max(idList) {
+				if idList[leader] != maxID {
 					b.Fatalf("node %d elected, not the maximum", leader)
 				}
 				msgs += m
@@ -98,13 +99,16 @@ func BenchmarkLCRBareLoop(b *testing.B) {
 // many messages as the simulator running LCR under FIFO delivery, and elects
 // the same node.
 func TestLCRBareLoopMatchesEngine(t *testing.T) {
-	for _, n := range []int{1, 2, 1_000} {
-		idList := nlIDs(t, "random", n, 1)
+	for _, c := range []struct {
+		arrangement string
+		n           int
+	}{{"random", 1}, {"random", 2}, {"random", 1_000}, {"decreasing", 100}} {
+		n, idList := c.n, nlIDs(t, c.arrangement, c.n, 1)
 		res := nlRun(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: idList, Delivery: sim.FIFO, Seed: 1})
 		var loop bareLCRLists
 		msgs, leader := loop.run(make([]bareLCRNode, n), idList)
 		if msgs != res.Messages || leader != res.LeaderIndex {
-			t.Errorf("n = %d: bare loop %d messages, leader %d; simulator %d, leader %d", n, msgs, leader, res.Messages, res.LeaderIndex)
+			t.Errorf("%s ring, n = %d: bare loop %d messages, leader %d; simulator %d, leader %d", c.arrangement, n, msgs, leader, res.Messages, res.LeaderIndex)
 		}
 	}
 }
