@@ -1,4 +1,4 @@
-module elect
+module github.com/electkit/elect
 
 go 1.26.8
 

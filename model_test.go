@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"elect"
-	"elect/catalog"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 )
 
 // TestNewAllBuildsWhatNewBuilds checks, for every algorithm that builds a

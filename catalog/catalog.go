@@ -3,10 +3,10 @@
 package catalog
 
 import (
-	"elect"
-	"elect/complete"
-	"elect/general"
-	"elect/ring"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/complete"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/ring"
 )
 
 // all is the catalog, grouped by topology class.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // AfekGafni is Afek-Gafni algorithm B for asynchronous complete networks, as

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // agConfig is a run of Afek-Gafni on the complete graph with the given IDs.

@@ -1,6 +1,6 @@
 package complete
 
-import "elect"
+import "github.com/electkit/elect"
 
 // AllToAll is the naive election on a complete graph that seed 002 starts
 // from ("Algorithm": "Every node is a king at the start and he sends n - 1

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"elect"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // TestAllToAllThreeNodes: n = 3, IDs 5, 9, 2, all awake at time 0, unit

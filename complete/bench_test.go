@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"elect/sim"
+	"github.com/electkit/elect/sim"
 )
 
 // BenchmarkAfekGafni measures whole runs of Afek-Gafni B (random IDs, every

@@ -17,10 +17,10 @@ import (
 	"strconv"
 	"strings"
 
-	"elect/catalog"
-	"elect/pp"
-	"elect/pp/protocols"
-	"elect/scenario"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/protocols"
+	"github.com/electkit/elect/scenario"
 )
 
 // Kind says which engine runs a grid point.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // Merge interleaves the outputs of shards 1..k of one sweep, given in shard

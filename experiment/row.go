@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"elect/pp"
-	"elect/scenario"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/scenario"
 )
 
 // Row is one run as summaries, plots and claims see it, whether it comes

@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"sync"
 
-	"elect/pp"
-	"elect/scenario"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/scenario"
 )
 
 // Result is one finished job: its record and the JSON line that describes

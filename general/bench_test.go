@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"elect"
-	"elect/general"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // BenchmarkEchoGrid measures echo on W x W grids with random IDs: every

@@ -3,7 +3,7 @@ package general
 import (
 	"fmt"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Echo is election by echo waves with extinction on any connected network,

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"elect"
-	"elect/general"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 var asyncDeliveries = []sim.Delivery{sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}

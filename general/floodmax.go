@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // FloodMax is the synchronous textbook baseline for general networks (Lynch,

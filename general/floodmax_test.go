@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"elect"
-	"elect/general"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // floodConfig is a synchronous FloodMax run with the given parameters.

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"elect"
-	"elect/general"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // topo is one topology of the property tests: a spec and a node count (0:

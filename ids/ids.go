@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // MaxID is the largest ID accepted, leaving room for algorithms that prepend

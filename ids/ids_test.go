@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Seed 001 §5.4.2: "For n a power of 2 we can use the bit-reversal ring,

@@ -1,6 +1,6 @@
 package pp_test
 
-import "elect/pp"
+import "github.com/electkit/elect/pp"
 
 // classClimb is a test protocol with partner classes (pp.PartnerClasser)
 // and many states, so that the count engines' epochs match it class by

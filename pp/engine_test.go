@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"elect/pp"
-	"elect/pp/protocols"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/protocols"
 )
 
 // TestRunStopsAtTheExactStep: angluin's run stops at the step at which one

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"elect/pp"
-	"elect/pp/protocols"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/protocols"
 )
 
 // Equivalence in distribution of the count-based engines with the

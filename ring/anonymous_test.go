@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // deterministicRingAlgorithms are the catalog's deterministic ring

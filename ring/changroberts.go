@@ -1,6 +1,6 @@
 package ring
 
-import "elect"
+import "github.com/electkit/elect"
 
 // ChangRoberts is the Chang-Roberts algorithm as the slides give it (seed
 // 003, "CR algorithm: pseudo-code for a generic processor"):

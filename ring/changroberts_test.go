@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"elect/ring"
-	"elect/sim"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
 )
 
 // Seed 003, worst case with every node initiating: on the decreasing ring the

@@ -3,7 +3,7 @@ package ring
 import (
 	"fmt"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Franklin is Franklin's algorithm for the bidirectional ring (W. R.

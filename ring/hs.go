@@ -1,6 +1,6 @@
 package ring
 
-import "elect"
+import "github.com/electkit/elect"
 
 // HS is the Hirschberg-Sinclair algorithm on the oriented bidirectional ring,
 // as the slides' pseudo-code gives it (seed 003, "HS algorithm: pseudo-code

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // TestHSSmallRingsExactCounts checks the slides' pseudo-code (seed 003, "HS

@@ -1,7 +1,7 @@
 package ring
 
 import (
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // ItaiRodeh is the Itai-Rodeh randomized election algorithm for anonymous

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // irDraws returns the first k ids node i of an n-ring draws in a run with

@@ -1,6 +1,6 @@
 package ring
 
-import "elect"
+import "github.com/electkit/elect"
 
 // LCR is the Le Lann-Chang-Roberts algorithm as Algorithm 5.1 of the lecture
 // notes (seed 001, section 5.2.1):

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"elect"
-	"elect/ids"
-	"elect/ring"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // BenchmarkLCR measures simulator throughput on LCR: random rings (about

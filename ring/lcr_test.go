@@ -5,11 +5,11 @@ import (
 	"math/big"
 	"testing"
 
-	"elect"
-	"elect/ids"
-	"elect/ring"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 func runRing(t testing.TB, alg *elect.Algorithm, idList []elect.ID, d sim.Delivery, wake []sim.Wake, announce bool, seed uint64) *sim.Result {

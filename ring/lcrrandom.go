@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // LCRRandom is LCR run on random keys, as section 5.2.4 of the lecture notes

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // lrPrefixes returns the random prefixes the n nodes of a run with this seed

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
 )
 
 // TestNLogNGrowthOnBitReversalAndDecreasingRings measures HS, Peterson,

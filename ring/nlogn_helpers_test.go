@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"elect"
-	"elect/ids"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // Helpers shared by the tests of the O(n log n) ring algorithms (hs,

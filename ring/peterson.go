@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Peterson is Peterson's algorithm for the asynchronous unidirectional ring

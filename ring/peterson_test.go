@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // TestPetersonSmallRingsExactCounts follows Algorithm 5.2 (seed 001,

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // BenchmarkRandomizedAndSynchronousRings measures simulator throughput

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // SlowFast is the synchronous uniform slow-fast algorithm of the slides

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // TimeSlice is the synchronous non-uniform algorithm of the slides (seed 003,

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/scenario"
-	"elect/sim"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // TestTimeSliceSmallRingsExactCounts follows the slides (seed 003, "A

@@ -1,7 +1,7 @@
 package scenario
 
 import (
-	"elect/sim"
+	"github.com/electkit/elect/sim"
 )
 
 // Record is one run as `elect run --json` and sweeps print it: the

@@ -15,11 +15,11 @@ import (
 	"strconv"
 	"strings"
 
-	"elect"
-	"elect/catalog"
-	"elect/ids"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // MaxN is the largest network the simulator addresses (node indexes are

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // finish turns the final state into a Result: the outcome with the monitor's

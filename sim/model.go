@@ -3,9 +3,9 @@ package sim
 import (
 	"fmt"
 
-	"elect"
-	"elect/ids"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/topology"
 )
 
 // AssumptionError says which assumption of an algorithm's model a

@@ -3,7 +3,7 @@ package sim
 import (
 	"math/bits"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Event kinds, in the order they happen within one instant: a spontaneous

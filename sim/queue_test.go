@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // TestWheelNextFindsEarliest checks the wheel's two-level bitmap against a

@@ -16,8 +16,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"elect"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/topology"
 )
 
 // DefaultMaxEvents is the event limit of a run when none is given.

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
-	"elect/ring"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // scripted is a test algorithm whose nodes follow a script given per node

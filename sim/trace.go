@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // tracer writes one JSON object per line for every event of a run:

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // The generators below build general graphs through FromEdges, so every

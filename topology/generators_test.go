@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 func testRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }

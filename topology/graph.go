@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	"elect"
+	"github.com/electkit/elect"
 )
 
 // Kind is the shape of a graph, which decides how ports are computed.

@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"elect/internal/cli"
+	"github.com/electkit/elect/internal/cli"
 )
 
 func main() {

@@ -24,9 +24,9 @@ import (
 	"math"
 	"strings"
 
-	"elect/catalog"
-	"elect/experiment"
-	"elect/pp/protocols"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/pp/protocols"
 )
 
 // Verdict is the outcome of a claim's check.

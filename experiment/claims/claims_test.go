@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 // TestMissingAlgorithmIsPending: a claim whose algorithm does not exist is

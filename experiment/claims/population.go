@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 const (

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 const (

@@ -18,7 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 // Spec describes one figure.

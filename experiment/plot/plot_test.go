@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden figures in testdata")

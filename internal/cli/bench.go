@@ -4,7 +4,7 @@ import (
 	"io"
 	"time"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 func init() {

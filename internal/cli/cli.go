@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"elect/scenario"
+	"github.com/electkit/elect/scenario"
 )
 
 // command is one subcommand of elect.

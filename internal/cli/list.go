@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"elect"
-	"elect/catalog"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 )
 
 func init() {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"elect/experiment"
+	"github.com/electkit/elect/experiment"
 )
 
 func init() {

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"elect/experiment"
-	"elect/experiment/plot"
+	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/experiment/plot"
 )
 
 func init() {

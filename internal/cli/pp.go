@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"elect/experiment"
-	"elect/pp"
-	"elect/pp/protocols"
+	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/protocols"
 )
 
 func init() {

@@ -13,8 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"elect/experiment/claims"
-	"elect/experiment/plot"
+	"github.com/electkit/elect/experiment/claims"
+	"github.com/electkit/elect/experiment/plot"
 )
 
 func init() {

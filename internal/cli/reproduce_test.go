@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"elect/experiment/claims"
+	"github.com/electkit/elect/experiment/claims"
 )
 
 // TestReproduceQuickPasses: 'elect reproduce --quick' checks every available

@@ -11,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 
-	"elect/catalog"
-	"elect/experiment"
-	"elect/ids"
-	"elect/scenario"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 func init() {

@@ -13,13 +13,13 @@ import (
 	"strings"
 	"time"
 
-	"elect/catalog"
-	"elect/experiment"
-	"elect/ids"
-	"elect/pp"
-	"elect/pp/protocols"
-	"elect/sim"
-	"elect/topology"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/protocols"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 func init() {

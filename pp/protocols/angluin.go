@@ -1,6 +1,6 @@
 package protocols
 
-import "elect/pp"
+import "github.com/electkit/elect/pp"
 
 // Angluin is the constant-state leader election of Angluin, Aspnes, Diamadi,
 // Fischer and Peralta (reference [1] of seed 000, [3] of seed 004; seed 004,

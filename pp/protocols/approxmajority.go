@@ -3,7 +3,7 @@ package protocols
 import (
 	"math"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // ApproxMajority is the 3-state approximate majority protocol of Angluin,

@@ -1,6 +1,6 @@
 package protocols
 
-import "elect/pp"
+import "github.com/electkit/elect/pp"
 
 // The InteractUntil methods below implement pp.Batcher: the same loop for
 // each protocol, so that the transition function is called directly (and

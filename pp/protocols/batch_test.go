@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // TestEpidemicSummerMatchesInteract: at n = 5000 the engine sums the

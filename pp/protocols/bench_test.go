@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // benchSim measures the agent-array engine's cost per interaction for one

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // Param is one protocol parameter, as a command-line flag name.

@@ -1,6 +1,6 @@
 package protocols
 
-import "elect/pp"
+import "github.com/electkit/elect/pp"
 
 // Census methods (pp.Census) of the anonymous protocols: every agent starts
 // in the same state, so the count-based engines build the initial

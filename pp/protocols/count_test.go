@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // countEngines are the count-based engines under test.

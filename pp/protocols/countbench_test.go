@@ -3,7 +3,7 @@ package protocols
 import (
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // Benchmarks of the count-based engines, in ns per interaction and

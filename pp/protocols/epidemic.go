@@ -3,7 +3,7 @@ package protocols
 import (
 	"math"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // Numbered agents (seed 000, Section III). Agent i (0-based index) has the

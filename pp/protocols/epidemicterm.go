@@ -3,7 +3,7 @@ package protocols
 import (
 	"math"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // EpidemicTerm is seed 000, Algorithm 3 ("Election with election

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // The measurements of issue 5 are long runs, so they only run when

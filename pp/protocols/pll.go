@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/bits"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // PLL is P_LL of Sudo, Ooshita, Izumi, Kakugawa and Masuzawa, "Time-Optimal

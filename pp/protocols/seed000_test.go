@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // TestAngluinExpectedStepsToOneLeaderIsNMinus1Squared: with k leaders, a

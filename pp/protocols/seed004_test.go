@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // TestPLLExactlyOneLeaderNeverZero (seed 004, Theorem 1 and Lemma 11): in

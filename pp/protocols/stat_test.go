@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"elect/pp"
+	"github.com/electkit/elect/pp"
 )
 
 // sample collects one figure per trial and compares its mean with an exact
