@@ -1,16 +1,47 @@
-// Package elect is the shared vocabulary of the elect toolkit: what a node of
-// a message-passing network is, the environment it acts through, the messages
-// it sends, and how an algorithm declares its model, its message types and its
-// proven bounds.
+// Package elect is the contract of the elect toolkit: what a node of a
+// message-passing network is, the environment it acts through, the messages
+// it sends, and how an algorithm declares its model, its message types, its
+// proven bounds and its parameters. It names no runtime.
 //
-// Algorithms are deterministic state machines (see Node). They import only
-// this package; the engines that run them (the simulator in package sim, and
-// later goroutine, TCP and exhaustive runtimes) implement Env and never import
-// a particular algorithm. The command (internal/cli) and the catalog
-// (package catalog) assemble the pieces.
+// # Nodes are state machines; runtimes implement one small Env
+//
+// An algorithm's node (Node) reacts to three inputs: being woken, a message
+// on a port, and (synchronous model) a timer it set. It acts only through
+// the Env it is handed: send, decide, record the leader, set or cancel
+// timers, terminate, read the round, draw from its own random source. Every
+// runtime implements Env; none is named here. Recorder is an Env that turns
+// a node's step into data (a list of Effects, in order), as etcd's raft
+// hands its caller the messages to send in Ready: the reference engine, an
+// exhaustive search or a process on a socket read the effects and carry
+// them out. The fast simulator implements Env itself, so that a send is
+// routed while the node runs (a recorded effect, written and read back,
+// cost it 15-20% of its speed on rings).
+//
+// # Node state can be snapshotted: a small capability, not value types
+//
+// Snapshotter is what the exhaustive checker, the reference engine's
+// snapshots and the viewer's state panel need: a node that can be copied
+// (Clone) and whose whole state has a canonical encoding (AppendState), from
+// which equality and hashing follow. Generic value-typed state (a comparable
+// struct copied by assignment) was the alternative; it was not chosen
+// because several nodes hold state of variable length that no comparable
+// value can carry: Peterson's probes buffered from later phases, Afek-Gafni's
+// queue of arrivals, echo's flags per port on graphs of any degree. Every
+// node the toolkit ships implements Snapshotter, and a test checks, field by
+// field, that AppendState sees every part of the state.
+//
+// # Layout is the runtime's business
+//
+// An algorithm says how to build a node (Algorithm.New) and, optionally, how
+// to set one up in place (Algorithm.Init, which NodesOf derives from the same
+// initialiser). Runtimes choose where nodes live: the fast simulator keeps a
+// network's nodes in one array it reuses; everything that makes it fast is
+// in package sim, discovered from the nodes themselves.
+//
+// Algorithms import only this package; the engines that run them never
+// import a particular algorithm; the catalog and the command assemble them.
 package elect
 
-import "math/rand/v2"
 
 // ID is a node's identifier as the algorithm sees it. IDs are non-negative;
 // anonymous runs give every node the same ID.
@@ -43,10 +74,8 @@ type MsgType uint8
 // through their own small constructors so that the code reads like the paper.
 //
 // A Message is a plain value of four fields and 32 bytes, small enough for
-// the Go compiler to keep in registers: sending never allocates and never
-// goes through memory (a fifth field would make every send copy through a
-// stack temporary, several times slower). Algorithms with more fields pack
-// them (see ring/itairodeh.go).
+// the Go compiler to keep in registers. Algorithms with more fields pack them
+// (see ring/itairodeh.go).
 type Message struct {
 	Type MsgType
 	ID   ID
@@ -79,7 +108,8 @@ func (d Decision) String() string {
 
 // Node is one process of an algorithm: a deterministic state machine that
 // reacts to its inputs only through the Env it is handed. A node must not
-// start goroutines, read clocks or global random sources, or do I/O.
+// start goroutines, read clocks or global random sources, or do I/O, and
+// must not keep the Env beyond the call.
 //
 // Wake is called exactly once, before any other input: at the node's
 // spontaneous wake-up time when it is an initiator (spontaneous == true), or
@@ -97,39 +127,18 @@ type TimerNode interface {
 	Timer(env Env, tag int64)
 }
 
-// Fingerprinter is a Node whose whole state can be summarised in a comparable
-// value; engines use it to detect that an anonymous run stayed symmetric
-// (every node in the same state after a round).
-type Fingerprinter interface {
-	Fingerprint() uint64
-}
-
-// TimerCanceler is implemented by the Env of engines that can cancel timers.
-// A node uses it through a type assertion and must stay correct without it
-// (by ignoring a timer whose tag is stale); where it is offered, cancelled
-// timers are neither events nor time of the run.
-type TimerCanceler interface {
-	// CancelTimers drops every timer the current node has set that has not
-	// fired yet.
-	CancelTimers()
-}
-
-// Env is the world as a node sees it while it handles one input.
-type Env interface {
-	// Send queues m on port p.
-	Send(p Port, m Message)
-	// Decide enters elected or not-elected. A node elected this way also
-	// knows the leader: itself.
-	Decide(d Decision)
-	// SetLeader records the ID the node has learned is the leader's.
-	SetLeader(id ID)
-	// SetTimer asks for Timer(tag) after the given number of rounds (>= 1).
-	// Only meaningful in the synchronous model.
-	SetTimer(rounds int64, tag int64)
-	// Round is the current round in the synchronous model (0 at the start).
-	Round() int64
-	// Rand is the node's own seeded random source.
-	Rand() *rand.Rand
-	// Terminate stops the node: it receives nothing more.
-	Terminate()
+// Snapshotter is a node whose state can be copied, compared and hashed.
+// Every node the toolkit ships implements it; the exhaustive checker, the
+// reference engine's snapshots, symmetry detection and the viewer's state
+// panel rely on it.
+type Snapshotter interface {
+	// Clone returns a copy of the node that shares no mutable memory with
+	// it: running one never changes the other.
+	Clone() Node
+	// AppendState appends a canonical encoding of the node's whole state to
+	// b: two nodes of one algorithm are in the same state exactly when their
+	// encodings are equal. AppendUint and AppendInt write self-delimiting
+	// fields, so a sequence of them (with lengths before variable parts)
+	// is canonical.
+	AppendState(b []byte) []byte
 }

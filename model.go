@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
-	"sync"
-	"unsafe"
 )
 
 // Algorithm is everything the tool knows about one election algorithm: its
@@ -21,9 +19,6 @@ type Algorithm struct {
 	Messages []MessageType // indexed by MsgType
 	Bounds   []Bound
 	Params   []Param
-	// NodeBytes estimates the memory one node needs, for refusing runs that
-	// would not fit in memory before allocating them (0: a default is used).
-	NodeBytes int
 	// CheckRun, when set, refuses a run the algorithm cannot represent (for
 	// example one whose time would overflow), with an error that says what is
 	// allowed. Unlike model assumptions, --force does not override it.
@@ -32,152 +27,44 @@ type Algorithm struct {
 	// assumes, for algorithms whose variants assume different things (for
 	// example one that needs FIFO channels); nil means Model for every run.
 	ModelFor func(p Params) Model
-	// New builds one node.
+	// New builds one node: all an algorithm must say about its nodes to run
+	// on every runtime.
 	New func(info NodeInfo) Node
-	// NewAll, when set, builds the nodes of a whole network at once: it sets
-	// nodes[i] to what New(info(i)) returns, and returns them as a
-	// NodeArray, which the runtime releases once it is done with them. A
-	// runtime that builds every node in one place uses it, so that the nodes
-	// are one array in network order, reused from one network to the next,
-	// instead of n allocations per run. NodeBlocks makes New and NewAll from
-	// one initialiser, so that the two cannot differ.
-	NewAll func(nodes []Node, info func(i int) NodeInfo) NodeArray
+	// Init, when set, sets up in place a node for info: node is of the type
+	// New returns and points at a zero state. It lets a runtime choose
+	// where nodes live (the fast simulator keeps a network's nodes in one
+	// array it reuses). NodesOf makes New and Init from one initialiser, so
+	// that the two cannot differ.
+	Init func(node Node, info NodeInfo)
 }
 
-// NodeArray is the nodes of one network as NewAll built them: one array in
-// network order, whose layout a runtime may use to reach node i from its
-// index alone (to prefetch it, or to call it without reading a per-node
-// interface value: on networks larger than the cache, a miss less per
-// message).
-type NodeArray interface {
-	// Layout returns node 0's address and the distance in bytes from one
-	// node to the next: node i is at first + i*size, and nodes[i] as NewAll
-	// set it points there.
-	Layout() (first unsafe.Pointer, size uintptr)
-	// Words returns the address of node 0's runtime word, or nil when the
-	// nodes have none. A runtime word is a uint64 beside each node, zero
-	// when NewAll returns, node i's at Words() + i*size, that no node reads
-	// or writes: the runtime may keep its own record of the node there (the
-	// simulator keeps its status, so that a delivery finds it in the node's
-	// cache line).
-	Words() unsafe.Pointer
-	// Release hands the nodes back for the next network; the runtime must
-	// not touch them after.
-	Release()
-}
-
-// NodeBlocks builds the nodes of type *T of one algorithm from one
-// initialiser, which sets up a zero T for a NodeInfo: one at a time (New),
-// or a network's as one array (NewAll), kept for the next network once it is
-// released. The array gives each node a runtime word (NodeArray.Words) when
-// node and word fit in 64 bytes, one cache line; a larger node has none, as
-// the word would take every node across a line boundary (a 64-byte node
-// would span two lines instead of one).
-type NodeBlocks[T any, P interface {
-	*T
+// Nodes builds the nodes of type *S of one algorithm from one initialiser,
+// which sets up a zero S for a NodeInfo.
+type Nodes[S any, P interface {
+	*S
 	Node
 }] struct {
-	init  func(p P, info NodeInfo)
-	words bool      // the nodes have runtime words: the array is of nodeSlot[T]
-	spare sync.Pool // of *[]nodeSlot[T] or *[]T, all zero
+	init func(p P, info NodeInfo)
 }
 
-// nodeSlot is one node of a NodeBlocks array, with the runtime's word
-// (NodeArray.Words) before it.
-type nodeSlot[T any] struct {
-	word uint64
-	node T
-}
-
-// NewNodeBlocks returns the NodeBlocks of init.
-func NewNodeBlocks[T any, P interface {
-	*T
+// NodesOf returns the Nodes of init; use its New and Init methods as the
+// Algorithm's New and Init.
+func NodesOf[S any, P interface {
+	*S
 	Node
-}](init func(p P, info NodeInfo)) *NodeBlocks[T, P] {
-	return &NodeBlocks[T, P]{init: init, words: unsafe.Sizeof(nodeSlot[T]{}) <= 64}
+}](init func(p P, info NodeInfo)) Nodes[S, P] {
+	return Nodes[S, P]{init: init}
 }
 
-// New is an Algorithm's New: it allocates one T and sets it up.
-func (b *NodeBlocks[T, P]) New(info NodeInfo) Node {
-	p := P(new(T))
+// New is an Algorithm's New: it allocates one S and sets it up.
+func (b Nodes[S, P]) New(info NodeInfo) Node {
+	p := P(new(S))
 	b.init(p, info)
 	return p
 }
 
-// NewAll is an Algorithm's NewAll: the nodes are one array of T, taken from
-// a released network when one is large enough.
-func (b *NodeBlocks[T, P]) NewAll(nodes []Node, info func(int) NodeInfo) NodeArray {
-	a := &nodeBlock[T, P]{from: b}
-	if b.words {
-		if s, ok := b.spare.Get().(*[]nodeSlot[T]); ok && cap(*s) >= len(nodes) {
-			a.slots = (*s)[:len(nodes)]
-		} else {
-			a.slots = make([]nodeSlot[T], len(nodes))
-		}
-		for i := range a.slots {
-			p := P(&a.slots[i].node)
-			b.init(p, info(i))
-			nodes[i] = p
-		}
-		return a
-	}
-	if s, ok := b.spare.Get().(*[]T); ok && cap(*s) >= len(nodes) {
-		a.block = (*s)[:len(nodes)]
-	} else {
-		a.block = make([]T, len(nodes))
-	}
-	for i := range a.block {
-		p := P(&a.block[i])
-		b.init(p, info(i))
-		nodes[i] = p
-	}
-	return a
-}
-
-// nodeBlock is the NodeArray of a NodeBlocks.
-type nodeBlock[T any, P interface {
-	*T
-	Node
-}] struct {
-	slots []nodeSlot[T] // when from.words
-	block []T           // otherwise
-	from  *NodeBlocks[T, P]
-}
-
-func (a *nodeBlock[T, P]) Layout() (unsafe.Pointer, uintptr) {
-	if a.from.words {
-		if len(a.slots) == 0 {
-			return nil, unsafe.Sizeof(nodeSlot[T]{})
-		}
-		return unsafe.Pointer(&a.slots[0].node), unsafe.Sizeof(nodeSlot[T]{})
-	}
-	var zero T
-	if len(a.block) == 0 {
-		return nil, unsafe.Sizeof(zero)
-	}
-	return unsafe.Pointer(&a.block[0]), unsafe.Sizeof(zero)
-}
-
-func (a *nodeBlock[T, P]) Words() unsafe.Pointer {
-	if len(a.slots) == 0 {
-		return nil
-	}
-	return unsafe.Pointer(&a.slots[0].word)
-}
-
-func (a *nodeBlock[T, P]) Release() {
-	if a.from.words {
-		slots := a.slots
-		a.slots = nil
-		clear(slots)
-		a.from.spare.Put(&slots)
-		return
-	}
-	block := a.block
-	a.block = nil
-	clear(block)
-	a.from.spare.Put(&block)
-}
+// Init is an Algorithm's Init: node must be a *S pointing at a zero S.
+func (b Nodes[S, P]) Init(node Node, info NodeInfo) { b.init(node.(P), info) }
 
 // NodeInfo is what a node knows when it is built.
 type NodeInfo struct {

@@ -2,7 +2,6 @@ package complete
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/electkit/elect"
 )
@@ -104,12 +103,11 @@ var AfekGafni = &elect.Algorithm{
 	// The node itself, plus one held-back arrival per node on average in
 	// the wait variant (each candidate has at most one ARRIVE outstanding,
 	// so at most n arrivals are held in the whole network).
-	NodeBytes: int(unsafe.Sizeof(agNode{}) + unsafe.Sizeof(agArrival{})),
-	New:       agNodes.New,
-	NewAll:    agNodes.NewAll,
+	New:  agNodes.New,
+	Init: agNodes.Init,
 }
 
-var agNodes = elect.NewNodeBlocks(agInit)
+var agNodes = elect.NodesOf(agInit)
 
 func agInit(p *agNode, info elect.NodeInfo) {
 	v, _ := parseAGVariant(info.Params.String("variant"))

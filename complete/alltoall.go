@@ -35,12 +35,11 @@ var AllToAll = &elect.Algorithm{
 			Value:   func(c elect.BoundContext) float64 { return 1 },
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
-	NodeBytes: 24,
-	New:       allToAllNodes.New,
-	NewAll:    allToAllNodes.NewAll,
+	New:  allToAllNodes.New,
+	Init: allToAllNodes.Init,
 }
 
-var allToAllNodes = elect.NewNodeBlocks(allToAllInit)
+var allToAllNodes = elect.NodesOf(allToAllInit)
 
 func allToAllInit(p *allToAllNode, info elect.NodeInfo) {
 	*p = allToAllNode{id: info.ID, max: info.ID, degree: int32(info.Degree)}

@@ -71,12 +71,11 @@ var Echo = &elect.Algorithm{
 			Formula: "n-1", Source: "the announcement follows the winning wave's spanning tree",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N - 1) }},
 	},
-	NodeBytes: 96,
-	New:       echoNodes.New,
-	NewAll:    echoNodes.NewAll,
+	New:  echoNodes.New,
+	Init: echoNodes.Init,
 }
 
-var echoNodes = elect.NewNodeBlocks(echoInit)
+var echoNodes = elect.NodesOf(echoInit)
 
 func echoInit(p *echoNode, info elect.NodeInfo) {
 	*p = echoNode{id: info.ID, degree: int32(info.Degree), wave: -1, father: noFather}

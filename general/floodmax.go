@@ -67,12 +67,11 @@ var FloodMax = &elect.Algorithm{
 			Help:  "every-round (textbook: send max-uid in every round) or on-change (send only after max-uid grew)",
 			Check: checkFloodVariant},
 	},
-	NodeBytes: 48,
-	New:       floodNodes.New,
-	NewAll:    floodNodes.NewAll,
+	New:  floodNodes.New,
+	Init: floodNodes.Init,
 }
 
-var floodNodes = elect.NewNodeBlocks(floodInit)
+var floodNodes = elect.NodesOf(floodInit)
 
 func floodInit(p *floodNode, info elect.NodeInfo) {
 	*p = floodNode{

@@ -44,12 +44,11 @@ var ChangRoberts = &elect.Algorithm{
 			Formula: "n", Source: "seed 003: the leader announces itself",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
 	},
-	NodeBytes: 48,
-	New:       crNodes.New,
-	NewAll:    crNodes.NewAll,
+	New:  crNodes.New,
+	Init: crNodes.Init,
 }
 
-var crNodes = elect.NewNodeBlocks(crInit)
+var crNodes = elect.NodesOf(crInit)
 
 func crInit(p *crNode, info elect.NodeInfo) { *p = crNode{id: info.ID, leaderID: -1} }
 

@@ -68,12 +68,11 @@ var Franklin = &elect.Algorithm{
 			Value:   franklinTime,
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
-	NodeBytes: 80,
-	New:       franklinNodes.New,
-	NewAll:    franklinNodes.NewAll,
+	New:  franklinNodes.New,
+	Init: franklinNodes.Init,
 }
 
-var franklinNodes = elect.NewNodeBlocks(franklinInit)
+var franklinNodes = elect.NodesOf(franklinInit)
 
 func franklinInit(p *franklinNode, info elect.NodeInfo) {
 	*p = franklinNode{id: info.ID, active: true, announce: info.Announce}

@@ -140,7 +140,7 @@ func TestFranklinAnonymousRingStaysSymmetric(t *testing.T) {
 // a buffered probe of the next round, and becoming passive.
 func TestFranklinFingerprintSeesState(t *testing.T) {
 	p := ring.Franklin.New(elect.NodeInfo{ID: 5})
-	env := &nlEnv{}
+	env := nlEnv()
 	p.Wake(env, true)
 	seen := map[uint64]string{nlFingerprint(p): "woken"}
 	steps := []struct {

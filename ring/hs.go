@@ -65,12 +65,11 @@ var HS = &elect.Algorithm{
 			Value:   hsTime,
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
-	NodeBytes: 48,
-	New:       hsNodes.New,
-	NewAll:    hsNodes.NewAll,
+	New:  hsNodes.New,
+	Init: hsNodes.Init,
 }
 
-var hsNodes = elect.NewNodeBlocks(hsInit)
+var hsNodes = elect.NodesOf(hsInit)
 
 func hsInit(p *hsNode, info elect.NodeInfo) {
 	*p = hsNode{id: info.ID, replied: -1, announce: info.Announce}

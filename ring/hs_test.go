@@ -183,7 +183,7 @@ func TestHSAnonymousRingStaysSymmetric(t *testing.T) {
 // phase, the move to the next phase, being elected.
 func TestHSFingerprintSeesState(t *testing.T) {
 	p := ring.HS.New(elect.NodeInfo{ID: 5})
-	env := &nlEnv{}
+	env := nlEnv()
 	p.Wake(env, true)
 	seen := map[uint64]string{nlFingerprint(p): "woken"}
 	steps := []struct {

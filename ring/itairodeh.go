@@ -53,12 +53,11 @@ var ItaiRodeh = &elect.Algorithm{
 			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
 			Applies: func(c elect.BoundContext) bool { return c.Sync }},
 	},
-	NodeBytes: 64,
-	New:       itaiRodehNodes.New,
-	NewAll:    itaiRodehNodes.NewAll,
+	New:  itaiRodehNodes.New,
+	Init: itaiRodehNodes.Init,
 }
 
-var itaiRodehNodes = elect.NewNodeBlocks(itaiRodehInit)
+var itaiRodehNodes = elect.NodesOf(itaiRodehInit)
 
 func itaiRodehInit(p *itaiRodehNode, info elect.NodeInfo) {
 	*p = itaiRodehNode{n: int64(info.N)}

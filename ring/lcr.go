@@ -45,12 +45,11 @@ var LCR = &elect.Algorithm{
 			Value:   lcrTime,
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 	},
-	NodeBytes: 48,
-	New:       lcrNodes.New,
-	NewAll:    lcrNodes.NewAll,
+	New:  lcrNodes.New,
+	Init: lcrNodes.Init,
 }
 
-var lcrNodes = elect.NewNodeBlocks(lcrInit)
+var lcrNodes = elect.NodesOf(lcrInit)
 
 func lcrInit(p *lcrNode, info elect.NodeInfo) {
 	*p = lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}

@@ -66,12 +66,11 @@ var LCRRandom = &elect.Algorithm{
 		Help:  "random bits prepended to each ID (1..63)",
 		Check: checkLCRRandomBits,
 	}},
-	NodeBytes: 64,
-	New:       lcrRandomNodes.New,
-	NewAll:    lcrRandomNodes.NewAll,
+	New:  lcrRandomNodes.New,
+	Init: lcrRandomNodes.Init,
 }
 
-var lcrRandomNodes = elect.NewNodeBlocks(lcrRandomInit)
+var lcrRandomNodes = elect.NodesOf(lcrRandomInit)
 
 func lcrRandomInit(p *lcrRandomNode, info elect.NodeInfo) {
 	*p = lcrRandomNode{id: info.ID, bits: uint(info.Params.Int("bits")), announce: info.Announce}

@@ -87,21 +87,9 @@ func nlFloorLog2(n int) int { return bits.Len(uint(n)) - 1 }
 // and their neighbours.
 var nlSizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100}
 
-// nlEnv is a minimal elect.Env for driving one node by hand.
-type nlEnv struct {
-	sent     []elect.Message
-	decision elect.Decision
-	leader   elect.ID
-}
-
-func (e *nlEnv) Send(p elect.Port, m elect.Message) { e.sent = append(e.sent, m) }
-func (e *nlEnv) Decide(d elect.Decision)            { e.decision = d }
-func (e *nlEnv) SetLeader(id elect.ID)              { e.leader = id }
-func (e *nlEnv) SetTimer(rounds, tag int64)         {}
-func (e *nlEnv) Round() int64                       { return 0 }
-func (e *nlEnv) Rand() *rand.Rand                   { return rand.New(rand.NewPCG(1, 1)) }
-func (e *nlEnv) Terminate()                         {}
+// nlEnv is an Env for driving one node by hand.
+func nlEnv() *elect.Recorder { return elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }) }
 
 // nlFingerprint is the node's fingerprint; every deterministic ring
 // algorithm must have one.
-func nlFingerprint(p elect.Node) uint64 { return p.(elect.Fingerprinter).Fingerprint() }
+func nlFingerprint(p elect.Node) uint64 { return p.(interface{ Fingerprint() uint64 }).Fingerprint() }

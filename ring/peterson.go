@@ -91,12 +91,11 @@ var Peterson = &elect.Algorithm{
 			return nil
 		},
 	}},
-	NodeBytes: 96,
-	New:       petersonNodes.New,
-	NewAll:    petersonNodes.NewAll,
+	New:  petersonNodes.New,
+	Init: petersonNodes.Init,
 }
 
-var petersonNodes = elect.NewNodeBlocks(petersonInit)
+var petersonNodes = elect.NodesOf(petersonInit)
 
 func petersonInit(p *petersonNode, info elect.NodeInfo) {
 	*p = petersonNode{

@@ -220,7 +220,7 @@ func TestPetersonMessagesTwoNFloorLgNPlusTwoN(t *testing.T) {
 // probe buffered for a later phase.
 func TestPetersonFingerprintSeesState(t *testing.T) {
 	p := ring.Peterson.New(elect.NodeInfo{ID: 5, Params: elect.Params{"variant": "tagged"}})
-	env := &nlEnv{}
+	env := nlEnv()
 	p.Wake(env, true)
 	seen := map[uint64]string{nlFingerprint(p): "woken"}
 	steps := []struct {
@@ -242,10 +242,16 @@ func TestPetersonFingerprintSeesState(t *testing.T) {
 	}
 	// Sent: probe(0,5), probe(1/2,9), probe(1,9), probe(1+1/2,1): tags 0..3.
 	want := []elect.ID{5, 9, 9, 1}
-	if len(env.sent) != len(want) {
-		t.Fatalf("sent %v, want IDs %v", env.sent, want)
+	var sent []elect.Message
+	for _, f := range env.Effects() {
+		if f.Kind == elect.EffectSend {
+			sent = append(sent, f.Msg)
+		}
 	}
-	for i, m := range env.sent {
+	if len(sent) != len(want) {
+		t.Fatalf("sent %v, want IDs %v", sent, want)
+	}
+	for i, m := range sent {
 		if m.ID != want[i] || m.A != int64(i) {
 			t.Errorf("message %d is %+v, want ID %d with half-phase %d", i, m, want[i], i)
 		}

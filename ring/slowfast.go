@@ -103,13 +103,12 @@ var SlowFast = &elect.Algorithm{
 		Help:  "prose, or literal: the pseudo-code's ACTIVE_CASE, which sends a delayed message only when another arrives at TIMEOUT",
 		Check: checkSlowFastVariant,
 	}},
-	CheckRun:  checkSlowFast,
-	NodeBytes: 80,
-	New:       slowFastNodes.New,
-	NewAll:    slowFastNodes.NewAll,
+	CheckRun: checkSlowFast,
+	New:      slowFastNodes.New,
+	Init:     slowFastNodes.Init,
 }
 
-var slowFastNodes = elect.NewNodeBlocks(slowFastInit)
+var slowFastNodes = elect.NodesOf(slowFastInit)
 
 func slowFastInit(p *slowFastNode, info elect.NodeInfo) {
 	*p = slowFastNode{id: info.ID, literal: info.Params.String("variant") == "literal"}
@@ -263,13 +262,9 @@ func (p *slowFastNode) arm(env elect.Env, r int64) {
 	}
 }
 
-// cancelTimers drops the node's pending timer where the engine can; a timer
-// that still fires is recognised as stale by its tag.
-func (p *slowFastNode) cancelTimers(env elect.Env) {
-	if c, ok := env.(elect.TimerCanceler); ok {
-		c.CancelTimers()
-	}
-}
+// cancelTimers drops the node's pending timer; the tag check in Timer
+// stays, so that a stale timer would be recognised all the same.
+func (p *slowFastNode) cancelTimers(env elect.Env) { env.CancelTimers() }
 
 // Timer is the check R = TIMEOUT of the round the timer was set for.
 func (p *slowFastNode) Timer(env elect.Env, tag int64) {

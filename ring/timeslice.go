@@ -47,13 +47,12 @@ var TimeSlice = &elect.Algorithm{
 			Formula: "n(m+1), m the smallest ID", Source: "seed 003: Θ(n·m) rounds; phase m starts at round m·n and its n messages take n rounds",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) * (float64(c.MinID) + 1) }},
 	},
-	CheckRun:  checkTimeSlice,
-	NodeBytes: 48,
-	New:       timeSliceNodes.New,
-	NewAll:    timeSliceNodes.NewAll,
+	CheckRun: checkTimeSlice,
+	New:      timeSliceNodes.New,
+	Init:     timeSliceNodes.Init,
 }
 
-var timeSliceNodes = elect.NewNodeBlocks(timeSliceInit)
+var timeSliceNodes = elect.NodesOf(timeSliceInit)
 
 func timeSliceInit(p *timeSliceNode, info elect.NodeInfo) {
 	*p = timeSliceNode{id: info.ID, n: int64(info.N), leaderID: -1}

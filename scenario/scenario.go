@@ -93,7 +93,7 @@ func Build(s Spec) (*sim.Config, error) {
 	if topoSpec == "" {
 		topoSpec = naturalTopology(alg.Model.Topology)
 	}
-	if err := checkMemory(alg, s.N, topoSpec); err != nil {
+	if err := checkMemory(alg, params, s.N, topoSpec); err != nil {
 		return nil, err
 	}
 	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
@@ -257,17 +257,15 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 	return wake, nil
 }
 
-// engineBytesPerNode is the simulator's own memory per node (state arrays,
-// the node's interface value, a couple of pending messages, its ID).
+// engineBytesPerNode is the simulator's own memory per node besides the
+// node itself (the monitor's arrays, a couple of pending messages, its ID,
+// a node's random source when it draws).
 const engineBytesPerNode = 200
 
 // checkMemory refuses, before anything is allocated, a run that would not fit
 // in this machine's memory.
-func checkMemory(alg *elect.Algorithm, n int, topo string) error {
-	per := int64(alg.NodeBytes)
-	if per == 0 {
-		per = 128
-	}
+func checkMemory(alg *elect.Algorithm, params elect.Params, n int, topo string) error {
+	per := sim.NodeBytes(alg, params)
 	need := int64(n) * (per + engineBytesPerNode)
 	if topo == "complete" && alg.Model.Topology != elect.Complete {
 		need += int64(n) * int64(n) * 8

@@ -7,5 +7,5 @@ func TouchAhead(cfg Config) int {
 		panic(err)
 	}
 	defer e.releaseBuffers()
-	return e.touchAhead
+	return e.nodes.touchAhead
 }

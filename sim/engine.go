@@ -1,0 +1,491 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/topology"
+)
+
+// engine is the state of one run of the fast simulator. It is the Env of
+// every node (env.go): current is the node whose input is being handled.
+type engine struct {
+	cfg   *Config
+	alg   *elect.Algorithm
+	g     *topology.Graph
+	n     int
+	ids   []elect.ID
+	env   elect.Env
+	mon   *Monitor
+	nodes nodeStore // where the nodes and their statuses live (nodes.go)
+
+	uniRing  bool
+	fastRing bool  // a ring under unit or random delays: send's fast path
+	ringN    int32 // n on rings (neighbours computed inline), else 0
+	delivery Delivery
+
+	now        int64
+	unit       int64 // ticks per round or time unit
+	buf        *buffers
+	wheel      *wheel     // random delays
+	due, soon  []delivery // unit delays: arriving now, and at now+1
+	stack      []delivery // newest-first
+	stackDepth []int64    // causal depth of each stacked delivery
+	timers     timedHeap
+	seq        uint64
+	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
+	linkLast   []int64   // random-fifo: latest arrival per port
+	linkLastM  map[int64]int64
+	maxEvents  int64
+	maxTicks   int64
+
+	wakeNext int // next node to wake when all wake at time 0 (n: done)
+	current  int32
+	depth    []int64 // newest-first: causal depth reached by each node
+	maxDepth int64
+	lastAt   int64
+
+	typeCounts []int64
+	events     int64
+	stepLimit  bool
+	symmetric  bool
+	symRound   int64
+	symBroken  bool
+	symBuf     []byte
+	rngs       []*rand.Rand
+	// cancelSeq[i]: node i's timers created at or before this sequence
+	// number are cancelled (nil until a node cancels).
+	cancelSeq []uint64
+	trace     *Tracer
+}
+
+func newEngine(cfg *Config) (*engine, error) {
+	if err := cfg.CheckConfig(cfg.Delivery.Unit()); err != nil {
+		return nil, err
+	}
+	alg, g := cfg.Algorithm, cfg.Graph
+	n := g.N
+	buf, _ := runBuffers.Get().(*buffers)
+	if buf == nil {
+		buf = new(buffers)
+	}
+	e := &engine{
+		buf: buf, cfg: cfg, alg: alg, g: g, n: n, ids: cfg.IDs,
+		uniRing:    alg.Model.Topology == elect.UniRing,
+		delivery:   cfg.Delivery,
+		typeCounts: make([]int64, len(alg.Messages)),
+		maxEvents:  cfg.MaxEvents,
+		maxTicks:   math.MaxInt64,
+		unit:       cfg.Delivery.Unit(),
+	}
+	if e.maxEvents <= 0 {
+		e.maxEvents = DefaultMaxEvents
+	}
+	if cfg.Trace != nil {
+		e.trace = NewTracer(cfg.Trace, cfg, e.traceClock)
+	}
+	e.mon = NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
+	if g.Kind == topology.Ring {
+		e.ringN = int32(n)
+		e.fastRing = cfg.Delivery == Sync || cfg.Delivery == FIFO || cfg.Delivery == Random
+	}
+	switch cfg.Delivery {
+	case Sync, FIFO:
+		e.due, e.soon = buf.due[:0], buf.soon[:0]
+		if e.due == nil {
+			e.due = make([]delivery, 0, min(n, 1<<18))
+			e.soon = make([]delivery, 0, min(n, 1<<18))
+		}
+	case Random, RandomFIFO:
+		e.wheel = buf.wheel // empty, its buckets' arrays kept
+		if e.wheel == nil {
+			e.wheel = newWheel(randomDelayTicks)
+		}
+		e.delayRng = streamSource(cfg.Seed, "delivery", 0)
+		if cfg.Delivery == RandomFIFO {
+			if p := g.Ports(); p <= 1<<24 {
+				e.linkLast = make([]int64, p)
+			} else {
+				e.linkLastM = make(map[int64]int64)
+			}
+		}
+	case NewestFirst:
+		e.depth = make([]int64, n)
+	}
+	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/e.unit {
+		e.maxTicks = cfg.MaxTime * e.unit
+	}
+	e.nodes.build(cfg, buf)
+	if cfg.Wake == nil {
+		e.wakeNext = 0 // every node wakes at time 0, in index order, before any other event
+	} else {
+		e.wakeNext = n
+		for _, w := range cfg.Wake {
+			e.pushTimed(w.At*e.unit, kindWake, int32(w.Node), 0)
+		}
+	}
+	return e, nil
+}
+
+// traceClock is the time a trace line is stamped with.
+func (e *engine) traceClock() int64 {
+	if e.delivery == NewestFirst {
+		return e.maxDepth
+	}
+	return e.now
+}
+
+// buffers are the per-node and per-message arrays of a run, kept from one
+// run to the next (runBuffers) so that a sweep of many runs does not
+// allocate, clear and collect them every time. A run takes them zeroed and
+// clears them when it is done, so nothing of one run reaches another and no
+// node is kept alive.
+type buffers struct {
+	nodes     []elect.Node
+	status    []status
+	decisions []elect.Decision
+	knows     []elect.ID
+	due, soon []delivery
+	wheel     *wheel
+}
+
+var runBuffers sync.Pool // of *buffers
+
+// grow returns s resized to n zero elements, reusing its array if it is
+// large enough (s is all zero).
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// releaseBuffers clears the run's buffers and hands them to the next run.
+func (e *engine) releaseBuffers() {
+	b := e.buf
+	e.nodes.release(b)
+	clear(e.mon.decisions)
+	clear(e.mon.knows)
+	b.decisions, b.knows = e.mon.decisions, e.mon.knows
+	if e.due != nil {
+		b.due, b.soon = e.due[:0], e.soon[:0]
+	}
+	if e.wheel != nil {
+		e.wheel.clear()
+		b.wheel = e.wheel
+	}
+	e.buf, e.due, e.soon, e.wheel = nil, nil, nil, nil
+	runBuffers.Put(b)
+}
+
+func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {
+	e.seq++
+	e.timers.push(timed{at: at, ord: kind<<56 | e.seq, node: node, tag: tag})
+}
+
+// loop processes events in order until none is left or a limit is reached.
+func (e *engine) loop() {
+	for e.wakeNext < e.n {
+		if !e.countEvent() {
+			return
+		}
+		i := e.wakeNext
+		e.wakeNext++
+		e.fire(timed{ord: kindWake << 56, node: int32(i)})
+	}
+	switch e.delivery {
+	case Sync, FIFO:
+		e.unitLoop()
+	case Random, RandomFIFO:
+		e.wheelLoop()
+	default:
+		e.stackLoop()
+	}
+}
+
+// unitLoop is loop under unit delays (sync and fifo). Every message sent at
+// time t arrives at t+1, so the pending deliveries are one list in sending
+// order, taken over whole at each instant.
+func (e *engine) unitLoop() {
+	for {
+		e.dropCancelledTimers()
+		var next int64
+		switch {
+		case len(e.soon) > 0 && len(e.timers) > 0:
+			next = min(e.now+1, e.timers[0].at)
+		case len(e.soon) > 0:
+			next = e.now + 1
+		case len(e.timers) > 0:
+			next = e.timers[0].at
+		default:
+			return
+		}
+		// Only the first instant can be now itself (explicit wake-ups at 0),
+		// and then nothing is in flight.
+		if next == e.now+1 {
+			e.due, e.soon = e.soon, e.due[:0]
+		} else {
+			e.due = e.due[:0]
+		}
+		if !e.instant(next, e.due) {
+			return
+		}
+	}
+}
+
+// wheelLoop is loop under random delays: the wheel's bucket for one tick
+// holds every delivery due then, in sending order, and no message sent
+// while they are handled can be due at the same tick (delays are at least
+// one tick), so a bucket is handled whole, like an instant of unitLoop.
+func (e *engine) wheelLoop() {
+	for {
+		e.dropCancelledTimers()
+		var bk *bucket
+		var at int64
+		if e.wheel.count > 0 {
+			bk, at = e.wheel.next(e.now)
+		}
+		var next int64
+		switch {
+		case bk != nil && len(e.timers) > 0:
+			next = min(at, e.timers[0].at)
+		case bk != nil:
+			next = at
+		case len(e.timers) > 0:
+			next = e.timers[0].at
+		default:
+			return
+		}
+		var due []delivery
+		if bk != nil && at == next {
+			due = bk.items
+			if e.nodes.touchAhead > 0 {
+				e.touchWheel(at)
+			}
+		}
+		ok := e.instant(next, due)
+		if due != nil {
+			e.wheel.empty(bk, at)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// instant runs everything due at time next, in the total order (time, kind,
+// creation): the wake-ups due then, the deliveries due (in sending order),
+// then the timers. It reports false when the run must stop.
+func (e *engine) instant(next int64, due []delivery) bool {
+	if next > e.maxTicks {
+		e.stepLimit = true
+		return false
+	}
+	if e.cfg.DetectSymmetry && next > e.now && !e.symBroken && e.checkSymmetry() {
+		return false
+	}
+	e.now = next
+	for len(e.timers) > 0 && e.timers[0].at == next && e.timers[0].ord>>56 == kindWake {
+		if !e.countEvent() {
+			return false
+		}
+		e.fire(e.timers.pop())
+	}
+	if e.events+int64(len(due)) <= e.maxEvents {
+		// The event limit cannot be reached in this instant: count its
+		// deliveries at once (nothing reads the count meanwhile).
+		e.events += int64(len(due))
+		ns := &e.nodes
+		for k := range due {
+			if a := ns.touchAhead; a > 0 && k+a < len(due) {
+				ns.touch(due[k+a/2].to, due[k+a].to)
+			}
+			// The common case inline: an awake receiver, no trace.
+			d := &due[k]
+			if ns.st(d.to).awake() && e.trace == nil {
+				e.current = d.to
+				e.lastAt = e.now
+				ns.node(d.to).Receive(e, d.port, d.msg)
+				continue
+			}
+			e.deliver(d)
+		}
+	} else {
+		for k := range due {
+			if !e.countEvent() {
+				return false
+			}
+			e.deliver(&due[k])
+		}
+	}
+	for len(e.timers) > 0 && e.timers[0].at == next {
+		if e.cancelled(&e.timers[0]) {
+			e.timers.pop()
+			continue
+		}
+		if !e.countEvent() {
+			return false
+		}
+		e.fire(e.timers.pop())
+	}
+	return true
+}
+
+// stackLoop is loop under newest-first delivery: wake-ups and timers first,
+// then the most recently sent pending message.
+func (e *engine) stackLoop() {
+	for {
+		e.dropCancelledTimers()
+		if len(e.timers) > 0 {
+			at := e.timers[0].at
+			if at > e.maxTicks {
+				e.stepLimit = true
+				return
+			}
+			if e.cfg.DetectSymmetry && at > e.now && !e.symBroken && e.checkSymmetry() {
+				return
+			}
+			if !e.countEvent() {
+				return
+			}
+			t := e.timers.pop()
+			e.now = t.at
+			e.fire(t)
+			continue
+		}
+		if len(e.stack) == 0 {
+			return
+		}
+		if !e.countEvent() {
+			return
+		}
+		last := len(e.stack) - 1
+		d := e.stack[last]
+		depth := e.stackDepth[last]
+		e.stack = e.stack[:last]
+		e.stackDepth = e.stackDepth[:last]
+		if depth > e.depth[d.to] {
+			e.depth[d.to] = depth
+		}
+		e.maxDepth = max(e.maxDepth, depth)
+		e.deliver(&d)
+	}
+}
+
+// dropCancelledTimers pops the cancelled timers at the top of the heap.
+func (e *engine) dropCancelledTimers() {
+	for len(e.timers) > 0 && e.cancelled(&e.timers[0]) {
+		e.timers.pop()
+	}
+}
+
+// countEvent counts one more event, or reports false and marks the run
+// stopped if the event limit has been reached.
+func (e *engine) countEvent() bool {
+	if e.events >= e.maxEvents {
+		e.stepLimit = true
+		return false
+	}
+	e.events++
+	return true
+}
+
+// fire runs a wake-up or a timer.
+func (e *engine) fire(t timed) {
+	i := t.node
+	st := e.nodes.st(i)
+	if *st&statusHalted != 0 {
+		return
+	}
+	e.current = i
+	if t.ord>>56 == kindWake {
+		if *st&statusWoken != 0 {
+			return
+		}
+		*st |= statusWoken
+		e.lastAt = e.now
+		e.mon.Woke(i, true)
+		e.nodes.node(i).Wake(e, true)
+		return
+	}
+	e.lastAt = e.now
+	if e.trace != nil {
+		e.trace.Timer(i, t.tag)
+	}
+	e.nodes.node(i).(elect.TimerNode).Timer(e, t.tag)
+}
+
+// deliver hands d's message to its receiver, waking it first if needed.
+// d's fields are read before the receiver runs.
+func (e *engine) deliver(d *delivery) {
+	i, port, msg := d.to, d.port, d.msg
+	st := e.nodes.st(i)
+	if *st&statusHalted != 0 {
+		if e.trace != nil {
+			e.trace.Deliver(i, port, msg, true)
+		}
+		return
+	}
+	e.current = i
+	e.lastAt = e.now
+	if *st&statusWoken == 0 {
+		*st |= statusWoken
+		e.mon.Woke(i, false)
+		e.nodes.node(i).Wake(e, false)
+		if *st&statusHalted != 0 {
+			return
+		}
+	}
+	if e.trace != nil {
+		e.trace.Deliver(i, port, msg, false)
+	}
+	e.nodes.node(i).Receive(e, port, msg)
+}
+
+// cancelled reports whether t is a timer its node has cancelled.
+func (e *engine) cancelled(t *timed) bool {
+	return e.cancelSeq != nil && t.ord>>56 == kindTimer && t.ord&(1<<56-1) <= e.cancelSeq[t.node]
+}
+
+// checkSymmetry runs between two instants of a synchronous run: it reports
+// whether the run must stop because it stayed symmetric up to a point where
+// every node elected itself.
+func (e *engine) checkSymmetry() bool {
+	same, buf := e.mon.SameState(e.n, func(i int) elect.Node { return e.nodes.node(int32(i)) }, func(i int) bool {
+		return (*e.nodes.st(int32(i))^*e.nodes.st(0))&(statusWoken|statusHalted) == 0
+	}, e.symBuf)
+	e.symBuf = buf
+	if !same {
+		e.symBroken = true
+		return false
+	}
+	e.symRound = e.now / e.unit
+	if e.mon.AllElected() && e.n > 1 {
+		e.symmetric = true
+		return true
+	}
+	return false
+}
+
+// finish ends the run: the monitor's result from what the engine measured.
+func (e *engine) finish() *Result {
+	// One node is no symmetry: Lemma 5.1.1 needs a non-trivial class.
+	if e.cfg.DetectSymmetry && e.n > 1 && !e.symBroken && !e.symmetric && !e.stepLimit {
+		e.checkSymmetry()
+		if !e.symBroken {
+			e.symmetric = true
+		}
+	}
+	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Symmetric: e.symmetric, SymmetricRound: e.symRound}
+	for i := range e.n {
+		end.MaxNodeMessages = max(end.MaxNodeMessages, e.nodes.sent(int32(i)))
+	}
+	if e.delivery == NewestFirst {
+		end.Time = float64(e.maxDepth)
+	} else {
+		end.Time = float64(e.lastAt) / float64(e.unit)
+	}
+	return e.mon.Finish(end)
+}

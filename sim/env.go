@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/electkit/elect"
+)
+
+// The engine is the elect.Env of every node: current is the node whose
+// input is being handled, and what it asks for happens at once.
+
+// Send implements elect.Env. It is the simulator's hot path: on rings under
+// unit or random delays the common case is handled here, with the neighbour
+// computed inline; sendSlow does the rest.
+func (e *engine) Send(p elect.Port, m elect.Message) {
+	if !e.fastRing || int(m.Type) >= len(e.typeCounts) {
+		e.sendSlow(p, m)
+		return
+	}
+	i := e.current
+	to, q := i+1, elect.Right
+	switch {
+	case p == elect.Left:
+		if to == e.ringN {
+			to = 0
+		}
+	case p == elect.Right && !e.uniRing:
+		to, q = i-1, elect.Left
+		if to < 0 {
+			to = e.ringN - 1
+		}
+	default:
+		e.sendSlow(p, m)
+		return
+	}
+	e.typeCounts[m.Type]++
+	e.nodes.countSent(i)
+	if e.wheel != nil {
+		e.wheel.push(e.now+1+int64(e.delayRng.Uint64()&(randomDelayTicks-1)), to, q, m)
+		return
+	}
+	e.soon = appendDelivery(e.soon, to, q, m)
+}
+
+// Decide implements elect.Env: the monitor sees every decision.
+func (e *engine) Decide(d elect.Decision) { e.mon.Decide(e.current, d, e.now) }
+
+// SetLeader implements elect.Env.
+func (e *engine) SetLeader(id elect.ID) { e.mon.Learn(e.current, id) }
+
+// CancelTimers implements elect.Env: the current node's pending timers are
+// dropped without firing, so they are neither events nor time.
+func (e *engine) CancelTimers() {
+	if e.cancelSeq == nil {
+		e.cancelSeq = make([]uint64, e.n)
+	}
+	e.cancelSeq[e.current] = e.seq
+}
+
+// Terminate implements elect.Env.
+func (e *engine) Terminate() {
+	*e.nodes.st(e.current) |= statusHalted
+	if e.trace != nil {
+		e.trace.Halt(e.current)
+	}
+}
+
+// Round implements elect.Env.
+func (e *engine) Round() int64 { return e.now / e.unit }
+
+// Rand implements elect.Env: each node has its own stream, made on first use.
+func (e *engine) Rand() *rand.Rand {
+	if e.rngs == nil {
+		e.rngs = make([]*rand.Rand, e.n)
+	}
+	r := e.rngs[e.current]
+	if r == nil {
+		r = Stream(e.cfg.Seed, "node", uint64(e.current))
+		e.rngs[e.current] = r
+	}
+	return r
+}
+
+// sendSlow routes a send in general: it checks the port and the message type,
+// and writes the message straight into its list, bucket or stack.
+func (e *engine) sendSlow(p elect.Port, m elect.Message) {
+	i := e.current
+	var to int32
+	var q elect.Port
+	if e.ringN > 0 {
+		switch p {
+		case elect.Left:
+			to, q = i+1, elect.Right
+			if to == e.ringN {
+				to = 0
+			}
+		case elect.Right:
+			if e.uniRing {
+				e.mon.Violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+				return
+			}
+			to, q = i-1, elect.Left
+			if to < 0 {
+				to = e.ringN - 1
+			}
+		default:
+			e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			return
+		}
+	} else {
+		if p < 0 || int(p) >= e.g.Degree(int(i)) {
+			e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			return
+		}
+		to, q = e.g.Neighbor(i, p)
+	}
+	if int(m.Type) >= len(e.typeCounts) {
+		e.mon.Violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
+		return
+	}
+	e.typeCounts[m.Type]++
+	e.nodes.countSent(i)
+	var at int64
+	switch e.delivery {
+	case Sync, FIFO:
+		e.soon = appendDelivery(e.soon, to, q, m)
+		return
+	case Random:
+		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
+	case RandomFIFO:
+		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
+		k := e.g.PortIndex(i, p)
+		if e.linkLast != nil {
+			at = max(at, e.linkLast[k])
+			e.linkLast[k] = at
+		} else {
+			at = max(at, e.linkLastM[k])
+			e.linkLastM[k] = at
+		}
+	case NewestFirst:
+		e.stack = append(e.stack, delivery{to: to, port: q, msg: m})
+		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
+		return
+	}
+	e.wheel.push(at, to, q, m)
+}
+
+// SetTimer implements elect.Env.
+func (e *engine) SetTimer(rounds, tag int64) {
+	i := e.current
+	if rounds < 1 {
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", i, rounds))
+		return
+	}
+	if _, ok := e.nodes.node(i).(elect.TimerNode); !ok {
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", i))
+		return
+	}
+	if rounds > (math.MaxInt64-e.now)/e.unit {
+		e.mon.Violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds))
+		e.stepLimit = true
+		return
+	}
+	e.pushTimed(e.now+rounds*e.unit, kindTimer, i, tag)
+}

@@ -1,0 +1,363 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/electkit/elect"
+)
+
+// Monitor checks the election of one run as it goes and turns the run's end
+// into a Result: no decision is ever changed, at most one node is elected
+// (counted, and reported as multiple-leaders at the end), and at the end
+// exactly one leader exists, with the ID its algorithm promised, known to
+// every node when the algorithm announces. Every engine of the toolkit
+// reports a node's wake-ups, decisions, learned leaders and the violations
+// it detects itself (bad ports, bad timers) to a Monitor, in the order they
+// happen, so that the same run gives the same outcome and the same checks
+// on every engine.
+type Monitor struct {
+	cfg       *Config
+	alg       *elect.Algorithm
+	ids       []elect.ID
+	unit      int64
+	decisions []elect.Decision
+	knows     []elect.ID // leader ID each node has learned; -1: none
+	elected   int
+	leader    int32
+	violation string
+	// minSpontID is the smallest ID of a node that woke spontaneously.
+	minSpontID elect.ID
+	trace      *Tracer
+}
+
+// NewMonitor returns the monitor of a run of cfg, which reports events to
+// trace (nil: no trace). decisions and knows are its per-node arrays, of
+// length n and all zero, or nil to allocate them.
+func NewMonitor(cfg *Config, trace *Tracer, decisions []elect.Decision, knows []elect.ID) *Monitor {
+	n := cfg.Graph.N
+	if decisions == nil {
+		decisions = make([]elect.Decision, n)
+	}
+	if knows == nil {
+		knows = make([]elect.ID, n)
+	}
+	for i := range knows {
+		knows[i] = -1
+	}
+	return &Monitor{
+		cfg: cfg, alg: cfg.Algorithm, ids: cfg.IDs, unit: cfg.Delivery.Unit(),
+		decisions: decisions, knows: knows, leader: -1, minSpontID: math.MaxInt64, trace: trace,
+	}
+}
+
+// Woke records that node i woke, spontaneously or not, at time now (ticks).
+func (m *Monitor) Woke(i int32, spontaneous bool) {
+	if spontaneous {
+		m.minSpontID = min(m.minSpontID, m.ids[i])
+	}
+	if m.trace != nil {
+		m.trace.Wake(i, spontaneous)
+	}
+}
+
+// Decide records node i's decision d at time now (ticks).
+func (m *Monitor) Decide(i int32, d elect.Decision, now int64) {
+	old := m.decisions[i]
+	if old == d {
+		return
+	}
+	if old != elect.Undecided {
+		m.Violate("decision-changed", fmt.Sprintf("node %d changed its decision from %s to %s at time %s", i, old, d, m.formatTime(now)))
+		return
+	}
+	m.decisions[i] = d
+	if d == elect.Elected {
+		m.elected++
+		if m.leader < 0 {
+			m.leader = i
+		}
+		if m.alg.Model.Elects != elect.ElectsAnyKnowsMax {
+			m.knows[i] = m.ids[i] // such a leader records the maximum itself
+		}
+	}
+	if m.trace != nil {
+		m.trace.Decide(i, d)
+	}
+}
+
+// Learn records that node i learned id is the leader's ID.
+func (m *Monitor) Learn(i int32, id elect.ID) {
+	m.knows[i] = id
+	if m.trace != nil {
+		m.trace.Learn(i, id)
+	}
+}
+
+// Violate records a violated property; the first one is the run's.
+func (m *Monitor) Violate(name, msg string) {
+	if m.violation == "" {
+		m.violation = name + ": " + msg
+	}
+	if m.trace != nil {
+		m.trace.Violation(name, msg)
+	}
+}
+
+// Decision returns node i's decision so far.
+func (m *Monitor) Decision(i int32) elect.Decision { return m.decisions[i] }
+
+// Elected returns how many nodes have been elected so far.
+func (m *Monitor) Elected() int { return m.elected }
+
+func (m *Monitor) formatTime(ticks int64) string {
+	if m.unit == 1 {
+		return fmt.Sprint(ticks)
+	}
+	return fmt.Sprint(float64(ticks) / float64(m.unit))
+}
+
+// End is what an engine measured in a run, for Finish.
+type End struct {
+	TypeCounts      []int64 // messages sent by MsgType
+	MaxNodeMessages int64   // the most messages one node sent
+	Time            float64 // rounds or time units (causal depth under newest-first)
+	Events          int64
+	StepLimit       bool // a limit stopped the run
+	Symmetric       bool // the run stayed symmetric (DetectSymmetry)
+	SymmetricRound  int64
+}
+
+// Finish turns the run's end into a Result: the outcome with the end-of-run
+// checks, the measures, and every declared bound checked.
+func (m *Monitor) Finish(end End) *Result {
+	r := &Result{
+		LeaderIndex:     int(m.leader),
+		LeaderID:        -1,
+		Leaders:         m.elected,
+		MessagesByType:  make(map[string]int64, len(end.TypeCounts)),
+		Events:          end.Events,
+		TypeCounts:      end.TypeCounts,
+		Violation:       m.violation,
+		MaxNodeMessages: end.MaxNodeMessages,
+		Time:            end.Time,
+	}
+	bitCtx := elect.BitContext{N: len(m.ids), IDBits: idBits(m.ids), Types: len(m.alg.Messages), Params: m.cfg.Params}
+	typeBits := make([]int64, len(m.alg.Messages))
+	for t, mt := range m.alg.Messages {
+		c := end.TypeCounts[t]
+		r.MessagesByType[mt.Name] = c
+		r.Messages += c
+		typeBits[t] = int64(elect.DefaultBits(mt, bitCtx))
+		r.Bits += c * typeBits[t]
+	}
+	if m.leader >= 0 {
+		r.LeaderID = m.ids[m.leader]
+	}
+
+	// The leader the algorithm promised, and what everyone must know.
+	model := m.alg.Model
+	promisedKnown := r.LeaderID
+	if model.Elects == elect.ElectsAnyKnowsMax {
+		promisedKnown = maxID(m.ids)
+	}
+	r.AllKnowLeader = m.leader >= 0
+	uninformed := 0
+	for i := range m.knows {
+		if m.knows[i] != promisedKnown {
+			uninformed++
+		}
+	}
+	if uninformed > 0 {
+		r.AllKnowLeader = false
+	}
+	announcing := model.Announce == elect.AlwaysAnnounce || (model.Announce == elect.OptionalAnnounce && m.cfg.Announce)
+
+	r.Checks = append(r.Checks, Check{Name: "exactly one leader", Relation: "==", Expected: 1, Actual: float64(m.elected), Holds: m.elected == 1})
+	var wrongLeader string
+	if m.elected == 1 {
+		if want, ok := m.promisedLeaderID(); ok {
+			holds := r.LeaderID == want
+			r.Checks = append(r.Checks, Check{Name: "leader holds the " + model.Elects.String(), Relation: "==", Expected: float64(want), Actual: float64(r.LeaderID), Holds: holds})
+			if !holds {
+				wrongLeader = fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises the %s, %d", m.leader, r.LeaderID, model.Elects, want)
+			}
+		}
+		if model.Elects == elect.ElectsAnyKnowsMax {
+			got := m.knows[m.leader]
+			holds := got == promisedKnown
+			r.Checks = append(r.Checks, Check{Name: "leader knows the max ID", Relation: "==", Expected: float64(promisedKnown), Actual: float64(got), Holds: holds})
+			if !holds && wrongLeader == "" {
+				wrongLeader = fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d as leader ID, but the algorithm promises the max ID, %d", m.leader, got, promisedKnown)
+			}
+		}
+		if announcing {
+			r.Checks = append(r.Checks, Check{Name: "nodes not knowing the leader", Relation: "==", Expected: 0, Actual: float64(uninformed), Holds: uninformed == 0})
+			if uninformed > 0 && wrongLeader == "" {
+				wrongLeader = fmt.Sprintf("not-informed: %d of %d nodes do not know the leader's ID after the announcement", uninformed, len(m.ids))
+			}
+		}
+	}
+	r.Checks = append(r.Checks, m.boundChecks(r, end.TypeCounts, typeBits)...)
+
+	switch {
+	case m.violation != "":
+		r.Outcome = OutcomeViolation
+	case end.Symmetric:
+		// Checked before multiple-leaders: a run that stayed symmetric has
+		// every node in the same state, so all of them are elected or none
+		// is (Leaders says which); symmetric names the cause (Lemma 5.1.1).
+		r.Outcome = Symmetric
+		r.SymmetricRound = end.SymmetricRound
+	case m.elected > 1:
+		r.Outcome = MultipleLeaders
+	case end.StepLimit:
+		r.Outcome = StepLimit
+	case m.elected == 0:
+		r.Outcome = NoLeader
+	case wrongLeader != "":
+		r.Outcome = OutcomeViolation
+		r.Violation = wrongLeader
+	default:
+		r.Outcome = OutcomeElected
+	}
+	return r
+}
+
+// promisedLeaderID returns the ID the algorithm promises to elect, if it
+// promises one.
+func (m *Monitor) promisedLeaderID() (elect.ID, bool) {
+	switch m.alg.Model.Elects {
+	case elect.ElectsMax:
+		return maxID(m.ids), true
+	case elect.ElectsMin:
+		return minID(m.ids), true
+	case elect.ElectsMinInitiator:
+		// The initiators are the nodes that woke spontaneously: a node
+		// scheduled to wake late that a message woke first is not one.
+		return m.minSpontID, true
+	}
+	return 0, false
+}
+
+// SameState reports whether every node is in the same state as node 0 (their
+// AppendState encodings are equal) with the same decision: the test of
+// symmetry between two rounds of an anonymous synchronous run (seed 001,
+// Lemma 5.1.1). node(i) returns node i, and sameStatus(i) whether node i is
+// woken and halted as node 0 is. A node without elect.Snapshotter breaks
+// symmetry detection: SameState reports false. buf is scratch memory,
+// returned for reuse.
+func (m *Monitor) SameState(n int, node func(i int) elect.Node, sameStatus func(i int) bool, buf []byte) (bool, []byte) {
+	first, ok := node(0).(elect.Snapshotter)
+	if !ok {
+		return false, buf
+	}
+	buf = first.AppendState(buf[:0])
+	k := len(buf)
+	for i := 1; i < n; i++ {
+		s, ok := node(i).(elect.Snapshotter)
+		if !ok {
+			return false, buf
+		}
+		buf = s.AppendState(buf[:k])
+		if !bytes.Equal(buf[:k], buf[k:]) || m.decisions[i] != m.decisions[0] || !sameStatus(i) {
+			return false, buf
+		}
+	}
+	return true, buf
+}
+
+// AllElected reports whether node 0 is elected (with SameState: whether a
+// symmetric run has elected every node).
+func (m *Monitor) AllElected() bool { return m.decisions[0] == elect.Elected }
+
+// BoundContext describes cfg for evaluating bounds.
+func (cfg *Config) BoundContext() elect.BoundContext {
+	initiators, allAtZero := cfg.Graph.N, true
+	minInit := minID(cfg.IDs)
+	if cfg.Wake != nil {
+		seen := make([]bool, cfg.Graph.N)
+		initiators = 0
+		minInit = math.MaxInt64
+		for _, w := range cfg.Wake {
+			if !seen[w.Node] {
+				seen[w.Node] = true
+				initiators++
+			}
+			allAtZero = allAtZero && w.At == 0
+			minInit = min(minInit, cfg.IDs[w.Node])
+		}
+		allAtZero = allAtZero && initiators == cfg.Graph.N
+	}
+	return elect.BoundContext{
+		N: cfg.Graph.N, Edges: int(cfg.Graph.Edges()), Initiators: initiators,
+		Announce: cfg.Announce, Sync: cfg.Delivery == Sync, AllAtZero: allAtZero,
+		CausalTime: cfg.Delivery == NewestFirst,
+		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), MinInitiatorID: minInit, Params: cfg.Params,
+	}
+}
+
+// boundChecks evaluates every declared bound that applies to the run.
+func (m *Monitor) boundChecks(r *Result, typeCounts, typeBits []int64) []Check {
+	ctx := m.cfg.BoundContext()
+	var out []Check
+	for _, b := range m.alg.Bounds {
+		if b.Applies != nil && !b.Applies(ctx) {
+			continue
+		}
+		var actual float64
+		switch b.Quantity {
+		case elect.Time:
+			actual = r.Time
+		case elect.Messages, elect.Bits:
+			for t, mt := range m.alg.Messages {
+				if len(b.Types) > 0 && !contains(b.Types, mt.Name) {
+					continue
+				}
+				if b.Quantity == elect.Messages {
+					actual += float64(typeCounts[t])
+				} else {
+					actual += float64(typeCounts[t] * typeBits[t])
+				}
+			}
+		}
+		expected := b.Value(ctx)
+		out = append(out, Check{
+			Name:     fmt.Sprintf("%s %s %s", b.Name, b.Relation, b.Formula),
+			Relation: b.Relation.String(), Expected: expected, Actual: actual,
+			Holds: b.Relation.Holds(actual, expected),
+		})
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func maxID(ids []elect.ID) elect.ID {
+	m := elect.ID(-1)
+	for _, id := range ids {
+		m = max(m, id)
+	}
+	return m
+}
+
+func minID(ids []elect.ID) elect.ID {
+	m := elect.ID(math.MaxInt64)
+	for _, id := range ids {
+		m = min(m, id)
+	}
+	return m
+}
+
+// idBits is the number of bits needed to write the largest ID.
+func idBits(ids []elect.ID) int {
+	return max(1, elect.CeilLog2(int(maxID(ids))+1))
+}

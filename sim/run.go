@@ -1,0 +1,186 @@
+// Package sim is the deterministic discrete-event simulator: it runs the
+// nodes of one algorithm on one network under one delivery model, monitors
+// the election at every step, and measures messages, bits and time.
+//
+// Events are totally ordered by (time, kind, creation order), every random
+// choice comes from streams derived from one master seed, and no map order or
+// goroutine timing reaches a result: the same Config gives the same Result
+// and the same trace, byte for byte. Idle time is skipped, never looped over.
+//
+// The package also holds what every runtime of the toolkit shares: the
+// description of a run (Config), the delivery models, the Monitor that
+// checks the election and turns a run's end into a Result, the random
+// streams (Stream) and the trace writer (Tracer). The reference engine
+// (package sim/reference) uses them and nothing else of this package, and a
+// differential test keeps the two engines identical.
+//
+// The files: run.go (this API), engine.go (the event loops), env.go (the
+// engine as the nodes' Env: sends routed, decisions to the monitor), queue.go (delivery lists, the time
+// wheel, the timer heap), nodes.go (where nodes live: the speed layer),
+// monitor.go, trace.go, delivery.go, model.go, stream.go.
+package sim
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/topology"
+)
+
+// DefaultMaxEvents is the event limit of a run when none is given.
+const DefaultMaxEvents = 10_000_000_000
+
+// Config is one run: an algorithm on a network with IDs, a delivery model,
+// the wake-up schedule, and a master seed.
+type Config struct {
+	Algorithm *elect.Algorithm
+	Graph     *topology.Graph
+	IDs       []elect.ID // by node index
+	Delivery  Delivery
+	// Wake lists the initiators and their spontaneous wake-up times (rounds
+	// or time units); nil means every node wakes at time 0.
+	Wake     []Wake
+	Announce bool
+	Params   elect.Params
+	Seed     uint64
+	// MaxEvents stops the run with outcome step-limit (0: DefaultMaxEvents).
+	MaxEvents int64
+	// MaxTime stops the run with outcome step-limit when the next event is
+	// later than this many rounds or time units (0: no limit).
+	MaxTime int64
+	// DetectSymmetry makes a synchronous run check after every round whether
+	// all nodes are in the same state (elect.Snapshotter), and stop with
+	// outcome symmetric if they all elect themselves or the run ends so.
+	DetectSymmetry bool
+	// Trace, when not nil, receives one JSON line per event.
+	Trace io.Writer
+}
+
+// Wake is one initiator: node index Node wakes spontaneously at time At.
+type Wake struct {
+	Node int
+	At   int64
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeElected   Outcome = "elected"          // exactly one leader, every promise held
+	NoLeader         Outcome = "no-leader"        // the run ended with no leader
+	MultipleLeaders  Outcome = "multiple-leaders" // two or more nodes were elected
+	Symmetric        Outcome = "symmetric"        // an anonymous run stayed symmetric
+	StepLimit        Outcome = "step-limit"       // a configured limit stopped the run
+	OutcomeViolation Outcome = "violation"        // a promised property failed (see Violation)
+)
+
+// Check is one verified property: a declared bound or a monitor property.
+type Check struct {
+	Name     string  `json:"name"`
+	Relation string  `json:"relation"`
+	Expected float64 `json:"expected"`
+	Actual   float64 `json:"actual"`
+	Holds    bool    `json:"holds"`
+}
+
+// Result is what a run produced.
+type Result struct {
+	Outcome   Outcome `json:"outcome"`
+	Violation string  `json:"violation,omitempty"`
+	// LeaderIndex and LeaderID identify the leader (the first elected node
+	// when there are several; -1 when none).
+	LeaderIndex    int              `json:"leader_index"`
+	LeaderID       elect.ID         `json:"leader_id"`
+	Leaders        int              `json:"leaders"`
+	Messages       int64            `json:"messages"`
+	MessagesByType map[string]int64 `json:"messages_by_type"`
+	Bits           int64            `json:"bits"`
+	// Time is the time of the last event: rounds in the synchronous model,
+	// time units (largest delay = 1) in the asynchronous ones.
+	Time            float64 `json:"time"`
+	AllKnowLeader   bool    `json:"all_know_leader"`
+	MaxNodeMessages int64   `json:"max_node_messages"`
+	Events          int64   `json:"events"`
+	// SymmetricRound is the round after which a symmetric run was stopped.
+	SymmetricRound int64   `json:"symmetric_round,omitempty"`
+	Checks         []Check `json:"checks"`
+
+	// TypeCounts counts messages by MsgType.
+	TypeCounts []int64 `json:"-"`
+}
+
+// Run executes cfg to its end and returns the result. It returns an error
+// only for a malformed Config (a caller's bug or unchecked input); everything
+// the algorithm does wrong is reported in the Result.
+func Run(cfg Config) (*Result, error) {
+	e, err := newEngine(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	e.loop()
+	r := e.finish()
+	e.releaseBuffers()
+	if e.trace != nil {
+		if err := e.trace.Flush(); err != nil {
+			return r, fmt.Errorf("sim: writing the trace: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// CheckConfig returns an error for a Config no engine can run: no
+// algorithm or graph, IDs that do not match the nodes, or wake-ups out of
+// range (unit is the number of ticks per time unit).
+func (cfg *Config) CheckConfig(unit int64) error {
+	if cfg.Algorithm == nil || cfg.Graph == nil {
+		return fmt.Errorf("sim: config needs an algorithm and a graph")
+	}
+	if len(cfg.IDs) != cfg.Graph.N {
+		return fmt.Errorf("sim: %d IDs for %d nodes", len(cfg.IDs), cfg.Graph.N)
+	}
+	if cfg.Delivery > NewestFirst {
+		return fmt.Errorf("sim: unknown delivery model %d", cfg.Delivery)
+	}
+	for _, w := range cfg.Wake {
+		if w.Node < 0 || w.Node >= cfg.Graph.N || w.At < 0 || w.At > maxInt64/unit {
+			return fmt.Errorf("sim: wake-up of node %d at %d is out of range", w.Node, w.At)
+		}
+	}
+	return nil
+}
+
+// Unit is the number of ticks in one round or time unit under d: one, or
+// under random delays the delay granularity (a delay is 1..Unit ticks).
+func (d Delivery) Unit() int64 {
+	if d == Random || d == RandomFIFO {
+		return randomDelayTicks
+	}
+	return 1
+}
+
+// NodeInfos returns the function that gives node i's NodeInfo in a run of
+// cfg: its ID, degree, n when the model says nodes know it, and the run's
+// announcement flag and parameters.
+func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
+	g := cfg.Graph
+	base := elect.NodeInfo{Announce: cfg.Announce, Params: cfg.Params}
+	if g.N > 0 {
+		base.Degree = g.Degree(0)
+	}
+	if cfg.Algorithm.Model.KnowsN {
+		base.N = g.N
+	}
+	regular := g.Kind != topology.General
+	return func(i int) elect.NodeInfo {
+		info := base
+		info.ID = cfg.IDs[i]
+		if !regular {
+			info.Degree = g.Degree(i)
+		}
+		return info
+	}
+}
+
+const maxInt64 = 1<<63 - 1
