@@ -42,7 +42,6 @@
 // import a particular algorithm; the catalog and the command assemble them.
 package elect
 
-
 // ID is a node's identifier as the algorithm sees it. IDs are non-negative;
 // anonymous runs give every node the same ID.
 type ID int64

@@ -88,7 +88,9 @@ func nlFloorLog2(n int) int { return bits.Len(uint(n)) - 1 }
 var nlSizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100}
 
 // nlEnv is an Env for driving one node by hand.
-func nlEnv() *elect.Recorder { return elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }) }
+func nlEnv() *elect.Recorder {
+	return elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) })
+}
 
 // nlFingerprint is the node's fingerprint; every deterministic ring
 // algorithm must have one.
