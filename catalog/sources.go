@@ -41,7 +41,7 @@ var References = []Reference{
 		Key:      "seed 001",
 		Authors:  "James Aspnes",
 		Title:    "Notes on Theory of Distributed Systems, chapter 5: Leader election",
-		Venue:    "lecture notes for CPSC 465/565, Yale University (revised yearly; the edition is not identified)",
+		Venue:    "lecture notes for CPSC 465/565, Yale University (the edition is not identified)",
 		Sections: "5.1 (Lemma 5.1.1); 5.2.1 (Algorithm 5.1) and 5.2.1.1; 5.2.2; 5.2.3 (Algorithm 5.2); 5.2.4; 5.3; 5.4.1; 5.4.2 (Figure 5.1)",
 	},
 	{
