@@ -106,7 +106,7 @@ func listCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		model = append(model, "wake-up: "+info.WakeUp, "elects: "+info.Elects, "announces: "+info.Announces)
 		fmt.Fprintf(stdout, "%-14s %s\n", a.Name, a.Title)
-		fmt.Fprintf(stdout, "  %-10s %s\n", "source", a.Source)
+		fmt.Fprintf(stdout, "  %-10s %s\n", "source", catalog.Cite(a.Source))
 		fmt.Fprintf(stdout, "  %-10s %s\n", "rules", a.Summary)
 		fmt.Fprintf(stdout, "  %-10s %s\n", "model", strings.Join(model, "; "))
 		fmt.Fprintf(stdout, "  %-10s %s\n", "messages", strings.Join(info.Messages, ", "))

@@ -1,0 +1,189 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Reference is a work that an algorithm's Source names: one of the five seed
+// documents the project was specified from (keys "seed 000" to "seed 004"),
+// or a paper or book beyond them (keys such as "Franklin" or "Lynch", the
+// words a Source uses for it). docs/sources.md gives each in full, with how
+// its details were confirmed.
+type Reference struct {
+	// Key is how Sources name the work; it occurs verbatim in them.
+	Key string
+	// Authors is empty when the work does not name them and they could not
+	// be confirmed.
+	Authors string
+	Title   string
+	// Venue is the journal, book publisher, course or repository, or says
+	// that it is unknown.
+	Venue string
+	// Year is 0 when the work states none and none could be confirmed.
+	Year int
+	// Sections lists the parts of the work the tool cites, in the work's
+	// own numbering.
+	Sections string
+}
+
+// References lists the seed documents, then every other work that a Source
+// of the catalog or of the population protocols (pp/protocols) names.
+var References = []Reference{
+	{
+		Key:      "seed 000",
+		Authors:  "R. Chaturvedi, P. Dymond and M. Jenkin",
+		Title:    "Efficient leader election among numbered agents",
+		Venue:    "York University, Canada (affiliation); the venue is not stated in the text and could not be confirmed",
+		Sections: "Sections I-V; Algorithms 1 and 2 (Section III), Algorithm 3 (Section IV); Theorems 1-3; Figure 1; reference [1]",
+	},
+	{
+		Key:      "seed 001",
+		Authors:  "James Aspnes",
+		Title:    "Notes on Theory of Distributed Systems, chapter 5: Leader election",
+		Venue:    "lecture notes for CPSC 465/565, Yale University (the edition is not identified)",
+		Sections: "5.1 (Lemma 5.1.1); 5.2.1 (Algorithm 5.1) and 5.2.1.1; 5.2.2; 5.2.3 (Algorithm 5.2); 5.2.4; 5.3; 5.4.1; 5.4.2 (Figure 5.1)",
+	},
+	{
+		Key:     "seed 002",
+		Authors: "Jakub Wąs",
+		Title:   "notes on Afek-Gafni algorithm B",
+		Venue: "Distributed Systems course, Jagiellonian University; repository krzysztof-turowski/distributed-framework, " +
+			"file text/1180971/async_afek_gafni.tex",
+		Year: 2024,
+		Sections: "unnumbered: Algorithm (the naive algorithm; algorithm B), Capturing and Elimination rule, State of the node, " +
+			"Candidate Process, Ordinary Process, Messages, Implementation details, Proof of complexity (Lemma 1, Corollary 1, Lemma 2)",
+	},
+	{
+		Key:   "seed 003",
+		Title: "Algorithms for COOPERATIVE DS: Leader Election in the MPS model",
+		Venue: "lecture slides; author, course and year are not stated in the text and could not be confirmed",
+		Sections: "unnumbered slides: impossibility for anonymous rings; the Chang-Roberts algorithm (pseudo-code, worst, best and " +
+			"average case); the Hirschberg-Sinclair algorithm (pseudo-code, message complexity); " +
+			"\"A Θ(n)-messages Synchronous Algorithm\"; the slow-fast algorithm (prose, analysis, pseudo-code)",
+	},
+	{
+		Key:     "seed 004",
+		Authors: "Yuichi Sudo, Fukuhito Ooshita, Taisuke Izumi, Hirotsugu Kakugawa and Toshimitsu Masuzawa",
+		Title:   "Time-Optimal Leader Election in Population Protocols",
+		Venue:   "IEEE Transactions on Parallel and Distributed Systems, pp. 2620-2632, doi:10.1109/TPDS.2020.2991771",
+		Year:    2020,
+		Sections: "Section 1 (Tables 1 and 2); Section 3 (Algorithms 1-5: P_LL, CountUp, QuickElimination, Tournament, BackUp; " +
+			"Lemma 10; pseudo-code lines 9, 43 and 46); Section 4 (the symmetric variant, Algorithm 6)",
+	},
+	{
+		Key:      "Chang and Roberts",
+		Authors:  "E. Chang and R. Roberts",
+		Title:    "An improved algorithm for decentralized extrema-finding in circular configurations of processes",
+		Venue:    "Communications of the ACM 22(5), pp. 281-283",
+		Year:     1979,
+		Sections: "the average-case analysis",
+	},
+	{
+		Key:      "Franklin",
+		Authors:  "Randolph Franklin",
+		Title:    "On an improved algorithm for decentralized extrema finding in circular configurations of processors",
+		Venue:    "Communications of the ACM 25(5)",
+		Year:     1982,
+		Sections: "the algorithm and its 2n*floor(lg n) + 3n bound",
+	},
+	{
+		Key:      "Itai and Rodeh",
+		Authors:  "Alon Itai and Michael Rodeh",
+		Title:    "Symmetry breaking in distributed networks",
+		Venue:    "Information and Computation 88, pp. 60-87 (a conference version appeared in 1981)",
+		Year:     1990,
+		Sections: "the asynchronous ring of known size",
+	},
+	{
+		Key:      "Fokkink",
+		Authors:  "Wan Fokkink",
+		Title:    "Distributed Algorithms: An Intuitive Approach",
+		Venue:    "MIT Press (the edition the section number refers to is not confirmed)",
+		Sections: "9.1 (the Itai-Rodeh election algorithm)",
+	},
+	{
+		Key:      "Lynch",
+		Authors:  "Nancy A. Lynch",
+		Title:    "Distributed Algorithms",
+		Venue:    "Morgan Kaufmann",
+		Year:     1996,
+		Sections: "4.1.2 (FloodMax), 4.1.3 (OptFloodMax)",
+	},
+	{
+		Key:      "Angluin et al.",
+		Authors:  "Dana Angluin, James Aspnes, Zoë Diamadi, Michael J. Fischer and René Peralta",
+		Title:    "Computation in networks of passively mobile finite-state sensors",
+		Venue:    "Distributed Computing 18(4), pp. 235-253 (conference version: PODC 2004)",
+		Year:     2006,
+		Sections: "the two-state leader election protocol",
+	},
+}
+
+// Short returns the reference as authors, title and year: the form Cite
+// puts in place of a seed key.
+func (r Reference) Short() string {
+	year := "year not stated"
+	if r.Year != 0 {
+		year = strconv.Itoa(r.Year)
+	}
+	if r.Authors == "" {
+		return r.Title + " (" + year + ")"
+	}
+	return r.Authors + ", " + r.Title + " (" + year + ")"
+}
+
+// Cited returns the references that source names by their keys, in the
+// order of References.
+func Cited(source string) []Reference {
+	var refs []Reference
+	for _, r := range References {
+		if strings.Contains(source, r.Key) {
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
+
+// Cite returns source with every seed key replaced by the seed's short
+// reference (Reference.Short). A parenthesis right after a key describes
+// the document ("seed 001 (lecture notes)") and goes with it: "seed 001
+// (lecture notes), section 5.2.1" becomes "James Aspnes, Notes on Theory of
+// Distributed Systems, chapter 5: Leader election (year not stated), section
+// 5.2.1". Other works' names are left as they are.
+func Cite(source string) string {
+	var b strings.Builder
+	for {
+		at, ref := firstSeedKey(source)
+		if at < 0 {
+			b.WriteString(source)
+			return b.String()
+		}
+		b.WriteString(source[:at])
+		b.WriteString(ref.Short())
+		rest := source[at+len(ref.Key):]
+		if strings.HasPrefix(rest, " (") {
+			if end := strings.IndexByte(rest, ')'); end >= 0 {
+				if next, _ := firstSeedKey(rest[:end]); next < 0 {
+					rest = rest[end+1:]
+				}
+			}
+		}
+		source = rest
+	}
+}
+
+// firstSeedKey returns the position of the earliest seed key in s and its
+// reference, or -1.
+func firstSeedKey(s string) (int, Reference) {
+	at, found := -1, Reference{}
+	for _, r := range References {
+		if !strings.HasPrefix(r.Key, "seed ") {
+			continue
+		}
+		if i := strings.Index(s, r.Key); i >= 0 && (at < 0 || i < at) {
+			at, found = i, r
+		}
+	}
+	return at, found
+}
