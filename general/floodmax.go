@@ -186,12 +186,3 @@ func (p *floodNode) decide(env elect.Env) {
 	env.SetLeader(p.maxUID)
 	env.Decide(elect.NotElected)
 }
-
-// Fingerprint implements elect.Fingerprinter (anonymous synchronous runs).
-func (p *floodNode) Fingerprint() uint64 {
-	f := uint64(p.maxUID)*0x9e3779b97f4a7c15 ^ uint64(p.id)
-	if p.grew {
-		f ^= 1 << 63
-	}
-	return f
-}

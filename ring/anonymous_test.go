@@ -45,14 +45,14 @@ func TestAnonymousSynchronousRingStaysSymmetric(t *testing.T) {
 // differently from yours"): the same anonymous synchronous runs of
 // lcr-random (with 32 random bits, so that two nodes draw the same prefix
 // with probability below n^2/2^33) and itai-rodeh are never symmetric and
-// elect exactly one node. Their nodes do expose fingerprints, so the engine
+// elect exactly one node. Their nodes do expose their states, so the engine
 // really compares states; with a single random bit on two nodes the coins
 // come up equal in about half the runs, and those runs are reported
 // symmetric (both nodes elected), the others elect one node.
 func TestRandomizationBreaksSymmetry(t *testing.T) {
 	for _, alg := range []*elect.Algorithm{ring.LCRRandom, ring.ItaiRodeh} {
-		if _, ok := alg.New(elect.NodeInfo{N: 4, Params: elect.Params{"bits": "32"}}).(interface{ Fingerprint() uint64 }); !ok {
-			t.Fatalf("%s nodes have no fingerprint: symmetry would be broken by default, not by coins", alg.Name)
+		if _, ok := alg.New(elect.NodeInfo{N: 4, Params: elect.Params{"bits": "32"}}).(elect.Snapshotter); !ok {
+			t.Fatalf("%s nodes have no state encoding: symmetry would be broken by default, not by coins", alg.Name)
 		}
 		for _, n := range []int{2, 3, 5, 8, 16} {
 			for seed := uint64(1); seed <= 40; seed++ {
@@ -88,11 +88,11 @@ func TestRandomizationBreaksSymmetry(t *testing.T) {
 	}
 }
 
-// TestFingerprintsSeeTheIDs checks that the fingerprints of lcr-random,
+// TestStatesSeeTheIDs checks that the state encodings of lcr-random,
 // time-slice, slow-fast, lcr and chang-roberts tell nodes with different IDs
 // apart: with distinct IDs and the symmetry check forced on, no synchronous
 // run is reported symmetric.
-func TestFingerprintsSeeTheIDs(t *testing.T) {
+func TestStatesSeeTheIDs(t *testing.T) {
 	for _, alg := range []*elect.Algorithm{ring.LCRRandom, ring.TimeSlice, ring.SlowFast, ring.LCR, ring.ChangRoberts} {
 		params := elect.Params{}
 		for _, p := range alg.Params {

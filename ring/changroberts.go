@@ -95,12 +95,3 @@ func (p *crNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 		}
 	}
 }
-
-// Fingerprint implements elect.Fingerprinter.
-func (p *crNode) Fingerprint() uint64 {
-	f := uint64(p.id)*0x9e3779b97f4a7c15 ^ uint64(p.leaderID)<<1
-	if p.participant {
-		f ^= 1
-	}
-	return f
-}

@@ -198,15 +198,3 @@ func (p *franklinNode) handleLeader(env elect.Env, j elect.ID) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, elect.Message{Type: franklinLeader, ID: j})
 }
-
-// Fingerprint implements elect.Fingerprinter over the node's whole state.
-func (p *franklinNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.id))
-	f = fpMix(f, uint64(p.round))
-	f = fpMix(f, fpBool(p.active)|fpBool(p.elected)<<1)
-	for _, s := range p.side {
-		f = fpMix(f, fpBool(s.got)|fpBool(s.early)<<1)
-		f = fpMix(fpMix(f, uint64(s.id)), uint64(s.earlyID))
-	}
-	return f
-}

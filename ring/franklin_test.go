@@ -136,13 +136,13 @@ func TestFranklinAnonymousRingStaysSymmetric(t *testing.T) {
 	}
 }
 
-// TestFranklinFingerprintSeesState drives one node by hand through a round,
+// TestFranklinStateSeesState drives one node by hand through a round,
 // a buffered probe of the next round, and becoming passive.
-func TestFranklinFingerprintSeesState(t *testing.T) {
+func TestFranklinStateSeesState(t *testing.T) {
 	p := ring.Franklin.New(elect.NodeInfo{ID: 5})
 	env := nlEnv()
 	p.Wake(env, true)
-	seen := map[uint64]string{nlFingerprint(p): "woken"}
+	seen := map[string]string{nlState(p): "woken"}
 	steps := []struct {
 		name string
 		from elect.Port
@@ -155,9 +155,9 @@ func TestFranklinFingerprintSeesState(t *testing.T) {
 	}
 	for _, st := range steps {
 		p.Receive(env, st.from, st.m)
-		f := nlFingerprint(p)
+		f := nlState(p)
 		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the fingerprint equals the one after %s", st.name, prev)
+			t.Errorf("after %s the state equals the one after %s", st.name, prev)
 		}
 		seen[f] = st.name
 	}

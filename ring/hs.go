@@ -192,12 +192,3 @@ func (p *hsNode) handleLeader(env elect.Env, j elect.ID) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, elect.Message{Type: hsLeader, ID: j})
 }
-
-// Fingerprint implements elect.Fingerprinter: ID, phase, pending reply and
-// elected flag are the node's whole state (announce is the same everywhere).
-func (p *hsNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.id))
-	f = fpMix(f, uint64(p.phase))
-	f = fpMix(f, uint64(p.replied))
-	return fpMix(f, fpBool(p.elected))
-}

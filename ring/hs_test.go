@@ -178,14 +178,14 @@ func TestHSAnonymousRingStaysSymmetric(t *testing.T) {
 	}
 }
 
-// TestHSFingerprintSeesState: the fingerprint changes with every part of
+// TestHSStateSeesState: the state encoding changes with every part of
 // the state (the symmetry detector relies on it): the first reply of a
 // phase, the move to the next phase, being elected.
-func TestHSFingerprintSeesState(t *testing.T) {
+func TestHSStateSeesState(t *testing.T) {
 	p := ring.HS.New(elect.NodeInfo{ID: 5})
 	env := nlEnv()
 	p.Wake(env, true)
-	seen := map[uint64]string{nlFingerprint(p): "woken"}
+	seen := map[string]string{nlState(p): "woken"}
 	steps := []struct {
 		name string
 		m    elect.Message
@@ -196,14 +196,14 @@ func TestHSFingerprintSeesState(t *testing.T) {
 	}
 	for _, st := range steps {
 		p.Receive(env, elect.Left, st.m)
-		f := nlFingerprint(p)
+		f := nlState(p)
 		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the fingerprint equals the one after %s", st.name, prev)
+			t.Errorf("after %s the state equals the one after %s", st.name, prev)
 		}
 		seen[f] = st.name
 	}
 	q := ring.HS.New(elect.NodeInfo{ID: 6})
-	if nlFingerprint(q) == nlFingerprint(ring.HS.New(elect.NodeInfo{ID: 5})) {
+	if nlState(q) == nlState(ring.HS.New(elect.NodeInfo{ID: 5})) {
 		t.Error("nodes with different IDs have equal fingerprints")
 	}
 }

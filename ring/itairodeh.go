@@ -149,13 +149,3 @@ func (p *itaiRodehNode) becomePassive(env elect.Env) {
 	p.active = false
 	env.Decide(elect.NotElected)
 }
-
-// Fingerprint implements elect.Fingerprinter: role, round and the id drawn
-// are the whole state (n is the same everywhere). Nodes whose draws differ
-// differ, which is how the algorithm breaks the symmetry of the anonymous
-// ring.
-func (p *itaiRodehNode) Fingerprint() uint64 {
-	f := fpMix(0, fpBool(p.woken)|fpBool(p.active)<<1|fpBool(p.elected)<<2)
-	f = fpMix(f, uint64(p.round))
-	return fpMix(f, uint64(p.id))
-}

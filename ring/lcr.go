@@ -111,12 +111,3 @@ func (p *lcrNode) handleLeader(env elect.Env, j elect.ID) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: j})
 }
-
-// Fingerprint implements elect.Fingerprinter.
-func (p *lcrNode) Fingerprint() uint64 {
-	f := uint64(p.maxID)<<1 ^ uint64(p.id)*0x9e3779b97f4a7c15
-	if p.leader {
-		f ^= 1
-	}
-	return f
-}

@@ -163,15 +163,3 @@ func (p *lcrRandomNode) handleLeader(env elect.Env, k lcrKey) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, k.message(lcrRandomLeader))
 }
-
-// Fingerprint implements elect.Fingerprinter: the key (random bits drawn so
-// far and ID), the largest key seen and the leader flag are the whole state.
-// Nodes whose coins came up differently differ, which is how randomization
-// breaks the symmetry of an anonymous ring (seed 001 §5.1).
-func (p *lcrRandomNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.key.r))
-	f = fpMix(f, uint64(p.key.id))
-	f = fpMix(f, uint64(p.maxKey.r))
-	f = fpMix(f, uint64(p.maxKey.id))
-	return fpMix(f, fpBool(p.leader))
-}

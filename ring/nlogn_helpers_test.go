@@ -92,6 +92,6 @@ func nlEnv() *elect.Recorder {
 	return elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) })
 }
 
-// nlFingerprint is the node's fingerprint; every deterministic ring
-// algorithm must have one.
-func nlFingerprint(p elect.Node) uint64 { return p.(interface{ Fingerprint() uint64 }).Fingerprint() }
+// nlState is the node's state encoding (elect.Snapshotter), which every
+// ring algorithm has.
+func nlState(p elect.Node) string { return string(p.(elect.Snapshotter).AppendState(nil)) }

@@ -278,17 +278,3 @@ func (p *petersonNode) handleLeader(env elect.Env, j elect.ID) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, elect.Message{Type: petersonLeader, ID: j})
 }
-
-// Fingerprint implements elect.Fingerprinter over the node's whole state,
-// buffered probes included.
-func (p *petersonNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.id))
-	f = fpMix(f, uint64(p.current))
-	f = fpMix(f, uint64(p.id2))
-	f = fpMix(f, uint64(p.phase))
-	f = fpMix(f, fpBool(p.second)|fpBool(p.relay)<<1|fpBool(p.elected)<<2)
-	for _, m := range p.later {
-		f = fpMix(fpMix(f, uint64(m.ID)), uint64(m.A))
-	}
-	return f
-}

@@ -215,14 +215,14 @@ func TestPetersonMessagesTwoNFloorLgNPlusTwoN(t *testing.T) {
 	}
 }
 
-// TestPetersonFingerprintSeesState drives one candidate by hand: its
-// fingerprint changes with every step of Algorithm 5.2's loop, and with a
+// TestPetersonStateSeesState drives one candidate by hand: its
+// state encoding changes with every step of Algorithm 5.2's loop, and with a
 // probe buffered for a later phase.
-func TestPetersonFingerprintSeesState(t *testing.T) {
+func TestPetersonStateSeesState(t *testing.T) {
 	p := ring.Peterson.New(elect.NodeInfo{ID: 5, Params: elect.Params{"variant": "tagged"}})
 	env := nlEnv()
 	p.Wake(env, true)
-	seen := map[uint64]string{nlFingerprint(p): "woken"}
+	seen := map[string]string{nlState(p): "woken"}
 	steps := []struct {
 		name string
 		m    elect.Message
@@ -234,9 +234,9 @@ func TestPetersonFingerprintSeesState(t *testing.T) {
 	}
 	for _, st := range steps {
 		p.Receive(env, elect.Left, st.m)
-		f := nlFingerprint(p)
+		f := nlState(p)
 		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the fingerprint equals the one after %s", st.name, prev)
+			t.Errorf("after %s the state equals the one after %s", st.name, prev)
 		}
 		seen[f] = st.name
 	}

@@ -283,14 +283,3 @@ func (p *slowFastNode) send(env elect.Env) {
 	p.pending = false
 	env.Send(elect.Left, p.out)
 }
-
-// Fingerprint implements elect.Fingerprinter: role, decision, SMALLER_ID,
-// OUT_BUFFER and TIMEOUT are the whole state (the timer tag only names the
-// current timer).
-func (p *slowFastNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.id))
-	f = fpMix(f, fpBool(p.woken)|fpBool(p.active)<<1|fpBool(p.elected)<<2|fpBool(p.pending)<<3)
-	f = fpMix(f, uint64(p.smaller))
-	f = fpMix(f, uint64(p.out.Type)<<56^uint64(p.out.ID))
-	return fpMix(f, uint64(p.timeout))
-}

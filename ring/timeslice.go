@@ -118,11 +118,3 @@ func (p *timeSliceNode) Receive(env elect.Env, from elect.Port, m elect.Message)
 	env.Send(elect.Left, m)
 	env.Terminate()
 }
-
-// Fingerprint implements elect.Fingerprinter: ID, elected flag and the
-// leader's ID are the whole state (n is the same everywhere).
-func (p *timeSliceNode) Fingerprint() uint64 {
-	f := fpMix(0, uint64(p.id))
-	f = fpMix(f, uint64(p.leaderID))
-	return fpMix(f, fpBool(p.elected))
-}

@@ -39,7 +39,9 @@ func (s *scripted) Timer(env elect.Env, tag int64) {
 	}
 }
 
-func (s *scripted) Fingerprint() uint64 { return s.state }
+func (s *scripted) Clone() elect.Node { c := *s; return &c }
+
+func (s *scripted) AppendState(b []byte) []byte { return elect.AppendUint(b, s.state) }
 
 // script returns an algorithm on a bidirectional ring whose nodes run the
 // given handlers.

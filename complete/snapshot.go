@@ -1,0 +1,44 @@
+package complete
+
+import "github.com/electkit/elect"
+
+// Both complete-graph nodes implement elect.Snapshotter: Clone copies them
+// (Afek-Gafni's queue of held-back arrivals deeply), AppendState writes each
+// field in declaration order.
+
+// Clone implements elect.Snapshotter.
+func (p *allToAllNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *allToAllNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	b = elect.AppendInt(b, int64(p.max))
+	b = elect.AppendInt(b, int64(p.heard))
+	return elect.AppendInt(b, int64(p.degree))
+}
+
+// Clone implements elect.Snapshotter.
+func (p *agNode) Clone() elect.Node {
+	c := *p
+	c.queue = append([]agArrival(nil), p.queue...)
+	return &c
+}
+
+// AppendState implements elect.Snapshotter.
+func (p *agNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	for _, v := range [...]int64{int64(p.degree), int64(p.level), int64(p.start), int64(p.ownerLevel), int64(p.ownerID), int64(p.father), int64(p.potentialFather)} {
+		b = elect.AppendInt(b, v)
+	}
+	b = elect.AppendUint(b, uint64(len(p.queue)))
+	for _, a := range p.queue {
+		b = elect.AppendInt(b, int64(a.from))
+		b = elect.AppendInt(b, int64(a.level))
+		b = elect.AppendInt(b, int64(a.id))
+	}
+	b = elect.AppendInt(b, int64(p.counter))
+	b = elect.AppendUint(b, uint64(p.status))
+	b = elect.AppendBool(b, p.leader)
+	b = elect.AppendBool(b, p.rotate)
+	return elect.AppendUint(b, uint64(p.variant))
+}
