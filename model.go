@@ -9,7 +9,26 @@ import (
 
 // Algorithm is everything the tool knows about one election algorithm: its
 // name and source, the model it assumes, its message types, its proven bounds,
-// its parameters, and how to build its nodes.
+// how its measures grow, its parameters, and how to build its nodes.
+//
+// One declaration, a variable of this type listed in package catalog, is all
+// it takes to add an algorithm; everything else derives from it:
+//
+//   - the command line: its name, parameters (flags, checked by Param.Check),
+//     and 'elect list', which prints Title, Source, Summary, Model, Messages
+//     and Bounds;
+//   - every run: Model (what the runner refuses unless forced; ModelFor per
+//     parameters), CheckRun, Messages (counts and bits per type), and Bounds
+//     (checked in every run, on every runtime);
+//   - summaries and fits: Growth (the fitted constant mean / growth(n) of
+//     experiment.DefaultGrowth);
+//   - tests over whole classes: for example every deterministic ring
+//     algorithm (Model.Topology a ring, Model.Randomized false) must stay
+//     symmetric on anonymous rings (Lemma 5.1.1 of seed 001);
+//   - checks that the rest keeps up: the README's algorithm table must list
+//     the catalog in order with each algorithm's topology class
+//     (catalog/readme_test.go), and some reproduction of 'elect reproduce'
+//     must run it (experiment/claims/coverage_test.go).
 type Algorithm struct {
 	Name     string // command-line name, e.g. "lcr"
 	Title    string // e.g. "Le Lann-Chang-Roberts"
@@ -18,7 +37,9 @@ type Algorithm struct {
 	Model    Model
 	Messages []MessageType // indexed by MsgType
 	Bounds   []Bound
-	Params   []Param
+	// Growth is what its measures are expected to grow like with n.
+	Growth Growth
+	Params []Param
 	// CheckRun, when set, refuses a run the algorithm cannot represent (for
 	// example one whose time would overflow), with an error that says what is
 	// allowed. Unlike model assumptions, --force does not override it.
@@ -95,8 +116,9 @@ func (a *Algorithm) MsgTypeOf(name string) MsgType {
 	panic("elect: algorithm " + a.Name + " declares no message type " + name)
 }
 
-// Model is what an algorithm assumes about the network. The runner refuses a
-// configuration that breaks it, naming the assumption, unless forced.
+// Model is what an algorithm assumes about the network, and what kind of
+// algorithm it is. The runner refuses a configuration that breaks an
+// assumption, naming it, unless forced.
 type Model struct {
 	Topology  TopologyClass
 	Sync      bool // runs in the synchronous model
@@ -107,6 +129,41 @@ type Model struct {
 	WakeUp    WakeUp
 	Elects    Elects
 	Announce  Announce
+	// Randomized: its nodes may draw from Env.Rand (with some parameter
+	// values). False promises that they never do, so that a run is a
+	// function of the IDs, the network, the wake-ups and the delivery order
+	// alone: a deterministic algorithm, to which the impossibility of
+	// election on anonymous rings applies.
+	Randomized bool
+}
+
+// Growth declares what the measures of an algorithm's runs are expected to
+// grow like as n grows, on its natural topology (the ring, or the complete
+// graph) with every node initiating: each field names a function of n as
+// experiment.Growths does ("1", "lg n", "H_n", "n", "n lg n", "n H_n",
+// "n^2"). The root package only carries the names; experiment resolves
+// them, and a test there checks that every declared name resolves.
+// Summaries divide a measure's mean by its growth: the fitted constant stays
+// flat across n when the declaration is right. An empty name declares
+// nothing (growth "1": the fit is the mean).
+type Growth struct {
+	// Messages is the growth of the message count on random IDs; it also
+	// serves each message type's count and the bits.
+	Messages string
+	// MessagesByIDs replaces Messages for the ID arrangements it names by
+	// their --ids word (for LCR, "decreasing": "n^2").
+	MessagesByIDs map[string]string
+	// Time is the growth of the time: rounds, or asynchronous time units.
+	Time string
+}
+
+// MessagesFor returns the growth of the message count on the ID arrangement
+// written ids.
+func (g Growth) MessagesFor(ids string) string {
+	if m, ok := g.MessagesByIDs[ids]; ok {
+		return m
+	}
+	return g.Messages
 }
 
 // TopologyClass is the class of networks an algorithm is designed for.

@@ -64,7 +64,9 @@ var AfekGafni = &elect.Algorithm{
 	Model: elect.Model{
 		Topology: elect.Complete, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.AlwaysAnnounce,
+		Randomized: true,
 	},
+	Growth: elect.Growth{Messages: "n H_n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "ARRIVE", Fields: []string{"id", "level"}},
 		{Name: "ACCEPT_ANSWER", Fields: []string{"id", "level"}},

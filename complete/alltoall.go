@@ -23,6 +23,7 @@ var AllToAll = &elect.Algorithm{
 		Topology: elect.Complete, Sync: true, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.AlwaysAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n^2", Time: "1"},
 	Messages: []elect.MessageType{
 		{Name: "ID", Fields: []string{"id"}},
 	},

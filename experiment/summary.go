@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/pp/protocols"
 )
 
 // Growth is a function of n that a measure is divided by to get a fitted
@@ -67,51 +70,69 @@ func mustGrowth(name string) Growth {
 	return g
 }
 
-// DefaultGrowth is the growth a measure of an algorithm is expected to
-// follow (from the seeds' analyses), used for the fitted constant when none
-// is asked for.
+// DefaultGrowth is the growth a measure of a run is expected to follow, used
+// for the fitted constant when none is asked for. It is declared with the
+// algorithm (elect.Algorithm.Growth: messages, message types and bits by ID
+// arrangement, time) or the population protocol (protocols.Entry.Growth:
+// parallel time, interactions as n times it, states met); a measure with no
+// declaration, or a run of an algorithm outside the catalogs, gets "1" (the
+// fit is the mean).
 func DefaultGrowth(r *Row, measure string) Growth {
-	if r.Kind == Population {
-		switch {
-		case measure == "states_seen" && strings.HasPrefix(r.Name, "pll"):
-			return mustGrowth("lg n")
-		case measure == "states_seen":
-			return mustGrowth("n")
-		case measure != "parallel_time" && measure != "interactions":
-			return mustGrowth("1")
-		}
-		g := map[string]string{"angluin": "n", "epidemic": "H_n", "epidemic-term": "H_n", "pll": "lg n", "pll-sym": "lg n", "numbered-known": "1"}[r.Name]
-		if g == "" {
-			g = "1"
-		}
-		if measure == "interactions" {
-			g = map[string]string{"n": "n^2", "H_n": "n H_n", "lg n": "n lg n", "1": "n"}[g]
-		}
-		return mustGrowth(g)
-	}
-	if measure == "time" {
-		return mustGrowth("n")
-	}
-	if !strings.HasPrefix(measure, "messages") && measure != "bits" {
+	name := declaredGrowth(r, measure)
+	if name == "" {
 		return mustGrowth("1")
 	}
-	switch r.Name {
-	case "lcr", "chang-roberts":
-		switch r.IDs {
-		case "decreasing":
-			return mustGrowth("n^2")
-		case "increasing":
-			return mustGrowth("n")
-		}
-		return mustGrowth("n H_n")
-	case "hs", "peterson", "franklin", "itai-rodeh":
-		return mustGrowth("n lg n")
-	case "lcr-random", "afek-gafni":
-		return mustGrowth("n H_n")
-	case "all-to-all":
-		return mustGrowth("n^2")
+	g := mustGrowth(name)
+	if r.Kind == Population && measure == "interactions" {
+		return timesN(g)
 	}
-	return mustGrowth("n")
+	return g
+}
+
+// declaredGrowth returns the name of the growth the declaration of r's
+// algorithm or protocol gives measure ("" for none; interactions give the
+// parallel time's, which DefaultGrowth multiplies by n).
+func declaredGrowth(r *Row, measure string) string {
+	if r.Kind == Population {
+		e, ok := protocols.Lookup(r.Name)
+		if !ok {
+			return ""
+		}
+		switch measure {
+		case "parallel_time", "interactions":
+			return e.Growth.ParallelTime
+		case "states_seen":
+			return e.Growth.States
+		}
+		return ""
+	}
+	alg, ok := catalog.Lookup(r.Name)
+	if !ok {
+		return ""
+	}
+	switch {
+	case measure == "time":
+		return alg.Growth.Time
+	case measure == "messages" || strings.HasPrefix(measure, "messages:") || measure == "bits":
+		return alg.Growth.MessagesFor(r.IDs)
+	}
+	return ""
+}
+
+// timesN returns n*g(n), under its name in Growths when it has one ("n" for
+// "1", "n^2" for "n", "n lg n" for "lg n", ...).
+func timesN(g Growth) Growth {
+	name := "n " + g.Name
+	switch g.Name {
+	case "1":
+		name = "n"
+	case "n":
+		name = "n^2"
+	}
+	if p, ok := LookupGrowth(name); ok {
+		return p
+	}
+	return Growth{Name: name, F: func(n float64) float64 { return n * g.F(n) }}
 }
 
 // Stats summarises one measure over the trials of one group.

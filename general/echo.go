@@ -52,6 +52,7 @@ var Echo = &elect.Algorithm{
 		Topology: elect.General, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.AlwaysAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n H_n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "WAVE", Fields: []string{"r"}},
 		{Name: "ECHO", Fields: []string{"r"}},

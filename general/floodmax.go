@@ -37,6 +37,7 @@ var FloodMax = &elect.Algorithm{
 		Topology: elect.General, Sync: true, UniqueIDs: true, KnowsN: true,
 		WakeUp: elect.AllAtOnce, Elects: elect.ElectsMax, Announce: elect.AlwaysAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n^2", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "max-uid", Fields: []string{"u"}},
 	},

@@ -5,14 +5,28 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
 
-// deterministicRingAlgorithms are the catalog's deterministic ring
-// algorithms: Lemma 5.1.1 applies to every one of them.
-var deterministicRingAlgorithms = []string{"lcr", "chang-roberts", "hs", "peterson", "franklin", "time-slice", "slow-fast"}
+// ringAlgorithms returns the names of the catalog's ring algorithms
+// (unidirectional or bidirectional) that are randomized or not, as their
+// declarations say (Model.Randomized).
+func ringAlgorithms(t *testing.T, randomized bool) []*elect.Algorithm {
+	var algs []*elect.Algorithm
+	for _, a := range catalog.All() {
+		ring := a.Model.Topology == elect.UniRing || a.Model.Topology == elect.BiRing
+		if ring && a.Model.Randomized == randomized {
+			algs = append(algs, a)
+		}
+	}
+	if len(algs) == 0 {
+		t.Fatalf("the catalog has no ring algorithm with Randomized = %v", randomized)
+	}
+	return algs
+}
 
 // TestAnonymousSynchronousRingStaysSymmetric is Lemma 5.1.1 of seed 001
 // ("a symmetric deterministic message-passing system that starts in an
@@ -24,10 +38,10 @@ var deterministicRingAlgorithms = []string{"lcr", "chang-roberts", "hs", "peters
 // synchronous ring (forced past its unique-IDs assumption where it has one),
 // ends with outcome symmetric, and every node is elected or none is.
 func TestAnonymousSynchronousRingStaysSymmetric(t *testing.T) {
-	for _, name := range deterministicRingAlgorithms {
+	for _, alg := range ringAlgorithms(t, false) {
 		for _, n := range []int{2, 3, 5, 8, 16} {
-			t.Run(fmt.Sprintf("%s/n=%d", name, n), func(t *testing.T) {
-				rec, err := scenario.Run(scenario.Spec{Algorithm: name, N: n, IDs: "anonymous", Timing: "sync", Force: true, Seed: uint64(n)})
+			t.Run(fmt.Sprintf("%s/n=%d", alg.Name, n), func(t *testing.T) {
+				rec, err := scenario.Run(scenario.Spec{Algorithm: alg.Name, N: n, IDs: "anonymous", Timing: "sync", Force: true, Seed: uint64(n)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -42,15 +56,16 @@ func TestAnonymousSynchronousRingStaysSymmetric(t *testing.T) {
 
 // TestRandomizationBreaksSymmetry is the other half of seed 001 §5.1 ("with
 // randomization ... we can break symmetry by having my coin-flips come up
-// differently from yours"): the same anonymous synchronous runs of
-// lcr-random (with 32 random bits, so that two nodes draw the same prefix
-// with probability below n^2/2^33) and itai-rodeh are never symmetric and
-// elect exactly one node. Their nodes do expose their states, so the engine
-// really compares states; with a single random bit on two nodes the coins
+// differently from yours"): the same anonymous synchronous runs of every
+// randomized ring algorithm of the catalog (lcr-random, with its default 32
+// random bits, so that two nodes draw the same prefix with probability
+// below n^2/2^33, and itai-rodeh) are never symmetric and elect exactly one
+// node. Their nodes expose their states (elect.Snapshotter), so the engine
+// really compares states; with a single random bit on two nodes the coins of lcr-random
 // come up equal in about half the runs, and those runs are reported
 // symmetric (both nodes elected), the others elect one node.
 func TestRandomizationBreaksSymmetry(t *testing.T) {
-	for _, alg := range []*elect.Algorithm{ring.LCRRandom, ring.ItaiRodeh} {
+	for _, alg := range ringAlgorithms(t, true) {
 		if _, ok := alg.New(elect.NodeInfo{N: 4, Params: elect.Params{"bits": "32"}}).(elect.Snapshotter); !ok {
 			t.Fatalf("%s nodes have no state encoding: symmetry would be broken by default, not by coins", alg.Name)
 		}

@@ -44,6 +44,7 @@ var Franklin = &elect.Algorithm{
 		Topology: elect.BiRing, Sync: true, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.OptionalAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "probe", Fields: []string{"j", "round"}, Bits: franklinProbeBits},
 		{Name: "leader", Fields: []string{"j"}},

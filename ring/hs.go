@@ -41,6 +41,7 @@ var HS = &elect.Algorithm{
 		Topology: elect.BiRing, Sync: true, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.OptionalAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "ELECTION", Fields: []string{"j", "k", "d"}},
 		{Name: "REPLY", Fields: []string{"j", "k"}},

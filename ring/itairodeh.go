@@ -40,7 +40,9 @@ var ItaiRodeh = &elect.Algorithm{
 	Model: elect.Model{
 		Topology: elect.UniRing, Sync: true, Async: true, FIFO: true, KnowsN: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.NoAnnounce,
+		Randomized: true,
 	},
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "probe", Fields: []string{"id", "round", "hop*2+bit"}, Bits: itaiRodehBits},
 	},

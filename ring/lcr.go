@@ -25,6 +25,7 @@ var LCR = &elect.Algorithm{
 		Topology: elect.UniRing, Sync: true, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.OptionalAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n H_n", MessagesByIDs: map[string]string{"decreasing": "n^2", "increasing": "n"}, Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "election", Fields: []string{"j"}},
 		{Name: "leader", Fields: []string{"j"}},

@@ -40,7 +40,9 @@ var LCRRandom = &elect.Algorithm{
 	Model: elect.Model{
 		Topology: elect.UniRing, Sync: true, Async: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.OptionalAnnounce,
+		Randomized: true,
 	},
+	Growth: elect.Growth{Messages: "n H_n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "election", Fields: []string{"j", "r"}, Bits: lcrRandomBits},
 		{Name: "leader", Fields: []string{"j", "r"}, Bits: lcrRandomBits},

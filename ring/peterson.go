@@ -57,6 +57,7 @@ var Peterson = &elect.Algorithm{
 	ModelFor: func(p elect.Params) elect.Model {
 		return petersonModel(p.String("variant") == "untagged")
 	},
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "probe", Fields: []string{"x", "phase"}, Bits: petersonProbeBits},
 		{Name: "leader", Fields: []string{"j"}},

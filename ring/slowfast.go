@@ -78,6 +78,7 @@ var SlowFast = &elect.Algorithm{
 		Topology: elect.UniRing, Sync: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMinInitiator, Announce: elect.NoAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "fast", Fields: []string{"ID"}},
 		{Name: "slow", Fields: []string{"ID"}},

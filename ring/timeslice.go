@@ -36,6 +36,7 @@ var TimeSlice = &elect.Algorithm{
 		Topology: elect.UniRing, Sync: true, UniqueIDs: true, KnowsN: true,
 		WakeUp: elect.AllAtOnce, Elects: elect.ElectsMin, Announce: elect.AlwaysAnnounce,
 	},
+	Growth: elect.Growth{Messages: "n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "leader", Fields: []string{"j"}},
 	},

@@ -39,7 +39,19 @@ type Entry struct {
 	Goal   string  // what "interactions" measures
 	Source string  // seed, algorithm, section
 	Params []Param // accepted parameters
+	// Growth is what its measures are expected to grow like with n.
+	Growth Growth
 	run    func(c Config) (pp.Result, error)
+}
+
+// Growth declares what a protocol's measures are expected to grow like as n
+// grows, with its default parameters: each field names a function of n as
+// experiment.Growths does ("1", "lg n", "H_n", "n", ...), which experiment
+// resolves for the fitted constants of summaries (a test there checks that
+// every name resolves). Interactions grow like n times ParallelTime.
+type Growth struct {
+	ParallelTime string // parallel time to the goal
+	States       string // distinct states met (states_seen)
 }
 
 // Run validates c against the entry and runs one trial.
@@ -65,6 +77,9 @@ var Catalog = []Entry{
 		Name:   "angluin",
 		Goal:   "one leader remains (two leaders meet: the responder becomes a follower)",
 		Source: "Angluin et al. (seed 000 ref. [1], seed 004 ref. [3])",
+		// Two states (leader, follower); k leaders meet after n(n-1)/(k(k-1))
+		// steps on average: (n-1)^2 steps in all.
+		Growth: Growth{ParallelTime: "n", States: "1"},
 		run: func(c Config) (pp.Result, error) {
 			return pp.Simulate(NewAngluin(c.N), c.N, c.Seed, c.Options)
 		},
@@ -73,6 +88,9 @@ var Catalog = []Entry{
 		Name:   "numbered-known",
 		Goal:   "every agent holds the maximum ID (IDs 1..n known: step 0)",
 		Source: "seed 000, Algorithm 1",
+		// The goal holds at step 0; the states are leader = n with or without
+		// isLeader.
+		Growth: Growth{ParallelTime: "1", States: "1"},
 		run: func(c Config) (pp.Result, error) {
 			return pp.Simulate(NewNumberedKnown(c.N), c.N, c.Seed, c.Options)
 		},
@@ -81,6 +99,9 @@ var Catalog = []Entry{
 		Name:   "epidemic",
 		Goal:   "every agent holds the maximum ID (the larger leader value spreads)",
 		Source: "seed 000, Algorithm 2, Theorems 1-3",
+		// Theorem 1: (n-1)H(n-1) interactions; the states are the n IDs, each
+		// with or without isLeader.
+		Growth: Growth{ParallelTime: "H_n", States: "n"},
 		Params: []Param{variantParam},
 		run: func(c Config) (pp.Result, error) {
 			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
@@ -93,6 +114,9 @@ var Catalog = []Entry{
 		Name:   "epidemic-term",
 		Goal:   "the eventual leader declares the election complete (correct if every agent held the maximum)",
 		Source: "seed 000, Algorithm 3, Section IV (Figure 1)",
+		// Figure 1: O(n ln n) interactions; the states are the n IDs with
+		// their counters (which add a slowly growing factor).
+		Growth: Growth{ParallelTime: "H_n", States: "n"},
 		Params: []Param{
 			{"m", "4", "multiplier of the termination test"},
 			{"min-interactions", "0", "interactions a declaring agent must have taken part in"},
@@ -130,6 +154,9 @@ func pllEntry(name string, sym bool) Entry {
 		Name:   name,
 		Goal:   goal,
 		Source: src,
+		// Seed 004, abstract and Section 4: O(log n) parallel time and O(log n)
+		// states, for both variants.
+		Growth: Growth{ParallelTime: "lg n", States: "lg n"},
 		Params: []Param{
 			{"m", "ceil(lg n)", "knowledge of n: m >= lg n, c_max = 41m"},
 			{"variant", "prose", "prose, literal-epoch, literal-relay or literal"},
