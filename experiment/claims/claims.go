@@ -183,13 +183,20 @@ func withIDs(ids string) func(*experiment.Row) bool {
 
 // exact checks that measure == want(n) in every run.
 func exact(claim, source string, rows []experiment.Row, measure, formula string, want func(n int) float64) Row {
+	return exactEach(claim, source, rows, measure, formula, func(r *experiment.Row) float64 { return want(r.N) })
+}
+
+// exactEach checks that measure == want(r) in every run r, for formulas of
+// more than n (the graph's edges, a parameter).
+func exactEach(claim, source string, rows []experiment.Row, measure, formula string, want func(r *experiment.Row) float64) Row {
 	row := Row{Claim: claim, Source: source, Rule: "exact, every run", Expected: formula}
 	bad := 0
 	var firstBad string
 	sizes := map[int]bool{}
-	for _, r := range rows {
+	for i := range rows {
+		r := &rows[i]
 		sizes[r.N] = true
-		got, w := r.Get(measure), want(r.N)
+		got, w := r.Get(measure), want(r)
 		if got != w {
 			if bad == 0 {
 				firstBad = fmt.Sprintf("; first: n = %d seed %d: %s vs %s", r.N, r.Seed, fmtNum(got), fmtNum(w))
@@ -205,10 +212,15 @@ func exact(claim, source string, rows []experiment.Row, measure, formula string,
 // bound checks that measure <= limit(n) in every run, reporting the largest
 // ratio measure / limit.
 func bound(claim, source string, rows []experiment.Row, measure, formula string, limit func(n int) float64) Row {
+	return boundEach(claim, source, rows, measure, formula, func(r *experiment.Row) float64 { return limit(r.N) })
+}
+
+// boundEach checks that measure <= limit(r) in every run r.
+func boundEach(claim, source string, rows []experiment.Row, measure, formula string, limit func(r *experiment.Row) float64) Row {
 	row := Row{Claim: claim, Source: source, Rule: "bound, every run", Expected: "<= " + formula}
 	worst, bad := 0.0, 0
-	for _, r := range rows {
-		got, l := r.Get(measure), limit(r.N)
+	for i := range rows {
+		got, l := rows[i].Get(measure), limit(&rows[i])
 		worst = math.Max(worst, got/l)
 		if !(got <= l) {
 			bad++
@@ -217,6 +229,26 @@ func bound(claim, source string, rows []experiment.Row, measure, formula string,
 	row.Measured = fmt.Sprintf("max ratio to the bound %.3f over %d runs", worst, len(rows))
 	if bad > 0 {
 		row.Measured += fmt.Sprintf("; %d runs above it", bad)
+	}
+	row.Verdict = verdict(bad == 0 && len(rows) > 0)
+	return row
+}
+
+// lowerBoundEach checks that measure >= limit(r) in every run r, reporting
+// the smallest ratio measure / limit.
+func lowerBoundEach(claim, source string, rows []experiment.Row, measure, formula string, limit func(r *experiment.Row) float64) Row {
+	row := Row{Claim: claim, Source: source, Rule: "bound, every run", Expected: ">= " + formula}
+	least, bad := math.Inf(1), 0
+	for i := range rows {
+		got, l := rows[i].Get(measure), limit(&rows[i])
+		least = math.Min(least, got/l)
+		if !(got >= l) {
+			bad++
+		}
+	}
+	row.Measured = fmt.Sprintf("min ratio to the bound %.3f over %d runs", least, len(rows))
+	if bad > 0 {
+		row.Measured += fmt.Sprintf("; %d runs below it", bad)
 	}
 	row.Verdict = verdict(bad == 0 && len(rows) > 0)
 	return row

@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/electkit/elect/experiment"
@@ -169,6 +170,8 @@ var registry = []*Reproduction{
 			}, nil
 		},
 	},
+	itaiRodehRepro(),
+	allToAllRepro(),
 	{
 		Name: "afek-gafni", Title: "Afek-Gafni B: at most 4n*H_n + 3(n-1) messages on complete graphs", Source: "seed 002, Lemma 2",
 		Needs: []string{"afek-gafni"},
@@ -197,6 +200,8 @@ var registry = []*Reproduction{
 			}, nil
 		},
 	},
+	echoRepro(),
+	floodMaxRepro(),
 }
 
 // timeSliceTime checks time == n(m+1), m the leader's (smallest) ID.
@@ -243,6 +248,225 @@ func nlognRepro(alg, title, source, formula string, limit func(int) float64, mea
 					allElected("elects one leader", source, rows),
 				},
 				Figures: []Figure{{Title: title, Measure: measure, YLabel: measure, Rows: rows, Curves: []string{"n lg n", "n^2"}}},
+			}, nil
+		},
+	}
+}
+
+// srcItaiRodeh names Itai-Rodeh's sources (beyond the seeds).
+const srcItaiRodeh = "Itai and Rodeh 1981/1990; Fokkink, Distributed Algorithms: An Intuitive Approach, §9.1"
+
+// itaiRodehRepro checks the randomized election on anonymous rings: it
+// elects exactly one node in every run (with probability 1), and with every
+// node active a round elects exactly when the largest of the n ids drawn
+// from 1..n is unique, which happens with probability
+// sum_{v=1..n} P(one node draws v, the others less) = sum_{v=1..n} ((v-1)/n)^(n-1)
+// (about 1/(e-1) = 0.58 for large n). In the synchronous model with every
+// node waking at round 0 a round takes exactly n rounds of the clock (the
+// messages of the winning id travel n hops), so a run elects in its first
+// round exactly when its time is n. Its messages grow like n log n: the
+// first round is Chang-Roberts on random ids, and few rounds follow.
+func itaiRodehRepro() *Reproduction {
+	return &Reproduction{
+		Name: "itai-rodeh", Title: "Itai-Rodeh: one leader with probability 1 on anonymous rings, O(n log n) messages expected", Source: srcItaiRodeh,
+		Needs: []string{"itai-rodeh"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			small, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"itai-rodeh"}, Sizes: pick(e, []int{2, 3, 4, 5, 8, 16}, []int{2, 3, 4, 5, 6, 7, 8, 16, 32}),
+				IDs: []string{"anonymous"}, Deliveries: []string{"sync", "fifo", "random-fifo"}, Initiators: []string{"all", "1"},
+				Trials: pick(e, 50, 500),
+			})
+			if err != nil {
+				return nil, err
+			}
+			large, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"itai-rodeh"}, Sizes: pick(e, []int{64, 128, 256, 512}, []int{64, 128, 256, 512, 1024, 2048, 4096}),
+				IDs: []string{"anonymous"}, Deliveries: []string{"sync"}, Trials: pick(e, 200, 1000),
+			})
+			if err != nil {
+				return nil, err
+			}
+			syncAll := filter(small, func(r *experiment.Row) bool {
+				return strings.Contains(r.Config, "sync") && strings.Contains(r.Config, "all initiate")
+			})
+			syncAll = append(syncAll, large...)
+			for i := range syncAll {
+				one := 0.0
+				if syncAll[i].Get("time") == float64(syncAll[i].N) {
+					one = 1
+				}
+				syncAll[i].Measures["first_round_elects"] = one
+			}
+			return &Report{
+				Rows: []Row{
+					allElected("exactly one node is elected in every run (probability 1), under every delivery and wake-up", srcItaiRodeh, append(small, large...)),
+					meanWithin("with all n nodes active, the first round elects iff the largest id drawn from 1..n is unique", srcItaiRodeh+" (the round rule; derived)",
+						syncAll, "first_round_elects", "sum_{v=1..n} ((v-1)/n)^(n-1)", uniqueMaxProbability, 4),
+					stable("O(n log n) messages expected", srcItaiRodeh, large, "messages", "n lg n"),
+				},
+				Figures: []Figure{{Title: "Itai-Rodeh on anonymous rings: messages", Measure: "messages", YLabel: "messages", Rows: large, Curves: []string{"n lg n", "n H_n", "n"}}},
+			}, nil
+		},
+	}
+}
+
+// uniqueMaxProbability is the probability that the largest of n values drawn
+// uniformly from 1..n is drawn once: sum over v of n * (1/n) * ((v-1)/n)^(n-1).
+func uniqueMaxProbability(n int) float64 {
+	p := 0.0
+	for v := 1; v <= n; v++ {
+		p += math.Pow(float64(v-1)/float64(n), float64(n-1))
+	}
+	return p
+}
+
+// allToAllRepro checks the naive complete-graph election of seed 002: every
+// node sends its ID on its n-1 links, whatever the delivery order and the
+// wake-up pattern (a node woken by a message sends too).
+func allToAllRepro() *Reproduction {
+	const src = "seed 002, Algorithm (the naive algorithm)"
+	return &Reproduction{
+		Name: "all-to-all", Title: "All-to-all: exactly n(n-1) messages on complete graphs", Source: src,
+		Needs: []string{"all-to-all"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"all-to-all"}, Sizes: pick(e, []int{2, 8, 32, 128}, []int{2, 8, 32, 128, 512, 1024}),
+				IDs: []string{"random", "increasing"}, Deliveries: []string{"sync", "fifo", "random"}, Initiators: []string{"all", "1"},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			allAtZero := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			return &Report{
+				Rows: []Row{
+					exact("every node sends n-1 messages: n(n-1) in all, under every delivery and wake-up", src, rows, "messages:ID", "n(n-1)",
+						func(n int) float64 { return float64(n * (n - 1)) }),
+					bound("all wake at 0: every message is sent at 0 and takes at most one unit", src+"; time derived", allAtZero, "time", "1",
+						func(int) float64 { return 1 }),
+					allElected("the largest ID is elected and every node knows it", src, rows),
+				},
+				Figures: []Figure{{Title: "All-to-all: messages", Measure: "messages", YLabel: "messages", Rows: filter(rows, func(r *experiment.Row) bool { return r.Config == rows[0].Config }),
+					Curves: []string{"n^2"}}},
+			}, nil
+		},
+	}
+}
+
+// graphFamily is a topology whose edge count is a known function of n.
+type graphFamily struct {
+	spec  string // as --topology takes it
+	edges func(n int) int
+}
+
+// graphFamilies are the families the general-graph reproductions run on
+// (sizes must be powers of two, for the hypercube).
+var graphFamilies = []graphFamily{
+	{"ring", func(n int) int { return n }},
+	{"line", func(n int) int { return n - 1 }},
+	{"star", func(n int) int { return n - 1 }},
+	{"tree", func(n int) int { return n - 1 }},
+	{"hypercube", func(n int) int { return n * floorLg(n) / 2 }},
+	{"complete", func(n int) int { return n * (n - 1) / 2 }},
+}
+
+// sweepFamilies runs g on each graph family and records each row's edge
+// count as the measure "edges".
+func sweepFamilies(ctx context.Context, e Env, g experiment.Grid) ([]experiment.Row, error) {
+	var rows []experiment.Row
+	for _, f := range graphFamilies {
+		g.Topology = f.spec
+		part, err := sweep(ctx, e, g)
+		if err != nil {
+			return nil, err
+		}
+		for i := range part {
+			part[i].Measures["edges"] = float64(f.edges(part[i].N))
+		}
+		rows = append(rows, part...)
+	}
+	return rows, nil
+}
+
+// echoRepro checks echo with extinction (seed 001 §5.3) on graphs of known
+// edge count: a wave a node joins costs one message per port, so the waves
+// cost between 2|E| (the maximum's alone, which is exactly what happens when
+// only the maximum initiates) and 2|E|n (every node joins at most n waves);
+// the announcement follows the winning wave's spanning tree.
+func echoRepro() *Reproduction {
+	const src = "seed 001 §5.3 (broadcast and convergecast with extinction)"
+	return &Reproduction{
+		Name: "echo", Title: "Echo with extinction: 2|E| <= WAVE+ECHO <= 2|E|n, n-1 LEADER messages", Source: src,
+		Needs: []string{"echo"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweepFamilies(ctx, e, experiment.Grid{
+				Algorithms: []string{"echo"}, Sizes: pick(e, []int{8, 16, 32, 64}, []int{8, 16, 32, 64, 128, 256}),
+				IDs: []string{"random", "decreasing"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "nodes:0"},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				rows[i].Measures["waves"] = rows[i].Get("messages:WAVE") + rows[i].Get("messages:ECHO")
+			}
+			// With decreasing IDs node 0 holds the maximum.
+			maxAlone := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "decreasing" && strings.Contains(r.Config, "1 initiators")
+			})
+			twoE := func(r *experiment.Row) float64 { return 2 * r.Get("edges") }
+			return &Report{
+				Rows: []Row{
+					lowerBoundEach("the maximum's wave reaches every node: one message per port", src, rows, "waves", "2|E|", twoE),
+					boundEach("every node joins at most n waves, sending deg(v) messages in each", src, rows, "waves", "2|E|n",
+						func(r *experiment.Row) float64 { return 2 * r.Get("edges") * float64(r.N) }),
+					exactEach("only the maximum initiates: its wave alone, 2|E| messages", src, maxAlone, "waves", "2|E|", twoE),
+					exact("the announcement follows the winning wave's spanning tree", src, rows, "messages:LEADER", "n-1",
+						func(n int) float64 { return float64(n - 1) }),
+					allElected("only the maximum's wave completes: it is elected, and every node knows it", src, rows),
+				},
+				Figures: []Figure{{Title: "Echo with extinction: WAVE+ECHO messages (all initiate, random IDs, FIFO)", Measure: "waves", YLabel: "WAVE+ECHO messages",
+					Rows: filter(rows, func(r *experiment.Row) bool {
+						return r.IDs == "random" && strings.Contains(r.Config, "fifo") && strings.Contains(r.Config, "all initiate")
+					}), Curves: []string{"n", "n lg n", "n^2"}}},
+			}, nil
+		},
+	}
+}
+
+// floodMaxRepro checks FloodMax (Lynch §4.1.2, the strategy of seed 001
+// §5.3) with its default diameter bound diam = n-1: every node sends on
+// every port in each of the diam rounds, diam*2|E| messages, and decides
+// after round diam; the on-change variant (OptFloodMax) sends in round 1 on
+// every port and later only after max-uid grew.
+func floodMaxRepro() *Reproduction {
+	const src = "Lynch, Distributed Algorithms, §4.1.2-4.1.3; seed 001 §5.3"
+	return &Reproduction{
+		Name: "flood-max", Title: "FloodMax: exactly diam*2|E| messages in diam rounds", Source: src,
+		Needs: []string{"flood-max"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweepFamilies(ctx, e, experiment.Grid{
+				Algorithms: []string{"flood-max"}, Sizes: pick(e, []int{8, 16, 32, 64}, []int{8, 16, 32, 64, 128}),
+				IDs: []string{"random", "increasing"}, Params: map[string][]string{"variant": {"every-round", "on-change"}},
+				Trials: pick(e, 2, 5),
+			})
+			if err != nil {
+				return nil, err
+			}
+			every := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "every-round") })
+			onChange := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "on-change") })
+			diam2E := func(r *experiment.Row) float64 { return float64(r.N-1) * 2 * r.Get("edges") }
+			return &Report{
+				Rows: []Row{
+					exactEach("every node sends max-uid on every port in each of diam = n-1 rounds", src, every, "messages", "diam*2|E|", diam2E),
+					exact("every node decides after round diam", src, rows, "time", "diam = n-1", func(n int) float64 { return float64(n - 1) }),
+					boundEach("OptFloodMax sends only in rounds 1..diam", src, onChange, "messages", "diam*2|E|", diam2E),
+					lowerBoundEach("OptFloodMax: every node sends its own ID on every port in round 1", src, onChange, "messages", "2|E|",
+						func(r *experiment.Row) float64 { return 2 * r.Get("edges") }),
+					allElected("the maximum ID is elected, and every node knows it", src, rows),
+				},
+				Figures: []Figure{{Title: "FloodMax (every round, diam = n-1): messages", Measure: "messages", YLabel: "messages",
+					Rows: filter(every, func(r *experiment.Row) bool { return r.IDs == "random" }), Curves: []string{"n^2"}}},
 			}, nil
 		},
 	}
