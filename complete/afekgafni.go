@@ -102,9 +102,6 @@ var AfekGafni = &elect.Algorithm{
 		Help:  "seed (prose, no blocking), wait (ordinary parts wait for the answer to ASK; ANSWER_DENY_CANDIDATE sent), literal (dead candidates compare as in the pseudo-code)",
 		Check: checkAGVariant,
 	}},
-	// The node itself, plus one held-back arrival per node on average in
-	// the wait variant (each candidate has at most one ARRIVE outstanding,
-	// so at most n arrivals are held in the whole network).
 	New:  agNodes.New,
 	Init: agNodes.Init,
 }

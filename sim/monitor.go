@@ -52,6 +52,16 @@ func NewMonitor(cfg *Config, trace *Tracer, decisions []elect.Decision, knows []
 	}
 }
 
+// Clone returns a copy of the monitor that reports to trace from now on:
+// an engine that snapshots its runs copies its monitor with them.
+func (m *Monitor) Clone(trace *Tracer) *Monitor {
+	c := *m
+	c.decisions = append([]elect.Decision(nil), m.decisions...)
+	c.knows = append([]elect.ID(nil), m.knows...)
+	c.trace = trace
+	return &c
+}
+
 // Woke records that node i woke, spontaneously or not, at time now (ticks).
 func (m *Monitor) Woke(i int32, spontaneous bool) {
 	if spontaneous {

@@ -11,8 +11,13 @@ func Stream(seed uint64, purpose string, index uint64) *rand.Rand {
 	return rand.New(streamSource(seed, purpose, index))
 }
 
-// streamSource is Stream's generator itself, for the simulator's hot paths:
-// calling it directly saves the interface call of rand.Rand.
+// StreamSource is Stream's generator itself: its state is a value that can
+// be copied (an engine that snapshots its runs keeps it), and calling it
+// directly saves the interface call of rand.Rand on hot paths.
+func StreamSource(seed uint64, purpose string, index uint64) *rand.PCG {
+	return streamSource(seed, purpose, index)
+}
+
 func streamSource(seed uint64, purpose string, index uint64) *rand.PCG {
 	h := uint64(0xcbf29ce484222325) // FNV-1a of the purpose
 	for i := 0; i < len(purpose); i++ {

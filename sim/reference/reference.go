@@ -1,0 +1,462 @@
+// Package reference is the plain reference engine: it runs a sim.Config as
+// the fast simulator (package sim) does, with nothing clever in the way, so
+// that a differential test can hold the fast one to it.
+//
+// It is obviously correct by construction, or meant to be read as such:
+//
+//   - one event queue: wake-ups, deliveries and timers are entries of one
+//     binary heap, taken in the total order of the simulator, (time, kind,
+//     creation), with kinds wake < deliver < timer; under newest-first
+//     delivery, wake-ups and timers first by time, then the most recently
+//     sent delivery;
+//   - nodes are built with Algorithm.New, one by one, and called with an
+//     elect.Recorder: what a node asks for is carried out after its call, in
+//     the order asked;
+//   - no pooling, no prefetching, no unsafe, no reflection, no fast paths;
+//   - the same monitor (sim.Monitor), trace writer (sim.Tracer) and random
+//     streams (sim.Stream) as the simulator, so that equal runs give equal
+//     Results and byte-identical traces.
+//
+// It can also stop a run after any event, snapshot its whole state
+// (Snapshot) and go on from a snapshot (Restore) as many times as wanted:
+// the nodes are copied with elect.Snapshotter.
+package reference
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
+)
+
+// Event kinds, in the order they happen within one instant.
+const (
+	kindWake    = 0
+	kindDeliver = 1
+	kindTimer   = 2
+)
+
+// event is an entry of the queue.
+type event struct {
+	at    int64  // ticks (unused by deliveries under newest-first)
+	kind  int    // kindWake, kindDeliver or kindTimer
+	seq   uint64 // creation order
+	node  int32  // who wakes, receives or gets the timer
+	port  elect.Port
+	msg   elect.Message
+	tag   int64
+	depth int64 // newest-first: the delivery's causal depth
+}
+
+// Engine is one run of a sim.Config on the reference engine.
+type Engine struct {
+	cfg     *sim.Config
+	alg     *elect.Algorithm
+	g       *topology.Graph
+	n       int
+	unit    int64
+	newest  bool // newest-first delivery
+	uniRing bool
+
+	nodes  []elect.Node
+	woken  []bool
+	halted []bool
+	sent   []int64
+	queue  []event // a binary heap ordered by before
+	seq    uint64
+
+	now, lastAt int64
+	events      int64
+	maxEvents   int64
+	maxTicks    int64
+	stepLimit   bool
+	stopped     bool
+	typeCounts  []int64
+	cancelSeq   []uint64 // node i's timers with seq <= cancelSeq[i] are cancelled
+	linkLast    map[int64]int64
+	depth       []int64
+	maxDepth    int64
+	delays      *rand.PCG
+	nodeRand    []*rand.PCG // made on first use
+	symBroken   bool
+	symmetric   bool
+	symRound    int64
+	symBuf      []byte
+
+	mon   *sim.Monitor
+	trace *sim.Tracer
+	rec   *elect.Recorder
+	cur   int32
+}
+
+// Run executes cfg to its end on the reference engine.
+func Run(cfg sim.Config) (*sim.Result, error) {
+	e, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run()
+}
+
+// New prepares a run of cfg: the nodes are built and the initiators
+// scheduled; nothing has happened yet.
+func New(cfg sim.Config) (*Engine, error) {
+	unit := cfg.Delivery.Unit()
+	if err := cfg.CheckConfig(unit); err != nil {
+		return nil, err
+	}
+	n := cfg.Graph.N
+	e := &Engine{
+		cfg: &cfg, alg: cfg.Algorithm, g: cfg.Graph, n: n, unit: unit,
+		newest:     cfg.Delivery == sim.NewestFirst,
+		uniRing:    cfg.Algorithm.Model.Topology == elect.UniRing,
+		nodes:      make([]elect.Node, n),
+		woken:      make([]bool, n),
+		halted:     make([]bool, n),
+		sent:       make([]int64, n),
+		maxEvents:  cfg.MaxEvents,
+		maxTicks:   math.MaxInt64,
+		typeCounts: make([]int64, len(cfg.Algorithm.Messages)),
+		cancelSeq:  make([]uint64, n),
+		linkLast:   map[int64]int64{},
+		depth:      make([]int64, n),
+		delays:     sim.StreamSource(cfg.Seed, "delivery", 0),
+		nodeRand:   make([]*rand.PCG, n),
+	}
+	if e.maxEvents <= 0 {
+		e.maxEvents = sim.DefaultMaxEvents
+	}
+	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/unit {
+		e.maxTicks = cfg.MaxTime * unit
+	}
+	e.setTrace(cfg.Trace)
+	e.mon = sim.NewMonitor(e.cfg, e.trace, nil, nil)
+	e.rec = elect.NewRecorder(e.rand)
+	info := cfg.NodeInfos()
+	for i := range n {
+		e.nodes[i] = cfg.Algorithm.New(info(i))
+	}
+	if cfg.Wake == nil {
+		for i := range n {
+			e.push(event{at: 0, kind: kindWake, node: int32(i)})
+		}
+	}
+	for _, w := range cfg.Wake {
+		e.push(event{at: w.At * unit, kind: kindWake, node: int32(w.Node)})
+	}
+	return e, nil
+}
+
+func (e *Engine) setTrace(w io.Writer) {
+	e.trace = nil
+	if w != nil {
+		e.trace = sim.NewTracer(w, e.cfg, func() int64 {
+			if e.newest {
+				return e.maxDepth
+			}
+			return e.now
+		})
+	}
+}
+
+// Run runs to the end and returns the result.
+func (e *Engine) Run() (*sim.Result, error) {
+	for e.Step() {
+	}
+	return e.Finish()
+}
+
+// Finish ends the run where it stands and returns its result.
+func (e *Engine) Finish() (*sim.Result, error) {
+	if e.cfg.DetectSymmetry && e.n > 1 && !e.symBroken && !e.symmetric && !e.stepLimit {
+		e.checkSymmetry()
+		if !e.symBroken {
+			e.symmetric = true
+		}
+	}
+	end := sim.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit,
+		Symmetric: e.symmetric, SymmetricRound: e.symRound}
+	for _, s := range e.sent {
+		end.MaxNodeMessages = max(end.MaxNodeMessages, s)
+	}
+	if e.newest {
+		end.Time = float64(e.maxDepth)
+	} else {
+		end.Time = float64(e.lastAt) / float64(e.unit)
+	}
+	r := e.mon.Finish(end)
+	if e.trace != nil {
+		if err := e.trace.Flush(); err != nil {
+			return r, fmt.Errorf("reference: writing the trace: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// Step handles the next event and reports whether the run goes on.
+func (e *Engine) Step() bool {
+	for !e.stopped {
+		if len(e.queue) == 0 {
+			e.stopped = true
+			return false
+		}
+		ev := e.pop()
+		if ev.kind == kindTimer && ev.seq <= e.cancelSeq[ev.node] {
+			continue // cancelled: neither an event nor time
+		}
+		if ev.kind != kindDeliver || !e.newest {
+			if ev.at > e.maxTicks {
+				e.stepLimit, e.stopped = true, true
+				return false
+			}
+			if e.cfg.DetectSymmetry && ev.at > e.now && !e.symBroken && e.checkSymmetry() {
+				e.stopped = true
+				return false
+			}
+		}
+		if e.events >= e.maxEvents {
+			e.stepLimit, e.stopped = true, true
+			return false
+		}
+		e.events++
+		if ev.kind != kindDeliver || !e.newest {
+			e.now = ev.at
+		}
+		switch ev.kind {
+		case kindWake:
+			e.wake(ev.node)
+		case kindTimer:
+			e.timer(ev.node, ev.tag)
+		default:
+			e.deliver(ev)
+		}
+		return true
+	}
+	return false
+}
+
+// wake wakes node i spontaneously, unless it is awake or halted.
+func (e *Engine) wake(i int32) {
+	if e.halted[i] || e.woken[i] {
+		return
+	}
+	e.woken[i] = true
+	e.lastAt = e.now
+	e.mon.Woke(i, true)
+	e.call(i, func(env elect.Env) { e.nodes[i].Wake(env, true) })
+}
+
+// timer fires a timer of node i.
+func (e *Engine) timer(i int32, tag int64) {
+	if e.halted[i] {
+		return
+	}
+	e.lastAt = e.now
+	if e.trace != nil {
+		e.trace.Timer(i, tag)
+	}
+	e.call(i, func(env elect.Env) { e.nodes[i].(elect.TimerNode).Timer(env, tag) })
+}
+
+// deliver hands a message to its receiver, waking it first if needed.
+func (e *Engine) deliver(ev event) {
+	i := ev.node
+	if e.newest {
+		e.depth[i] = max(e.depth[i], ev.depth)
+		e.maxDepth = max(e.maxDepth, ev.depth)
+	}
+	if e.halted[i] {
+		if e.trace != nil {
+			e.trace.Deliver(i, ev.port, ev.msg, true)
+		}
+		return
+	}
+	e.lastAt = e.now
+	if !e.woken[i] {
+		e.woken[i] = true
+		e.mon.Woke(i, false)
+		e.call(i, func(env elect.Env) { e.nodes[i].Wake(env, false) })
+		if e.halted[i] {
+			return
+		}
+	}
+	if e.trace != nil {
+		e.trace.Deliver(i, ev.port, ev.msg, false)
+	}
+	e.call(i, func(env elect.Env) { e.nodes[i].Receive(env, ev.port, ev.msg) })
+}
+
+// call runs one handler of node i and then carries out what it asked for.
+func (e *Engine) call(i int32, handler func(elect.Env)) {
+	e.cur = i
+	e.rec.ClearEffects()
+	e.rec.SetRound(e.now / e.unit)
+	handler(e.rec)
+	for _, f := range e.rec.Effects() {
+		switch f.Kind {
+		case elect.EffectSend:
+			e.send(i, f.Port, f.Msg)
+		case elect.EffectDecide:
+			e.mon.Decide(i, f.Decision, e.now)
+		case elect.EffectLearn:
+			e.mon.Learn(i, f.Leader())
+		case elect.EffectSetTimer:
+			rounds, tag := f.Timer()
+			e.setTimer(i, rounds, tag)
+		case elect.EffectCancelTimers:
+			e.cancelSeq[i] = e.seq
+		case elect.EffectTerminate:
+			e.halted[i] = true
+			if e.trace != nil {
+				e.trace.Halt(i)
+			}
+		}
+	}
+	e.rec.ClearEffects()
+}
+
+// rand is the Env's random source: the current node's own stream.
+func (e *Engine) rand() *rand.Rand {
+	if e.nodeRand[e.cur] == nil {
+		e.nodeRand[e.cur] = sim.StreamSource(e.cfg.Seed, "node", uint64(e.cur))
+	}
+	return rand.New(e.nodeRand[e.cur])
+}
+
+// send routes a message of node i sent on port p.
+func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
+	var to int32
+	var q elect.Port
+	switch {
+	case e.g.Kind == topology.Ring && p == elect.Left:
+		to, q = (i+1)%int32(e.n), elect.Right
+	case e.g.Kind == topology.Ring && p == elect.Right && e.uniRing:
+		e.mon.Violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+		return
+	case e.g.Kind == topology.Ring && p == elect.Right:
+		to, q = (i-1+int32(e.n))%int32(e.n), elect.Left
+	case e.g.Kind == topology.Ring || p < 0 || int(p) >= e.g.Degree(int(i)):
+		e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+		return
+	default:
+		to, q = e.g.Neighbor(i, p)
+	}
+	if int(m.Type) >= len(e.typeCounts) {
+		e.mon.Violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
+		return
+	}
+	e.typeCounts[m.Type]++
+	e.sent[i]++
+	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
+	switch e.cfg.Delivery {
+	case sim.Sync, sim.FIFO:
+		ev.at = e.now + 1
+	case sim.Random, sim.RandomFIFO:
+		ev.at = e.now + 1 + int64(e.delays.Uint64()&uint64(e.unit-1))
+		if e.cfg.Delivery == sim.RandomFIFO {
+			link := e.g.PortIndex(i, p)
+			ev.at = max(ev.at, e.linkLast[link])
+			e.linkLast[link] = ev.at
+		}
+	case sim.NewestFirst:
+		ev.depth = e.depth[i] + 1
+	}
+	e.push(ev)
+}
+
+// setTimer schedules Timer(tag) of node i rounds ahead.
+func (e *Engine) setTimer(i int32, rounds, tag int64) {
+	switch _, ok := e.nodes[i].(elect.TimerNode); {
+	case rounds < 1:
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", i, rounds))
+	case !ok:
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", i))
+	case rounds > (math.MaxInt64-e.now)/e.unit:
+		e.mon.Violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds))
+		e.stepLimit = true
+	default:
+		e.push(event{at: e.now + rounds*e.unit, kind: kindTimer, node: i, tag: tag})
+	}
+}
+
+// checkSymmetry runs between two instants: it reports whether the run must
+// stop because it stayed symmetric up to a point where every node elected
+// itself.
+func (e *Engine) checkSymmetry() bool {
+	same, buf := e.mon.SameState(e.n, func(i int) elect.Node { return e.nodes[i] }, func(i int) bool {
+		return e.woken[i] == e.woken[0] && e.halted[i] == e.halted[0]
+	}, e.symBuf)
+	e.symBuf = buf
+	if !same {
+		e.symBroken = true
+		return false
+	}
+	e.symRound = e.now / e.unit
+	if e.mon.AllElected() && e.n > 1 {
+		e.symmetric = true
+		return true
+	}
+	return false
+}
+
+// before is the queue's order.
+func (e *Engine) before(a, b *event) bool {
+	if e.newest {
+		ad, bd := a.kind == kindDeliver, b.kind == kindDeliver
+		switch {
+		case ad && bd:
+			return a.seq > b.seq // the most recently sent first
+		case ad != bd:
+			return bd // wake-ups and timers before any delivery
+		}
+	}
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.seq < b.seq
+}
+
+func (e *Engine) push(ev event) {
+	e.seq++
+	ev.seq = e.seq
+	e.queue = append(e.queue, ev)
+	for k := len(e.queue) - 1; k > 0; {
+		parent := (k - 1) / 2
+		if !e.before(&e.queue[k], &e.queue[parent]) {
+			break
+		}
+		e.queue[k], e.queue[parent] = e.queue[parent], e.queue[k]
+		k = parent
+	}
+}
+
+func (e *Engine) pop() event {
+	q := e.queue
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for k := 0; ; {
+		c := 2*k + 1
+		if c >= len(q) {
+			break
+		}
+		if c+1 < len(q) && e.before(&q[c+1], &q[c]) {
+			c++
+		}
+		if !e.before(&q[c], &q[k]) {
+			break
+		}
+		q[k], q[c] = q[c], q[k]
+		k = c
+	}
+	e.queue = q
+	return top
+}
