@@ -19,7 +19,7 @@ verify:
 	bash .ci/run
 
 fuzz:
-	go test -run XXX -fuzz FuzzRunArguments -fuzztime 60s ./internal/cli
+	go test -run XXX -fuzz FuzzRunArguments -fuzztime 60s ./cli
 	go test -run XXX -fuzz FuzzParse -fuzztime 30s ./ids
 	go test -run XXX -fuzz FuzzParseEdgeList -fuzztime 30s ./topology
 	go test -run XXX -fuzz 'FuzzParse$$' -fuzztime 30s ./topology

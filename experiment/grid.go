@@ -56,6 +56,17 @@ type Grid struct {
 	NoStates  bool
 	Trials    int
 	Seed      uint64
+	// Catalog is where message-passing algorithms are looked up (nil:
+	// catalog.Default()).
+	Catalog *catalog.Catalog
+}
+
+// catalog returns the grid's catalog.
+func (g *Grid) catalog() *catalog.Catalog {
+	if g.Catalog == nil {
+		return catalog.Default()
+	}
+	return g.Catalog
 }
 
 // Point is one configuration of a grid, run Trials times.
@@ -93,14 +104,14 @@ func (e *Error) Error() string { return e.Msg }
 func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
 
 // resolve says which engine runs name and returns its bare name.
-func resolve(name string) (Kind, string, error) {
+func resolve(cat *catalog.Catalog, name string) (Kind, string, error) {
 	if rest, ok := strings.CutPrefix(name, "pp:"); ok {
 		if _, ok := protocols.Lookup(rest); !ok {
 			return 0, "", errorf("unknown population protocol %q%s; 'elect pp list' shows them", rest, scenario.Suggest(rest, protocols.Names()))
 		}
 		return Population, rest, nil
 	}
-	_, mp := catalog.Lookup(name)
+	_, mp := cat.Lookup(name)
 	_, pop := protocols.Lookup(name)
 	switch {
 	case mp && pop:
@@ -110,7 +121,7 @@ func resolve(name string) (Kind, string, error) {
 	case pop:
 		return Population, name, nil
 	}
-	all := append(catalog.Names(), protocols.Names()...)
+	all := append(cat.Names(), protocols.Names()...)
 	return 0, "", errorf("unknown algorithm or protocol %q%s; 'elect list' and 'elect pp list' show them", name, scenario.Suggest(name, all))
 }
 
@@ -142,7 +153,7 @@ func (g *Grid) Points() ([]*Point, error) {
 	anyMP := false
 	var points []*Point
 	for _, raw := range g.Algorithms {
-		kind, name, err := resolve(raw)
+		kind, name, err := resolve(g.catalog(), raw)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +161,7 @@ func (g *Grid) Points() ([]*Point, error) {
 		var mine []string
 		if kind == MessagePassing {
 			anyMP = true
-			alg, _ := catalog.Lookup(name)
+			alg, _ := g.catalog().Lookup(name)
 			for _, p := range paramNames {
 				for _, q := range alg.Params {
 					if q.Name == p {
@@ -193,7 +204,7 @@ func (g *Grid) Points() ([]*Point, error) {
 				for _, d := range deliveries {
 					for _, in := range inits {
 						for _, c := range combos {
-							s := scenario.Spec{
+							s := scenario.Spec{Catalog: g.Catalog,
 								Algorithm: name, N: n, IDs: id, Topology: g.Topology,
 								Timing: g.Timing, Delivery: d, Initiators: in,
 								Announce: g.Announce, Seed: g.Seed, Force: g.Force,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/electkit/elect/internal/cli"
+	"github.com/electkit/elect/cli"
 )
 
 // command runs elect in-process and returns its exit status and output.

@@ -42,6 +42,8 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
+	// Catalog is where Algorithm is looked up (nil: catalog.Default()).
+	Catalog *catalog.Catalog
 }
 
 // Error is a problem with a Spec.
@@ -55,9 +57,13 @@ func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 // Configurations that break the algorithm's model are refused with a
 // *sim.AssumptionError unless s.Force is set.
 func Build(s Spec) (*sim.Config, error) {
-	alg, ok := catalog.Lookup(s.Algorithm)
+	cat := s.Catalog
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	alg, ok := cat.Lookup(s.Algorithm)
 	if !ok {
-		return nil, errorf("unknown algorithm %q%s; 'elect list' shows them all", s.Algorithm, Suggest(s.Algorithm, catalog.Names()))
+		return nil, errorf("unknown algorithm %q%s; 'elect list' shows them all", s.Algorithm, Suggest(s.Algorithm, cat.Names()))
 	}
 	if s.N < 1 {
 		return nil, errorf("n must be at least 1, got %d", s.N)

@@ -1,12 +1,12 @@
 // Command elect runs, verifies, measures and compares leader-election
-// algorithms. See the package documentation of elect/internal/cli for the
+// algorithms. See the package documentation of elect/cli for the
 // manual, or run "elect help".
 package main
 
 import (
 	"os"
 
-	"github.com/electkit/elect/internal/cli"
+	"github.com/electkit/elect/cli"
 )
 
 func main() {

@@ -57,6 +57,7 @@ flags:
 
 // sweepFlags are the flags of elect sweep.
 type sweepFlags struct {
+	cat                                      *catalog.Catalog
 	algorithms, n, ids, delivery, initiators string
 	timing, topology                         string
 	announce, force                          bool
@@ -73,7 +74,8 @@ type sweepFlags struct {
 	params                                   map[string]*string
 }
 
-func (f *sweepFlags) register(fs *flag.FlagSet) {
+func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
+	f.cat = cat
 	fs.StringVar(&f.algorithms, "algorithms", "", "algorithms or population protocols, comma-separated (or as arguments)")
 	fs.StringVar(&f.n, "n", "64,128,256", "sizes: "+experiment.SizesUsage)
 	fs.StringVar(&f.ids, "ids", "", "ID arrangements, comma-separated (default random): "+ids.Usage+"; a list:... arrangement must be the only one")
@@ -100,7 +102,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
 	f.params = map[string]*string{}
 	var names []string
-	for _, a := range catalog.All() {
+	for _, a := range cat.All() {
 		for _, p := range a.Params {
 			names = append(names, p.Name)
 		}
@@ -119,7 +121,8 @@ func (f *sweepFlags) register(fs *flag.FlagSet) {
 // grid turns the parsed flags and positional arguments into a grid.
 func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, experiment.Shard, error) {
 	g := &experiment.Grid{
-		Timing: f.timing, Topology: f.topology, Announce: f.announce, Force: f.force,
+		Catalog: f.cat,
+		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
 		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
 	}
@@ -208,10 +211,10 @@ func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, exp
 // usage message.
 func trimPkg(err error) string { return strings.TrimPrefix(err.Error(), "experiment: ") }
 
-func sweepCommand(args []string, stdout, stderr io.Writer) error {
+func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sweep", sweepUsage)
 	var f sweepFlags
-	f.register(fs)
+	f.register(fs, cat)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
 		return err

@@ -73,7 +73,7 @@ func describe(a *elect.Algorithm) algorithmInfo {
 	return info
 }
 
-func listCommand(args []string, stdout, stderr io.Writer) error {
+func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("list", listUsage)
 	asJSON := fs.Bool("json", false, "print one JSON object per algorithm")
 	pos, err := parseInterleaved(fs, args, stdout)
@@ -85,7 +85,7 @@ func listCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	for _, a := range catalog.All() {
+	for _, a := range cat.All() {
 		info := describe(a)
 		if *asJSON {
 			if err := enc.Encode(info); err != nil {

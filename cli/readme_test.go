@@ -14,7 +14,7 @@ import (
 // exit 0. Lines that write files or use the shell (redirections, variables,
 // pipes) are documentation of shell use and are skipped.
 func TestReadmeExamples(t *testing.T) {
-	f, err := os.Open("../../README.md")
+	f, err := os.Open("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

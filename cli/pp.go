@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/electkit/elect/catalog"
 	"io"
 	"slices"
 	"strings"
@@ -57,7 +58,7 @@ type ppFlags struct {
 	json, noStates         bool
 }
 
-func ppCommand(args []string, stdout, stderr io.Writer) error {
+func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	var f ppFlags
 	fs := newFlagSet("pp", ppUsage)
 	fs.IntVar(&f.n, "n", 1000, "number of agents (>= 2; up to 2^60 on the count engines)")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ examples:
 flags:
 `
 
-func plotCommand(args []string, stdout, stderr io.Writer) error {
+func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plot", plotUsage)
 	measure := fs.String("measure", "", "the measure on the y axis: messages, messages:TYPE, time, bits, parallel_time, interactions, states_seen, ... (default messages, or parallel_time for populations)")
 	out := fs.String("out", "", "figure files, comma-separated (.png, .svg, .pdf)")

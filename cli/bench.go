@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/electkit/elect/catalog"
 	"io"
 	"time"
 
@@ -26,10 +27,10 @@ The same benchmarks run under 'go test -bench Elect ./experiment'.
 flags:
 `
 
-func benchCommand(args []string, stdout, stderr io.Writer) error {
+func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", benchUsage)
 	var f sweepFlags
-	f.register(fs)
+	f.register(fs, cat)
 	fs.Lookup("n").DefValue = "1024"
 	_ = fs.Set("n", "1024")
 	benchtime := fs.Duration("benchtime", time.Second, "minimum time per benchmark")

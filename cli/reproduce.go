@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 	"os/signal"
@@ -44,7 +45,7 @@ examples:
 flags:
 `
 
-func reproduceCommand(args []string, stdout, stderr io.Writer) error {
+func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("reproduce", reproduceUsage)
 	list := fs.Bool("list", false, "list the reproductions and exit")
 	quick := fs.Bool("quick", false, "run the small versions")

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 
@@ -27,7 +28,7 @@ examples:
 flags:
 `
 
-func mergeCommand(args []string, stdout, stderr io.Writer) error {
+func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("merge", mergeUsage)
 	out := fs.String("out", "", "write the merged lines to this file instead of standard output")
 	summary := fs.Bool("summary", false, "print the summary table of the merged sweep (the lines then go only to --out)")

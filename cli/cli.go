@@ -10,6 +10,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/electkit/elect/catalog"
 	"io"
 	"sort"
 	"strings"
@@ -21,7 +22,7 @@ import (
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error
 }
 
 var commands = map[string]command{}
@@ -55,7 +56,15 @@ var errHelp = errors.New("help requested")
 // Main runs elect with the arguments after the program name and returns the
 // exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	err := run(args, stdout, stderr)
+	return MainWith(catalog.Default(), args, stdout, stderr)
+}
+
+// MainWith is Main for the algorithms of cat: a program that extends the
+// default catalog with its own algorithms (catalog.Default().With) hands it
+// here, and every command (list, run, sweep, bench, plot of its sweeps)
+// knows them. See examples/custom-algorithm.
+func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int {
+	err := run(cat, args, stdout, stderr)
 	var ue *UsageError
 	switch {
 	case err == nil, errors.Is(err, errHelp):
@@ -71,7 +80,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		printHelp(stderr)
 		return usagef("no command given; try 'elect run lcr --n 16' or 'elect help'")
@@ -86,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usagef("unknown command %q%s; commands: %s", name, suggest(name, commandNames()), strings.Join(commandNames(), ", "))
 	}
-	return c.run(args[1:], stdout, stderr)
+	return c.run(cat, args[1:], stdout, stderr)
 }
 
 func commandNames() []string {

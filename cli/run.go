@@ -45,6 +45,7 @@ flags:
 // runFlags are the flags of elect run, shared with other commands that
 // describe runs.
 type runFlags struct {
+	cat        *catalog.Catalog
 	n          int
 	idsSpec    string
 	seed       uint64
@@ -62,7 +63,8 @@ type runFlags struct {
 	params     map[string]*string
 }
 
-func (f *runFlags) register(fs *flag.FlagSet) {
+func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
+	f.cat = cat
 	fs.IntVar(&f.n, "n", 16, "number of nodes (omit it with --topology grid:WxH, torus:WxH or file:PATH to take theirs)")
 	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
 	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs, initiators, delays and node randomness all derive from it")
@@ -79,21 +81,21 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
 	f.params = map[string]*string{}
 	seen := map[string]bool{}
-	for _, a := range catalog.All() {
+	for _, a := range cat.All() {
 		for _, p := range a.Params {
 			if seen[p.Name] {
 				continue
 			}
 			seen[p.Name] = true
-			f.params[p.Name] = fs.String(p.Name, "", fmt.Sprintf("%s (%s)", p.Help, usersOf(p.Name)))
+			f.params[p.Name] = fs.String(p.Name, "", fmt.Sprintf("%s (%s)", p.Help, usersOf(cat, p.Name)))
 		}
 	}
 }
 
 // usersOf names the algorithms that take parameter name.
-func usersOf(name string) string {
+func usersOf(cat *catalog.Catalog, name string) string {
 	var users []string
-	for _, a := range catalog.All() {
+	for _, a := range cat.All() {
 		for _, p := range a.Params {
 			if p.Name == name {
 				users = append(users, fmt.Sprintf("%s, default %s", a.Name, p.Default))
@@ -106,6 +108,7 @@ func usersOf(name string) string {
 // spec turns the parsed flags into a scenario for one algorithm and trial.
 func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.Spec {
 	s := scenario.Spec{
+		Catalog:   f.cat,
 		Algorithm: algorithm, N: f.n, IDs: f.idsSpec, Topology: f.topology,
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
@@ -127,10 +130,10 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 	return s
 }
 
-func runCommand(args []string, stdout, stderr io.Writer) error {
+func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runUsage)
 	var f runFlags
-	f.register(fs)
+	f.register(fs, cat)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
 		return err
@@ -184,7 +187,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		} else if f.trials == 1 {
-			printRecord(stdout, rec)
+			printRecord(stdout, f.cat, rec)
 		}
 		if f.trials > 1 {
 			records = append(records, rec)
@@ -214,7 +217,7 @@ func inputError(err error) error {
 }
 
 // printRecord writes the report of one run for a person.
-func printRecord(w io.Writer, r *scenario.Record) {
+func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	init := "all nodes initiate"
 	if r.Initiators < r.N {
 		init = fmt.Sprintf("%d initiators", r.Initiators)
@@ -238,7 +241,7 @@ func printRecord(w io.Writer, r *scenario.Record) {
 		fmt.Fprintf(w, "          every node was in the same state after every round up to round %d: an anonymous\n", r.SymmetricRound)
 		fmt.Fprintln(w, "          deterministic ring cannot break symmetry (seed 001, Lemma 5.1.1; seed 003, impossibility theorem)")
 	}
-	alg, _ := catalog.Lookup(r.Algorithm)
+	alg, _ := cat.Lookup(r.Algorithm)
 	var parts []string
 	for _, m := range alg.Messages {
 		parts = append(parts, fmt.Sprintf("%s %d", m.Name, r.MessagesByType[m.Name]))
