@@ -309,6 +309,14 @@ func CeilLog2(x int) int {
 	return bits.Len(uint(x - 1))
 }
 
+// FloorLog2 returns floor(lg x) for x >= 1 (0 for x <= 1).
+func FloorLog2(x int) int {
+	if x <= 1 {
+		return 0
+	}
+	return bits.Len(uint(x)) - 1
+}
+
 // Quantity is a measured quantity a bound speaks of.
 type Quantity uint8
 

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/electkit/elect/internal/format"
 	"io"
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/electkit/elect/catalog"
@@ -255,7 +255,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Delivery == sim.NewestFirst.String() {
 		unit = "(causal depth)"
 	}
-	fmt.Fprintf(w, "time      %s %s\n", formatNumber(r.Time), unit)
+	fmt.Fprintf(w, "time      %s %s\n", format.Number(r.Time, 6), unit)
 	fmt.Fprintf(w, "informed  all nodes know the leader: %v\n", r.AllKnowLeader)
 	fmt.Fprintln(w, "checks")
 	width := 0
@@ -267,7 +267,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 		if !c.Holds {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, formatNumber(c.Actual), c.Relation, formatNumber(c.Expected))
+		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, format.Number(c.Actual, 6), c.Relation, format.Number(c.Expected, 6))
 	}
 }
 
@@ -310,7 +310,7 @@ func printTrials(w io.Writer, recs []*scenario.Record) {
 			xs[i] = get(r)
 		}
 		s := experiment.Summarize(xs, 0, experiment.Growth{})
-		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, formatNumber(s.Mean), formatNumber(s.SD), formatNumber(s.Min), formatNumber(s.Max))
+		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, format.Number(s.Mean, 6), format.Number(s.SD, 6), format.Number(s.Min, 6), format.Number(s.Max, 6))
 	}
 	summary("messages", func(r *scenario.Record) float64 { return float64(r.Messages) })
 	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
@@ -336,13 +336,4 @@ func printTrials(w io.Writer, recs []*scenario.Record) {
 	for _, c := range checkNames {
 		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", failedChecks[c], c)
 	}
-}
-
-// formatNumber prints integers without a fraction and others with 4
-// significant digits.
-func formatNumber(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatInt(int64(x), 10)
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
 }

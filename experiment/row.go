@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/electkit/elect"
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/electkit/elect/pp"
@@ -136,21 +136,13 @@ func ppRow(r *pp.Result, details map[string]any) Row {
 			parts = append(parts, fmt.Sprintf("%s %v", k, details[k]))
 		case "m":
 			// pll's default m = ceil(lg n) varies with n: not a curve's name.
-			if v, ok := details[k].(float64); ok && !(strings.HasPrefix(r.Protocol, "pll") && int(v) == ceilLg(r.N)) {
+			if v, ok := details[k].(float64); ok && !(strings.HasPrefix(r.Protocol, "pll") && int(v) == elect.CeilLog2(r.N)) {
 				parts = append(parts, fmt.Sprintf("m %v", v))
 			}
 		}
 	}
 	row.Config = strings.Join(parts, ", ")
 	return row
-}
-
-func ceilLg(n int) int {
-	k := 0
-	for 1<<k < n {
-		k++
-	}
-	return k
 }
 
 // ppLine is a population record as read back from JSON.
@@ -212,13 +204,4 @@ func ParseLine(b []byte) (Row, error) {
 		return ppRow(&l.Result, l.Details), nil
 	}
 	return Row{}, fmt.Errorf("neither an 'elect run' record (no \"algorithm\") nor an 'elect pp' record (no \"protocol\")")
-}
-
-// formatFloat prints integers without a fraction, others with 6 significant
-// digits.
-func formatFloat(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatInt(int64(x), 10)
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
 }

@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"fmt"
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/internal/format"
 	"io"
 	"math"
 	"strings"
@@ -18,24 +20,15 @@ type Growth struct {
 	F    func(n float64) float64
 }
 
-// Harmonic returns H_n = 1 + 1/2 + ... + 1/n.
-func Harmonic(n int) float64 {
-	h := 0.0
-	for i := n; i >= 1; i-- {
-		h += 1 / float64(i)
-	}
-	return h
-}
-
 // Growths are the growth functions by name.
 var Growths = []Growth{
 	{"1", func(float64) float64 { return 1 }},
 	{"lg n", math.Log2},
 	{"ln n", math.Log},
-	{"H_n", func(n float64) float64 { return Harmonic(int(n)) }},
+	{"H_n", func(n float64) float64 { return elect.Harmonic(int(n)) }},
 	{"n", func(n float64) float64 { return n }},
 	{"n lg n", func(n float64) float64 { return n * math.Log2(n) }},
-	{"n H_n", func(n float64) float64 { return n * Harmonic(int(n)) }},
+	{"n H_n", func(n float64) float64 { return n * elect.Harmonic(int(n)) }},
 	{"n^2", func(n float64) float64 { return n * n }},
 }
 
@@ -326,7 +319,7 @@ func formatStat(x float64) string {
 		return "-"
 	}
 	if x == math.Trunc(x) && math.Abs(x) < 1e12 {
-		return formatFloat(x)
+		return format.Number(x, 6)
 	}
 	return fmt.Sprintf("%.4g", x)
 }

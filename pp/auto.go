@@ -65,12 +65,6 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 	return "", fmt.Errorf("pp: unknown engine %q; engines: agent-array, batched, null-skipping, auto", e)
 }
 
-// AgentArrayOnly is implemented by protocols that the count-based engines
-// must not run (for example because the outcome is judged from per-agent
-// statistics that transitions cached per state pair would not keep); the
-// method says why.
-type AgentArrayOnly interface{ AgentArrayOnly() string }
-
 // agentArrayFits checks that n agents fit the agent-array engine.
 func agentArrayFits[S comparable, P Protocol[S]](p P, n int64) error {
 	if n < 2 || n > MaxN {

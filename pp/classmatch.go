@@ -34,18 +34,6 @@ package pp
 // for q live states, C live classes and C' the cells a state's agents
 // actually spread over (0 for the states of step 4), instead of about q^2.
 
-// PartnerClasser is implemented by protocols in which an agent's new state
-// depends on its partner's state only through a class of that state: for
-// all states a, b, b' with PartnerClass(b) == PartnerClass(b'),
-// Interact(a, b) gives the initiator the same new state as Interact(a, b'),
-// and Interact(b, a) gives the responder the same new state as
-// Interact(b', a). The count engines then draw the matchings of their
-// epochs class by class (classmatch.go); a protocol's tests should check
-// the promise on the pairs of states its runs meet.
-type PartnerClasser[S comparable] interface {
-	PartnerClass(s S) uint64
-}
-
 // classScratch holds the class matching's work arrays.
 type classScratch struct {
 	pos   []int32 // by class: 1 + its place among the live classes, 0 if not live

@@ -30,23 +30,6 @@ type StateCount[S comparable] struct {
 	Count int64
 }
 
-// Census is implemented by protocols whose initial configuration can be
-// given as counts of states, without one Init call per agent: anonymous
-// protocols (every agent starts alike) and protocols such as approximate
-// majority whose initial states depend on the agent only through counts.
-// The count-based engines need it when n is too large to call Init n times
-// (n > MaxInitCalls); the counts must add up to n.
-type Census[S comparable] interface {
-	Census(n int64) []StateCount[S]
-}
-
-// CountFinisher is implemented by protocols that add details to the result
-// of a count-based engine; counts lists the final configuration (states in
-// the order they were discovered, zero counts omitted).
-type CountFinisher[S comparable] interface {
-	FinishCounts(counts []StateCount[S], r *Result)
-}
-
 // MaxInitCalls is the largest n for which a count-based engine builds the
 // initial configuration of a protocol without Census by calling Init for
 // every agent (numbered protocols such as epidemic, whose n initial states
@@ -145,7 +128,7 @@ func (c *counter[S, P]) stateIndex(s S) int32 {
 	c.index[s] = i
 	c.states = append(c.states, s)
 	c.leader = append(c.leader, c.p.IsLeader(s))
-	c.inGoal = append(c.inGoal, c.p.InGoal(s))
+	c.inGoal = append(c.inGoal, inGoal(c.p, s))
 	c.counts = append(c.counts, 0)
 	c.inOrder = append(c.inOrder, false)
 	if c.partnerClass != nil {

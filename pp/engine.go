@@ -44,7 +44,7 @@ const (
 	// GoalOneLeader: the run's goal is reached when exactly one agent outputs L.
 	GoalOneLeader GoalKind = iota
 	// GoalCount: the run's goal is reached when the protocol's goal counter
-	// (the number of agents for which Protocol.InGoal holds, kept up to date by
+	// (the number of agents for which Goaler.InGoal holds, kept up to date by
 	// Delta.Goal) reaches Spec.Target.
 	GoalCount
 )
@@ -68,9 +68,11 @@ type Spec struct {
 	DefaultMaxSteps int64
 }
 
-// Protocol is a population protocol instance for one population size.
-// Implementations must be deterministic functions of their arguments (plus
-// their own statistics counters, which must not influence transitions).
+// Protocol is a population protocol instance for one population size: the
+// small core every engine needs, its initial states, its transition function
+// and its output function. Implementations must be deterministic functions
+// of their arguments. Everything else a protocol may offer is an optional
+// capability, listed in capabilities.go.
 type Protocol[S comparable] interface {
 	// Spec describes the instance.
 	Spec() Spec
@@ -82,47 +84,6 @@ type Protocol[S comparable] interface {
 	Interact(a, b *S) Delta
 	// IsLeader is the output function: true for L, false for F.
 	IsLeader(s S) bool
-	// InGoal says whether an agent in state s counts towards the goal counter
-	// (used only when Spec.Goal is GoalCount).
-	InGoal(s S) bool
-	// Index maps s into [0, Spec.StateSpace) injectively when StateSpace > 0.
-	Index(s S) uint64
-}
-
-// Batcher is implemented by protocols that want their hot loop compiled
-// with their own (inlined) transition function instead of one call per
-// interaction through the generic engine. InteractUntil must apply Interact
-// to states[pairs[i].U], states[pairs[i].V] for i = 0, 1, ... in order,
-// skipping pairs with U == V, and return right after the first interaction
-// whose Delta is not zero: its index and its Delta. When no interaction
-// changed a counter it returns len(pairs) and the zero Delta. The engine
-// then accounts for the Delta at its exact step, so runs are identical with
-// and without a Batcher (TestBatcherMatchesInteract).
-type Batcher[S comparable] interface {
-	InteractUntil(states []S, pairs []Pair) (int, Delta)
-}
-
-// Summer is implemented by Batchers that can also apply a stretch of
-// interactions adding up their Deltas instead of returning at each one; the
-// engine uses it only when it has shown that no prefix of the stretch can
-// reach the goal or make the leader count 1 or 0 (every Delta moves each
-// counter by at most 2). InteractSum applies Interact to
-// states[pairs[i].U], states[pairs[i].V] for i = 0, 1, ... in order,
-// skipping pairs with U == V, and stops right after the first interaction
-// whose Delta has Leaders > 0 or Events != 0 or, when eachLeaderChange is
-// true, Leaders != 0: it returns that interaction's index j, the sum of the
-// Deltas of the interactions before it, and its own Delta. When there is no
-// such interaction it returns len(pairs), the sum of all the Deltas and the
-// zero Delta. Runs are identical with and without it
-// (TestBatcherMatchesInteract).
-type Summer[S comparable] interface {
-	InteractSum(states []S, pairs []Pair, eachLeaderChange bool) (j int, sum, last Delta)
-}
-
-// Finisher is implemented by protocols that add details to a result or refine
-// its outcome once the run has stopped.
-type Finisher[S comparable] interface {
-	Finish(states []S, r *Result)
 }
 
 // Outcome is how a run ended; the names are the project's vocabulary.
@@ -303,14 +264,14 @@ func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *
 		if p.IsLeader(st) {
 			s.leaders++
 		}
-		if p.InGoal(st) {
+		if inGoal(p, st) {
 			s.goal++
 		}
 	}
-	s.seen = newStateSet[S](s.spec.StateSpace, opt.TrackStates)
+	s.seen = newStateSet(p, s.spec.StateSpace, opt.TrackStates)
 	if opt.TrackStates {
 		for _, st := range s.states {
-			s.seen.add(p, st)
+			s.seen.add(st)
 		}
 	}
 	s.maxSteps = opt.MaxSteps
@@ -408,10 +369,10 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 			d := p.Interact(a, b)
 			if track {
 				if *a != oa {
-					s.seen.add(p, *a)
+					s.seen.add(*a)
 				}
 				if *b != ob {
-					s.seen.add(p, *b)
+					s.seen.add(*b)
 				}
 			}
 			if d.Leaders == 0 && d.Goal == 0 && d.Events == 0 {
@@ -477,7 +438,7 @@ func (s *Sim[S, P]) Result() Result {
 		if p.IsLeader(st) {
 			recount++
 		}
-		if p.InGoal(st) {
+		if inGoal(p, st) {
 			regoal++
 		}
 	}
@@ -507,21 +468,23 @@ func (s *Sim[S, P]) Result() Result {
 }
 
 // stateSet records distinct states, in a bitset when the protocol bounds its
-// state space and in a map otherwise. Only its size is ever read, so map
-// iteration order cannot leak into results.
+// state space (an Indexer) and in a map otherwise. Only its size is ever
+// read, so map iteration order cannot leak into results.
 type stateSet[S comparable] struct {
-	on   bool
-	bits []uint64
-	m    map[S]struct{}
-	n    int
+	on    bool
+	index Indexer[S]
+	bits  []uint64
+	m     map[S]struct{}
+	n     int
 }
 
-func newStateSet[S comparable](space uint64, on bool) *stateSet[S] {
+func newStateSet[S comparable](p Protocol[S], space uint64, on bool) *stateSet[S] {
 	s := &stateSet[S]{on: on}
 	if !on {
 		return s
 	}
-	if space > 0 && space <= 1<<30 {
+	if ix, ok := p.(Indexer[S]); ok && space > 0 && space <= 1<<30 {
+		s.index = ix
 		s.bits = make([]uint64, (space+63)/64)
 	} else {
 		s.m = make(map[S]struct{})
@@ -529,9 +492,9 @@ func newStateSet[S comparable](space uint64, on bool) *stateSet[S] {
 	return s
 }
 
-func (s *stateSet[S]) add(p interface{ Index(S) uint64 }, st S) {
+func (s *stateSet[S]) add(st S) {
 	if s.bits != nil {
-		i := p.Index(st)
+		i := s.index.Index(st)
 		w, b := i/64, uint64(1)<<(i%64)
 		if s.bits[w]&b == 0 {
 			s.bits[w] |= b

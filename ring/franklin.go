@@ -52,10 +52,10 @@ var Franklin = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "messages", Quantity: elect.Messages, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + 3n", Source: "Franklin 1982 (with the announcement)",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(2*floorLog2(c.N)+3) }},
+			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(2*elect.FloorLog2(c.N)+3) }},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + 2n", Source: "2 probes per link per round, at most floor(lg n)+1 rounds",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(floorLog2(c.N)+1) }},
+			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(elect.FloorLog2(c.N)+1) }},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "2n probes per round; with n >= 2 active nodes round 0 cannot be the last",
 			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
@@ -82,14 +82,14 @@ func franklinInit(p *franklinNode, info elect.NodeInfo) {
 // franklinProbeBits is the size of a probe: tag, ID and a round number
 // below floor(lg n)+1.
 func franklinProbeBits(c elect.BitContext) int {
-	return elect.TagBits(c.Types) + c.IDBits + elect.CeilLog2(floorLog2(c.N)+1)
+	return elect.TagBits(c.Types) + c.IDBits + elect.CeilLog2(elect.FloorLog2(c.N)+1)
 }
 
 // franklinTime is the time bound when every node wakes at time 0: if every
 // active node of round r has entered it by T, each gets both neighbours'
 // probes by T + n-1 while two or more are active; the last round takes n.
 func franklinTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(floorLog2(c.N)+1)
+	t := float64(c.N) * float64(elect.FloorLog2(c.N)+1)
 	if c.Announce {
 		t += float64(c.N)
 	}

@@ -2,7 +2,6 @@ package ring
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/electkit/elect"
 )
@@ -66,7 +65,7 @@ var Peterson = &elect.Algorithm{
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + 2n", Source: "seed 001 §5.2.3 (2 probes per link per phase, at most floor(lg n)+1 phases; " +
 				"the notes' 2n*ceil(lg n) plus the last phase's 2n)",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(floorLog2(c.N)+1) }},
+			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(elect.FloorLog2(c.N)+1) }},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "2n probes per phase; with n >= 2 candidates phase 0 cannot be the last",
 			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
@@ -118,7 +117,7 @@ func petersonModel(untagged bool) elect.Model {
 func petersonProbeBits(c elect.BitContext) int {
 	b := elect.TagBits(c.Types) + c.IDBits
 	if c.Params.String("variant") != "untagged" {
-		b += elect.CeilLog2(2*floorLog2(c.N) + 2)
+		b += elect.CeilLog2(2*elect.FloorLog2(c.N) + 2)
 	}
 	return b
 }
@@ -130,15 +129,12 @@ func petersonProbeBits(c elect.BitContext) int {
 // its probes back after n and 2n; with at most floor(lg n)+1 phases the
 // election ends by n*floor(lg n) + 2n.
 func petersonTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(floorLog2(c.N)+2)
+	t := float64(c.N) * float64(elect.FloorLog2(c.N)+2)
 	if c.Announce {
 		t += float64(c.N)
 	}
 	return t
 }
-
-// floorLog2 returns floor(lg x) for x >= 1.
-func floorLog2(x int) int { return bits.Len(uint(x)) - 1 }
 
 // Message types of Peterson, in the order of Peterson.Messages.
 const (

@@ -21,6 +21,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"github.com/electkit/elect/internal/format"
 	"math"
 	"strings"
 
@@ -199,7 +200,7 @@ func exactEach(claim, source string, rows []experiment.Row, measure, formula str
 		got, w := r.Get(measure), want(r)
 		if got != w {
 			if bad == 0 {
-				firstBad = fmt.Sprintf("; first: n = %d seed %d: %s vs %s", r.N, r.Seed, fmtNum(got), fmtNum(w))
+				firstBad = fmt.Sprintf("; first: n = %d seed %d: %s vs %s", r.N, r.Seed, format.Number(got, 4), format.Number(w, 4))
 			}
 			bad++
 		}
@@ -272,7 +273,7 @@ func meanWithin(claim, source string, rows []experiment.Row, measure, formula st
 		if math.Abs(z) > k || st.Count < 2 {
 			ok = false
 		}
-		parts = append(parts, fmt.Sprintf("n=%d: %s vs %s (z=%+.1f)", g.N, fmtNum(st.Mean), fmtNum(w), z))
+		parts = append(parts, fmt.Sprintf("n=%d: %s vs %s (z=%+.1f)", g.N, format.Number(st.Mean, 4), format.Number(w, 4), z))
 	}
 	row.Measured = strings.Join(parts, "; ")
 	row.Verdict = verdict(ok)
@@ -356,30 +357,4 @@ func verdict(ok bool) Verdict {
 	return Fail
 }
 
-func fmtNum(x float64) string {
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return fmt.Sprintf("%d", int64(x))
-	}
-	return fmt.Sprintf("%.4g", x)
-}
-
 func lg(n int) float64 { return math.Log2(float64(n)) }
-
-func ceilLg(n int) int {
-	k := 0
-	for 1<<k < n {
-		k++
-	}
-	return k
-}
-
-func floorLg(n int) int {
-	k := 0
-	for 1<<(k+1) <= n {
-		k++
-	}
-	return k
-}
-
-// H is the n-th harmonic number.
-func H(n int) float64 { return experiment.Harmonic(n) }

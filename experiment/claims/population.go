@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"github.com/electkit/elect"
 	"math"
 	"strings"
 
@@ -46,11 +47,11 @@ func init() {
 // seed000Theorems checks Theorems 1-3 with the exact expectations for the
 // scheduler used (ordered pairs of distinct agents): with i agents holding
 // the maximum, a step converts one more with probability 2i(n-i)/(n(n-1)),
-// so E[steps] = (n-1)H(n-1) (the paper's model, which lets an agent meet
+// so E[steps] = (n-1)elect.Harmonic(n-1) (the paper's model, which lets an agent meet
 // itself, gives nH(n-1) < nH(n)); the eventual leader takes part in the
-// conversion of phase i with probability 1/i (E = H(n-1), Theorem 2); and it
+// conversion of phase i with probability 1/i (E = elect.Harmonic(n-1), Theorem 2); and it
 // meets one of its followers before the next conversion (i-1)/(i(n-i)) times
-// on average, summing to H(n-1)(n-2)/n (Theorem 3's H(n-1) counts the
+// on average, summing to elect.Harmonic(n-1)(n-2)/n (Theorem 3's elect.Harmonic(n-1) counts the
 // leader meeting itself, which is not an interaction here).
 func seed000Theorems(ctx context.Context, e Env) (*Report, error) {
 	rows, err := sweep(ctx, e, experiment.Grid{
@@ -63,13 +64,13 @@ func seed000Theorems(ctx context.Context, e Env) (*Report, error) {
 	src := src000 + ", "
 	return &Report{
 		Rows: []Row{
-			meanWithin("Theorem 1: all agents hold the maximum after (n-1)H(n-1) < nH(n) interactions on average", src+"Theorem 1", rows, "interactions", "(n-1)H(n-1)",
-				func(n int) float64 { return float64(n-1) * H(n-1) }, 4),
+			meanWithin("Theorem 1: all agents hold the maximum after (n-1)elect.Harmonic(n-1) < nH(n) interactions on average", src+"Theorem 1", rows, "interactions", "(n-1)elect.Harmonic(n-1)",
+				func(n int) float64 { return float64(n-1) * elect.Harmonic(n-1) }, 4),
 			stable("Theorem 1: O(n ln n) interactions", src+"Theorem 1", rows, "interactions", "n H_n"),
-			meanWithin("Theorem 2: the eventual leader takes part in H(n-1) = Theta(ln n) conversions", src+"Theorem 2", rows, "leader_conversions", "H(n-1)",
-				func(n int) float64 { return H(n - 1) }, 4),
-			meanWithin("Theorem 3: it meets followers Theta(ln n) times before all are converted (H(n-1)(n-2)/n without self-meetings)", src+"Theorem 3", rows, "leader_follower_meetings", "H(n-1)(n-2)/n",
-				func(n int) float64 { return H(n-1) * float64(n-2) / float64(n) }, 4),
+			meanWithin("Theorem 2: the eventual leader takes part in elect.Harmonic(n-1) = Theta(ln n) conversions", src+"Theorem 2", rows, "leader_conversions", "elect.Harmonic(n-1)",
+				func(n int) float64 { return elect.Harmonic(n - 1) }, 4),
+			meanWithin("Theorem 3: it meets followers Theta(ln n) times before all are converted (elect.Harmonic(n-1)(n-2)/n without self-meetings)", src+"Theorem 3", rows, "leader_follower_meetings", "elect.Harmonic(n-1)(n-2)/n",
+				func(n int) float64 { return elect.Harmonic(n-1) * float64(n-2) / float64(n) }, 4),
 			allElected("every agent ends holding the maximum ID", src+"Algorithm 2", rows),
 		},
 		Figures: []Figure{{Title: "Epidemic election: interactions until all hold the maximum", Measure: "interactions", YLabel: "interactions",
@@ -171,7 +172,7 @@ func seed004PLL(ctx context.Context, e Env) (*Report, error) {
 		}
 		total++
 		m := int(r.Get("m"))
-		pSum += math.Max(0, 1-float64(i)*math.Pow(2, -float64(ceilLg(m))))
+		pSum += math.Max(0, 1-float64(i)*math.Pow(2, -float64(elect.CeilLog2(m))))
 		if r.Get("leaders_leaving_epoch2") == 1 {
 			hits++
 		}

@@ -3,6 +3,7 @@ package claims
 import (
 	"context"
 	"fmt"
+	"github.com/electkit/elect"
 	"math"
 	"strings"
 
@@ -37,7 +38,7 @@ var registry = []*Reproduction{
 					exact("best case: n + 1 + ... + 1 ELECTION messages (IDs increasing clockwise)", src003+", best case", inc, "messages:ELECTION", "2n-1",
 						func(n int) float64 { return float64(2*n - 1) }),
 					meanWithin("average case: each ID travels H_n hops on average over random rings (all wake up together)", src003+", average case theorem", fifoRandom, "messages:ELECTION", "n*H_n",
-						func(n int) float64 { return float64(n) * H(n) }, 4),
+						func(n int) float64 { return float64(n) * elect.Harmonic(n) }, 4),
 					stable("average case is Theta(n log n)", src003+", average case theorem", fifoRandom, "messages:ELECTION", "n H_n"),
 					exact("the leader announces itself: n LEADER messages", src003+", pseudo-code", rows, "messages:LEADER", "n",
 						func(n int) float64 { return float64(n) }),
@@ -83,11 +84,11 @@ var registry = []*Reproduction{
 		},
 	},
 	nlognRepro("hs", "Hirschberg-Sinclair: O(n log n) messages", "seed 003 (slides), HS message complexity; seed 001 §5.2.2",
-		"8n(1+ceil(lg n))", func(n int) float64 { return float64(8 * n * (1 + ceilLg(n))) }, "messages"),
+		"8n(1+ceil(lg n))", func(n int) float64 { return float64(8 * n * (1 + elect.CeilLog2(n))) }, "messages"),
 	nlognRepro("peterson", "Peterson: O(n log n) messages on the unidirectional ring", "seed 001 §5.2.3",
-		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*floorLg(n) + 2*n) }, "messages:probe"),
+		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe"),
 	nlognRepro("franklin", "Franklin: O(n log n) messages on the bidirectional ring", "seed 001 §5.2.3 (the two-way algorithm); Franklin 1982",
-		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*floorLg(n) + 2*n) }, "messages:probe"),
+		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe"),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},
@@ -161,9 +162,9 @@ var registry = []*Reproduction{
 			return &Report{
 				Rows: []Row{
 					meanWithin("random keys: the i-th largest key travels n/i hops on average, n*H_n in all (decreasing IDs)", src, filter(rows, withIDs("decreasing")), "messages:election", "n*H_n",
-						func(n int) float64 { return float64(n) * H(n) }, 4),
+						func(n int) float64 { return float64(n) * elect.Harmonic(n) }, 4),
 					meanWithin("the same on increasing IDs: the arrangement does not matter", src, filter(rows, withIDs("increasing")), "messages:election", "n*H_n",
-						func(n int) float64 { return float64(n) * H(n) }, 4),
+						func(n int) float64 { return float64(n) * elect.Harmonic(n) }, 4),
 					stable("O(n H_n) = O(n log n) messages", src, filter(rows, withIDs("decreasing")), "messages:election", "n H_n"),
 				},
 				Figures: []Figure{{Title: "Randomized LCR: election messages", Measure: "messages:election", YLabel: "election messages", Rows: rows, Curves: []string{"n H_n", "n^2"}}},
@@ -188,7 +189,7 @@ var registry = []*Reproduction{
 			for i := range rows {
 				rows[i].Measures["termination"] = rows[i].Get("messages:LEADER") + rows[i].Get("messages:END")
 			}
-			f := func(n int) float64 { return 4*float64(n)*H(n) + 3*float64(n-1) }
+			f := func(n int) float64 { return 4*float64(n)*elect.Harmonic(n) + 3*float64(n-1) }
 			return &Report{
 				Rows: []Row{
 					bound("capture costs at most 4 messages; k-th largest killed candidate owns at most n/(k+1) nodes", src, rows, "messages", "4n*H_n + 3(n-1)", f),
@@ -366,7 +367,7 @@ var graphFamilies = []graphFamily{
 	{"line", func(n int) int { return n - 1 }},
 	{"star", func(n int) int { return n - 1 }},
 	{"tree", func(n int) int { return n - 1 }},
-	{"hypercube", func(n int) int { return n * floorLg(n) / 2 }},
+	{"hypercube", func(n int) int { return n * elect.FloorLog2(n) / 2 }},
 	{"complete", func(n int) int { return n * (n - 1) / 2 }},
 }
 

@@ -43,8 +43,5 @@ func (p *Angluin) Interact(a, b *uint8) pp.Delta {
 // IsLeader is the output function.
 func (p *Angluin) IsLeader(s uint8) bool { return s == angluinL }
 
-// InGoal is unused (the goal is one leader).
-func (p *Angluin) InGoal(uint8) bool { return false }
-
 // Index is the state itself.
 func (p *Angluin) Index(s uint8) uint64 { return uint64(s) }

@@ -159,8 +159,5 @@ func (p *Counter) Interact(x, y *uint32) pp.Delta {
 // IsLeader: no leaders.
 func (p *Counter) IsLeader(uint32) bool { return false }
 
-// InGoal: never.
-func (p *Counter) InGoal(uint32) bool { return false }
-
 // Index is the counter.
 func (p *Counter) Index(s uint32) uint64 { return uint64(s) }

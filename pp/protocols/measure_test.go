@@ -10,16 +10,16 @@ import (
 	"github.com/electkit/elect/pp"
 )
 
-// The measurements of issue 5 are long runs, so they only run when
-// ELECT_PP_MEASURE=1 (and never under -short):
+// The measurements of issue 5 are long runs that print tables: they are
+// benchmarks, run once each (never under -short):
 //
-//	ELECT_PP_MEASURE=1 go test ./pp/protocols -run Measure -v -timeout 0
+//	go test ./pp/protocols -run XXX -bench Measure -benchtime 1x -timeout 0
 //
 // ELECT_PP_TRIALS_1E6 sets the number of trials at n = 10^6 (default 10);
 // ELECT_PP_ONLY=pll or pll-sym restricts TestMeasurePLLScaling to one of them.
-func measuring(t *testing.T) {
-	if testing.Short() || os.Getenv("ELECT_PP_MEASURE") != "1" {
-		t.Skip("measurement: set ELECT_PP_MEASURE=1 to run")
+func measuring(t testing.TB) {
+	if testing.Short() {
+		t.Skip("measurement: run without -short")
 	}
 }
 
@@ -30,13 +30,13 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// TestMeasurePLLScaling reports, for pll and pll-sym at n = 10^3..10^6, the
+// BenchmarkMeasurePLLScaling reports, for pll and pll-sym at n = 10^3..10^6, the
 // mean parallel time to one leader with its standard error, the constant
 // time / ln n, the distinct states met (and states / ln n), and how often
 // BackUp was needed, and the share of trials that ended in epoch 1 (by
 // QuickElimination alone) with their mean time; then the least-squares
 // constant c of time = c ln n.
-func TestMeasurePLLScaling(t *testing.T) {
+func BenchmarkMeasurePLLScaling(t *testing.B) {
 	measuring(t)
 	sizes := []struct{ n, trials int }{{1000, 400}, {10000, 200}, {100000, 40}, {1000000, envInt("ELECT_PP_TRIALS_1E6", 10)}}
 	for _, sym := range []bool{false, true} {
@@ -85,11 +85,11 @@ func TestMeasurePLLScaling(t *testing.T) {
 	}
 }
 
-// TestMeasureEpidemicTermFigure1 repeats the experiment of seed 000's
+// BenchmarkMeasureEpidemicTermFigure1 repeats the experiment of seed 000's
 // Figure 1 (n = 1000..10000, m = 4) and reports the rate of correct
 // declarations with a 95% Wilson interval, for the prose rule (default) and
 // the literal pseudo-code.
-func TestMeasureEpidemicTermFigure1(t *testing.T) {
+func BenchmarkMeasureEpidemicTermFigure1(t *testing.B) {
 	measuring(t)
 	T := envInt("ELECT_PP_TRIALS_FIG1", 400)
 	for _, variant := range []string{"prose", "literal"} {

@@ -209,9 +209,6 @@ func (p *PLL) Init(int) uint32 { return pack(pllAgent{leader: true, status: stat
 // IsLeader is the output function pi_out.
 func (p *PLL) IsLeader(s uint32) bool { return s&1 != 0 }
 
-// InGoal is unused (the goal is one leader).
-func (p *PLL) InGoal(uint32) bool { return false }
-
 // Index is the packed state.
 func (p *PLL) Index(s uint32) uint64 { return uint64(s) }
 
