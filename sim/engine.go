@@ -50,10 +50,6 @@ type engine struct {
 	typeCounts []int64
 	events     int64
 	stepLimit  bool
-	symmetric  bool
-	symRound   int64
-	symBroken  bool
-	symBuf     []byte
 	rngs       []*rand.Rand
 	// cancelSeq[i]: node i's timers created at or before this sequence
 	// number are cancelled (nil until a node cancels).
@@ -283,7 +279,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		e.stepLimit = true
 		return false
 	}
-	if e.cfg.DetectSymmetry && next > e.now && !e.symBroken && e.checkSymmetry() {
+	if e.cfg.DetectSymmetry && next > e.now && e.mon.SymmetryBetweenRounds(e.now/e.unit, e.view()) {
 		return false
 	}
 	e.now = next
@@ -344,7 +340,7 @@ func (e *engine) stackLoop() {
 				e.stepLimit = true
 				return
 			}
-			if e.cfg.DetectSymmetry && at > e.now && !e.symBroken && e.checkSymmetry() {
+			if e.cfg.DetectSymmetry && at > e.now && e.mon.SymmetryBetweenRounds(e.now/e.unit, e.view()) {
 				return
 			}
 			if !e.countEvent() {
@@ -449,36 +445,19 @@ func (e *engine) cancelled(t *timed) bool {
 	return e.cancelSeq != nil && t.ord>>56 == kindTimer && t.ord&(1<<56-1) <= e.cancelSeq[t.node]
 }
 
-// checkSymmetry runs between two instants of a synchronous run: it reports
-// whether the run must stop because it stayed symmetric up to a point where
-// every node elected itself.
-func (e *engine) checkSymmetry() bool {
-	same, buf := e.mon.SameState(e.n, func(i int) elect.Node { return e.nodes.node(int32(i)) }, func(i int) bool {
+// view is how the monitor reads the nodes to check symmetry.
+func (e *engine) view() NodeView {
+	return NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes.node(int32(i)) }, SameStatus: func(i int) bool {
 		return (*e.nodes.st(int32(i))^*e.nodes.st(0))&(statusWoken|statusHalted) == 0
-	}, e.symBuf)
-	e.symBuf = buf
-	if !same {
-		e.symBroken = true
-		return false
-	}
-	e.symRound = e.now / e.unit
-	if e.mon.AllElected() && e.n > 1 {
-		e.symmetric = true
-		return true
-	}
-	return false
+	}}
 }
 
 // finish ends the run: the monitor's result from what the engine measured.
 func (e *engine) finish() *Result {
-	// One node is no symmetry: Lemma 5.1.1 needs a non-trivial class.
-	if e.cfg.DetectSymmetry && e.n > 1 && !e.symBroken && !e.symmetric && !e.stepLimit {
-		e.checkSymmetry()
-		if !e.symBroken {
-			e.symmetric = true
-		}
+	if e.cfg.DetectSymmetry {
+		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Symmetric: e.symmetric, SymmetricRound: e.symRound}
+	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
 	for i := range e.n {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, e.nodes.sent(int32(i)))
 	}

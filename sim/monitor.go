@@ -30,6 +30,12 @@ type Monitor struct {
 	// minSpontID is the smallest ID of a node that woke spontaneously.
 	minSpontID elect.ID
 	trace      *Tracer
+	// Symmetry detection (Config.DetectSymmetry): broken once two nodes
+	// differ; symmetric when the run stopped (or ended) symmetric, after
+	// round symRound.
+	symBroken, symmetric bool
+	symRound             int64
+	symBuf               []byte
 }
 
 // NewMonitor returns the monitor of a run of cfg, which reports events to
@@ -59,6 +65,7 @@ func (m *Monitor) Clone(trace *Tracer) *Monitor {
 	c.decisions = append([]elect.Decision(nil), m.decisions...)
 	c.knows = append([]elect.ID(nil), m.knows...)
 	c.trace = trace
+	c.symBuf = nil
 	return &c
 }
 
@@ -135,8 +142,6 @@ type End struct {
 	Time            float64 // rounds or time units (causal depth under newest-first)
 	Events          int64
 	StepLimit       bool // a limit stopped the run
-	Symmetric       bool // the run stayed symmetric (DetectSymmetry)
-	SymmetricRound  int64
 }
 
 // Finish turns the run's end into a Result: the outcome with the end-of-run
@@ -214,12 +219,12 @@ func (m *Monitor) Finish(end End) *Result {
 	switch {
 	case m.violation != "":
 		r.Outcome = OutcomeViolation
-	case end.Symmetric:
+	case m.symmetric:
 		// Checked before multiple-leaders: a run that stayed symmetric has
 		// every node in the same state, so all of them are elected or none
 		// is (Leaders says which); symmetric names the cause (Lemma 5.1.1).
 		r.Outcome = Symmetric
-		r.SymmetricRound = end.SymmetricRound
+		r.SymmetricRound = m.symRound
 	case m.elected > 1:
 		r.Outcome = MultipleLeaders
 	case end.StepLimit:
@@ -251,36 +256,70 @@ func (m *Monitor) promisedLeaderID() (elect.ID, bool) {
 	return 0, false
 }
 
-// SameState reports whether every node is in the same state as node 0 (their
-// AppendState encodings are equal) with the same decision: the test of
-// symmetry between two rounds of an anonymous synchronous run (seed 001,
-// Lemma 5.1.1). node(i) returns node i, and sameStatus(i) whether node i is
-// woken and halted as node 0 is. A node without elect.Snapshotter breaks
-// symmetry detection: SameState reports false. buf is scratch memory,
-// returned for reuse.
-func (m *Monitor) SameState(n int, node func(i int) elect.Node, sameStatus func(i int) bool, buf []byte) (bool, []byte) {
-	first, ok := node(0).(elect.Snapshotter)
-	if !ok {
-		return false, buf
-	}
-	buf = first.AppendState(buf[:0])
-	k := len(buf)
-	for i := 1; i < n; i++ {
-		s, ok := node(i).(elect.Snapshotter)
-		if !ok {
-			return false, buf
-		}
-		buf = s.AppendState(buf[:k])
-		if !bytes.Equal(buf[:k], buf[k:]) || m.decisions[i] != m.decisions[0] || !sameStatus(i) {
-			return false, buf
-		}
-	}
-	return true, buf
+// NodeView is how the monitor reads an engine's nodes when it checks
+// symmetry: node(i) returns node i, and sameStatus(i) whether node i is
+// woken and halted as node 0 is.
+type NodeView struct {
+	N          int
+	Node       func(i int) elect.Node
+	SameStatus func(i int) bool
 }
 
-// AllElected reports whether node 0 is elected (with SameState: whether a
-// symmetric run has elected every node).
-func (m *Monitor) AllElected() bool { return m.decisions[0] == elect.Elected }
+// SymmetryBetweenRounds is called by the engine of a run with
+// Config.DetectSymmetry between two instants, before the first event of a
+// later time (round is the last instant's): while every node is in the same
+// state (equal elect.Snapshotter encodings, decisions and statuses; seed
+// 001, Lemma 5.1.1), it reports whether the run must stop because every
+// node has elected itself. Once two nodes differ, symmetry is broken for
+// good and it reports false at once. A node without elect.Snapshotter
+// breaks it.
+func (m *Monitor) SymmetryBetweenRounds(round int64, v NodeView) (stop bool) {
+	if m.symBroken || !m.sameState(v) {
+		m.symBroken = true
+		return false
+	}
+	m.symRound = round
+	if m.decisions[0] == elect.Elected && v.N > 1 {
+		m.symmetric = true
+		return true
+	}
+	return false
+}
+
+// SymmetryAtEnd is called by the engine of a run with Config.DetectSymmetry
+// when the run has ended, before Finish: a run that ended with every node
+// in the same state stayed symmetric. One node is no symmetry (Lemma 5.1.1
+// needs a non-trivial class), and a run a limit stopped is not judged.
+func (m *Monitor) SymmetryAtEnd(round int64, stepLimit bool, v NodeView) {
+	if v.N > 1 && !m.symBroken && !m.symmetric && !stepLimit {
+		m.SymmetryBetweenRounds(round, v)
+		if !m.symBroken {
+			m.symmetric = true
+		}
+	}
+}
+
+// sameState reports whether every node is in node 0's state, with its
+// decision and status.
+func (m *Monitor) sameState(v NodeView) bool {
+	first, ok := v.Node(0).(elect.Snapshotter)
+	if !ok {
+		return false
+	}
+	m.symBuf = first.AppendState(m.symBuf[:0])
+	k := len(m.symBuf)
+	for i := 1; i < v.N; i++ {
+		s, ok := v.Node(i).(elect.Snapshotter)
+		if !ok {
+			return false
+		}
+		m.symBuf = s.AppendState(m.symBuf[:k])
+		if !bytes.Equal(m.symBuf[:k], m.symBuf[k:]) || m.decisions[i] != m.decisions[0] || !v.SameStatus(i) {
+			return false
+		}
+	}
+	return true
+}
 
 // BoundContext describes cfg for evaluating bounds.
 func (cfg *Config) BoundContext() elect.BoundContext {

@@ -82,10 +82,6 @@ type Engine struct {
 	maxDepth    int64
 	delays      *rand.PCG
 	nodeRand    []*rand.PCG // made on first use
-	symBroken   bool
-	symmetric   bool
-	symRound    int64
-	symBuf      []byte
 
 	mon   *sim.Monitor
 	trace *sim.Tracer
@@ -172,14 +168,10 @@ func (e *Engine) Run() (*sim.Result, error) {
 
 // Finish ends the run where it stands and returns its result.
 func (e *Engine) Finish() (*sim.Result, error) {
-	if e.cfg.DetectSymmetry && e.n > 1 && !e.symBroken && !e.symmetric && !e.stepLimit {
-		e.checkSymmetry()
-		if !e.symBroken {
-			e.symmetric = true
-		}
+	if e.cfg.DetectSymmetry {
+		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := sim.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit,
-		Symmetric: e.symmetric, SymmetricRound: e.symRound}
+	end := sim.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
 	for _, s := range e.sent {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, s)
 	}
@@ -213,7 +205,7 @@ func (e *Engine) Step() bool {
 				e.stepLimit, e.stopped = true, true
 				return false
 			}
-			if e.cfg.DetectSymmetry && ev.at > e.now && !e.symBroken && e.checkSymmetry() {
+			if e.cfg.DetectSymmetry && ev.at > e.now && e.mon.SymmetryBetweenRounds(e.now/e.unit, e.view()) {
 				e.stopped = true
 				return false
 			}
@@ -383,24 +375,11 @@ func (e *Engine) setTimer(i int32, rounds, tag int64) {
 	}
 }
 
-// checkSymmetry runs between two instants: it reports whether the run must
-// stop because it stayed symmetric up to a point where every node elected
-// itself.
-func (e *Engine) checkSymmetry() bool {
-	same, buf := e.mon.SameState(e.n, func(i int) elect.Node { return e.nodes[i] }, func(i int) bool {
+// view is how the monitor reads the nodes to check symmetry.
+func (e *Engine) view() sim.NodeView {
+	return sim.NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes[i] }, SameStatus: func(i int) bool {
 		return e.woken[i] == e.woken[0] && e.halted[i] == e.halted[0]
-	}, e.symBuf)
-	e.symBuf = buf
-	if !same {
-		e.symBroken = true
-		return false
-	}
-	e.symRound = e.now / e.unit
-	if e.mon.AllElected() && e.n > 1 {
-		e.symmetric = true
-		return true
-	}
-	return false
+	}}
 }
 
 // before is the queue's order.

@@ -64,7 +64,6 @@ func (e *Engine) copy(w io.Writer) (*Engine, error) {
 			c.nodeRand[i] = &v
 		}
 	}
-	c.symBuf = nil
 	c.setTrace(w)
 	c.mon = e.mon.Clone(c.trace)
 	c.rec = elect.NewRecorder(c.rand)
