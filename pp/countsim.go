@@ -214,7 +214,7 @@ func (s *CountSim[S, P]) Result() Result {
 	res := Result{Protocol: c.spec.Name, N: int(c.n), Seed: s.seed, Engine: string(eng), Scheduler: s.opt.Scheduler.String(),
 		Interactions: s.step, Leaders: int(c.leaders), OneLeaderStep: s.oneStep}
 	for b := range res.EventSteps {
-		res.EventSteps[b] = -1
+		res.EventSteps[b], res.EventLeaders[b] = -1, -1
 	}
 	if s.opt.TrackStates {
 		res.StatesSeen = len(c.states)

@@ -193,6 +193,10 @@ type Result struct {
 	// EventSteps[b] is the first step at which the protocol reported event
 	// bit b (see Delta.Events), or -1. Protocols read it in Finish.
 	EventSteps [8]int64 `json:"-"`
+	// EventLeaders[b] is the number of leaders right after that step (-1
+	// when the event did not happen): the engine keeps the run's counts, so
+	// that a protocol value holds no counters of its own.
+	EventLeaders [8]int64 `json:"-"`
 }
 
 // Add appends a protocol-specific figure.
@@ -243,6 +247,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 	violation string
 	done      bool
 	events    [8]int64
+	eventLead [8]int64
 	seen      *stateSet[S]
 	src       *pairSource
 	buf       [batch]Pair
@@ -255,6 +260,7 @@ func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *
 	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, oneStep: -1}
 	for b := range s.events {
 		s.events[b] = -1
+		s.eventLead[b] = -1
 	}
 	s.states = make([]S, n)
 	adviseHugePages(s.states)
@@ -420,6 +426,7 @@ func (s *Sim[S, P]) account(d Delta) {
 		for bit := range s.events {
 			if d.Events&(1<<bit) != 0 && s.events[bit] < 0 {
 				s.events[bit] = s.step
+				s.eventLead[bit] = s.leaders
 			}
 		}
 	}
@@ -432,7 +439,7 @@ func (s *Sim[S, P]) account(d Delta) {
 func (s *Sim[S, P]) Result() Result {
 	p := s.p
 	res := Result{Protocol: s.spec.Name, N: s.n, Seed: s.seed, Engine: EngineName, Scheduler: s.opt.Scheduler.String(),
-		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events}
+		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead}
 	var recount, regoal int64
 	for _, st := range s.states {
 		if p.IsLeader(st) {

@@ -73,10 +73,12 @@ type PLL struct {
 	litRelay  bool
 	variant   string
 
-	leaders   int64    // own count of leaders, for the epoch records
-	maxEpoch  uint8    // largest epoch any agent has reached
-	atEpoch   [4]int64 // leaders when the first agent entered epoch 2 and 3
-	stepCount int64
+	// maxEpoch is the largest epoch any agent has reached: the one fact
+	// about the population the transition needs, to report the first entry
+	// into epochs 2 and 3 once (an event per entry would end every batch
+	// early). The counts of a run (leaders, and leaders at those entries)
+	// are the engine's (Result.EventLeaders), not this value's.
+	maxEpoch uint8
 }
 
 // Status values of an agent (X and Y are unassigned; Y only in pll-sym).
@@ -129,7 +131,7 @@ func NewPLL(n, m int, sym bool, variant string) (*PLL, error) {
 	if variant == "" {
 		variant = "prose"
 	}
-	p := &PLL{n: n, m: m, cmax: uint16(41 * m), sym: sym, variant: variant, leaders: int64(n), maxEpoch: 1}
+	p := &PLL{n: n, m: m, cmax: uint16(41 * m), sym: sym, variant: variant, maxEpoch: 1}
 	switch variant {
 	case "prose":
 	case "literal-epoch":
@@ -142,7 +144,6 @@ func NewPLL(n, m int, sym bool, variant string) (*PLL, error) {
 		return nil, fmt.Errorf("unknown variant %q; variants: prose, literal-epoch, literal-relay, literal", variant)
 	}
 	p.randLimit = uint16(1) << bits.Len(uint(m-1)) // 2^ceil(lg m)
-	p.atEpoch = [4]int64{-1, -1, -1, -1}
 	return p, nil
 }
 
@@ -234,17 +235,14 @@ func (p *PLL) Interact(x, y *uint32) pp.Delta {
 	p.interact(&a)
 	*x, *y = pack(a[0]), pack(a[1])
 	d := int32(b2i(a[0].leader) + b2i(a[1].leader) - before)
-	p.leaders += int64(d)
 	var ev uint8
 	if e := max(a[0].epoch, a[1].epoch); e > oldMax {
 		p.maxEpoch = e
 		if oldMax < 2 {
 			ev |= eventEpoch2
-			p.atEpoch[2] = p.leaders
 		}
 		if e == 3 {
 			ev |= eventEpoch3
-			p.atEpoch[3] = p.leaders
 		}
 	}
 	return pp.Delta{Leaders: d, Events: ev}
@@ -656,8 +654,8 @@ func (p *PLL) Finish(_ []uint32, r *pp.Result) {
 	// that stopped with one leader before an epoch began would enter it with
 	// exactly one leader.
 	at := func(e int) int64 {
-		if p.atEpoch[e] >= 0 {
-			return p.atEpoch[e]
+		if l := r.EventLeaders[e-2]; l >= 0 {
+			return l
 		}
 		if r.Outcome == pp.Elected {
 			return 1
