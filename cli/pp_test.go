@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,20 +32,7 @@ func TestPPGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, errs)
 		}
-		path := filepath.Join("testdata", tc.name+".stdout")
-		if *updatePP {
-			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out != string(want) {
-			t.Errorf("%v: output differs from %s (run go test -run TestPPGolden -update-pp):\n%s", tc.args, path, out)
-		}
+		checkGolden(t, tc.name, out, *updatePP)
 	}
 }
 

@@ -155,20 +155,27 @@ func TestRunGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
 		}
-		path := filepath.Join("testdata", c.name+".stdout")
-		if *update {
-			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
+		checkGolden(t, c.name, out, *update)
+	}
+}
+
+// checkGolden compares out with testdata/NAME.stdout, or writes it there
+// when update is set.
+func checkGolden(t *testing.T, name, out string, update bool) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".stdout")
+	if update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if out != string(want) {
-			t.Errorf("%v: output differs from %s:\n%s", c.args, path, out)
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("output differs from %s (rerun the test with its -update flag to rewrite it):\n%s", path, out)
 	}
 }
 

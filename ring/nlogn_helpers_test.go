@@ -9,7 +9,6 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/topology"
 )
 
 // Helpers shared by the tests of the O(n log n) ring algorithms (hs,
@@ -38,13 +37,7 @@ func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 // satisfied: exactly one leader, the promised one, every declared bound.
 func nlRun(t testing.TB, cfg sim.Config) *sim.Result {
 	t.Helper()
-	if cfg.Graph == nil {
-		cfg.Graph = topology.NewRing(len(cfg.IDs))
-	}
-	res, err := sim.Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runAny(t, cfg)
 	if res.Outcome != sim.OutcomeElected {
 		t.Fatalf("%s", nlDescribe(cfg, res))
 	}
