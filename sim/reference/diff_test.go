@@ -39,12 +39,9 @@ var generalTopologies = []string{"ring", "line", "star", "tree", "complete", "gn
 // ID arrangements, initiator sets, with and without announcement, each
 // parameter variant, general algorithms on several topologies; configurations
 // that break a model are forced on a few sizes (violations, step limits).
-func diffSpecs(short bool) []scenario.Spec {
+func diffSpecs() []scenario.Spec {
 	sizes := []int{1, 2, 3, 5, 8, 13, 32}
 	seeds := []uint64{1, 2}
-	if short {
-		seeds = seeds[:1]
-	}
 	var out []scenario.Spec
 	for _, alg := range catalog.All() {
 		topologies := []string{""}
@@ -103,7 +100,7 @@ func diffSpecs(short bool) []scenario.Spec {
 // the monitor's and the bounds' checks) and the traces must be identical.
 func TestReferenceMatchesSimulator(t *testing.T) {
 	compared := 0
-	for _, s := range diffSpecs(testing.Short()) {
+	for _, s := range diffSpecs() {
 		cfg, err := scenario.Build(s)
 		if err != nil {
 			continue // the model refuses it (not forced), or the size does not fit the topology
