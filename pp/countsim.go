@@ -220,21 +220,11 @@ func (s *CountSim[S, P]) Result() Result {
 		res.StatesSeen = len(c.states)
 	}
 	leaders, goal, total := c.recount()
-	switch {
-	case s.violation != "":
-		res.Outcome, res.Violation = Violation, s.violation
-	case s.exactCfg && (leaders != c.leaders || (c.spec.Goal == GoalCount && goal != c.goal) || total != c.n):
-		res.Outcome = Violation
-		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
-	case !s.done:
-		res.Outcome = StepLimit
-	case c.leaders == 1:
-		res.Outcome = Elected
-	case c.leaders == 0:
-		res.Outcome = NoLeader
-	default:
-		res.Outcome = MultipleLeaders
+	var mismatch string
+	if s.exactCfg && (leaders != c.leaders || (c.spec.Goal == GoalCount && goal != c.goal) || total != c.n) {
+		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
 	}
+	res.settle(s.violation, mismatch, s.done, c.leaders)
 	res.ParallelTime = float64(res.Interactions) / float64(c.n)
 	res.Details = Details{{"batches", s.batches}, {"non_null_events", s.events}}
 	if f, ok := any(c.p).(CountFinisher[S]); ok {

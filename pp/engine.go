@@ -449,21 +449,11 @@ func (s *Sim[S, P]) Result() Result {
 			regoal++
 		}
 	}
-	switch {
-	case s.violation != "":
-		res.Outcome, res.Violation = Violation, s.violation
-	case recount != s.leaders || (s.spec.Goal == GoalCount && regoal != s.goal):
-		res.Outcome = Violation
-		res.Violation = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
-	case !s.done:
-		res.Outcome = StepLimit
-	case s.leaders == 1:
-		res.Outcome = Elected
-	case s.leaders == 0:
-		res.Outcome = NoLeader
-	default:
-		res.Outcome = MultipleLeaders
+	var mismatch string
+	if recount != s.leaders || (s.spec.Goal == GoalCount && regoal != s.goal) {
+		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
 	}
+	res.settle(s.violation, mismatch, s.done, s.leaders)
 	res.ParallelTime = float64(res.Interactions) / float64(s.n)
 	if f, ok := any(p).(Finisher[S]); ok {
 		f.Finish(s.states, &res)
@@ -472,6 +462,27 @@ func (s *Sim[S, P]) Result() Result {
 		res.Details = Details{}
 	}
 	return res
+}
+
+// settle sets the outcome of a run that has stopped: the first violation
+// the engine saw, else a mismatch between its counters and a recount of
+// the final configuration, else the step limit when the goal was not
+// reached, else what the number of leaders says.
+func (res *Result) settle(violation, mismatch string, done bool, leaders int64) {
+	switch {
+	case violation != "":
+		res.Outcome, res.Violation = Violation, violation
+	case mismatch != "":
+		res.Outcome, res.Violation = Violation, mismatch
+	case !done:
+		res.Outcome = StepLimit
+	case leaders == 1:
+		res.Outcome = Elected
+	case leaders == 0:
+		res.Outcome = NoLeader
+	default:
+		res.Outcome = MultipleLeaders
+	}
 }
 
 // stateSet records distinct states, in a bitset when the protocol bounds its
