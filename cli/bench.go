@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"github.com/electkit/elect/catalog"
 	"io"
 	"time"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 )
 

@@ -10,11 +10,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/electkit/elect/catalog"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -88,7 +89,17 @@ func run(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		printHelp(stdout)
+		if len(args) == 1 {
+			printHelp(stdout)
+			return nil
+		}
+		// elect help CMD is elect CMD --help.
+		if _, ok := commands[args[1]]; !ok {
+			return usagef("no help for %q%s: it is not a command; commands: %s", args[1], suggest(args[1], commandNames()), strings.Join(commandNames(), ", "))
+		}
+		return run(cat, []string{args[1], "--help"}, stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
 		return nil
 	}
 	c, ok := commands[name]
@@ -96,6 +107,33 @@ func run(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 		return usagef("unknown command %q%s; commands: %s", name, suggest(name, commandNames()), strings.Join(commandNames(), ", "))
 	}
 	return c.run(cat, args[1:], stdout, stderr)
+}
+
+// version describes this build: the module's version (a tag, or
+// "(devel)" for a build from a working tree) and, when the build recorded
+// them, the VCS revision and whether the tree had changes.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "elect (no build information)"
+	}
+	v := "elect " + info.Main.Version
+	rev, modified := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev != "" {
+		v += ", revision " + rev
+		if modified {
+			v += " with local changes"
+		}
+	}
+	return v + ", " + info.GoVersion
 }
 
 func commandNames() []string {
@@ -110,7 +148,8 @@ func commandNames() []string {
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "elect: run, verify, measure and compare leader-election algorithms")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "usage: elect COMMAND [arguments]; elect COMMAND --help for its flags")
+	fmt.Fprintln(w, "usage: elect COMMAND [arguments]; elect help COMMAND (or elect COMMAND --help) for its flags;")
+	fmt.Fprintln(w, "       elect --version for this build")
 	fmt.Fprintln(w)
 	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)

@@ -3,10 +3,10 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 )
 

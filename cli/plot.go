@@ -2,12 +2,12 @@ package cli
 
 import (
 	"errors"
-	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/experiment/plot"
 )

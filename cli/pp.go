@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/electkit/elect/catalog"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/electkit/elect/catalog"
 	"io"
 	"os"
 	"os/signal"
@@ -14,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment/claims"
 	"github.com/electkit/elect/experiment/plot"
 )

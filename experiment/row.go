@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/electkit/elect"
 	"io"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/scenario"
 )

@@ -2,14 +2,14 @@ package experiment
 
 import (
 	"fmt"
-	"github.com/electkit/elect"
-	"github.com/electkit/elect/internal/format"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp/protocols"
 )
 

@@ -21,12 +21,12 @@ package claims
 import (
 	"context"
 	"fmt"
-	"github.com/electkit/elect/internal/format"
 	"math"
 	"strings"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp/protocols"
 )
 

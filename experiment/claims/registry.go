@@ -3,10 +3,10 @@ package claims
 import (
 	"context"
 	"fmt"
-	"github.com/electkit/elect"
 	"math"
 	"strings"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/experiment"
 )
 
