@@ -31,3 +31,26 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// TestBadOutputsAndMeasures: a plot into a directory that does not exist,
+// and a summary of a measure no run has, are bad input (exit 2, one line
+// saying what is wrong), not an empty table or a failure at the end.
+func TestBadOutputsAndMeasures(t *testing.T) {
+	sweep := t.TempDir() + "/s.jsonl"
+	if code, _, errOut := runCLI("sweep", "lcr", "--n", "8", "--trials", "2", "--out", sweep); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", sweep, "--out", "/nonexistent-dir/x.png"}, "does not exist"},
+		{[]string{"sweep", "lcr", "--n", "8", "--trials", "2", "--measure", "mesages", "--summary"}, `did you mean "messages"`},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCLI(c.args...)
+		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
+		}
+	}
+}

@@ -58,6 +58,9 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		default:
 			return usagef("plot: --out %s: use a .png, .svg or .pdf file name", o)
 		}
+		if dir, err := os.Stat(filepath.Dir(o)); err != nil || !dir.IsDir() {
+			return usagef("plot: --out %s: the directory %s does not exist; create it or choose another", o, filepath.Dir(o))
+		}
 	}
 	var curveList []string
 	if *curves != "" {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime"
@@ -331,6 +332,9 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return runErr
 	}
 	if f.summary {
+		if err := checkMeasures(rows, measures); err != nil {
+			return err
+		}
 		if err := experiment.WriteSummary(stdout, rows, measures, f.fit); err != nil {
 			return gridError(err)
 		}
@@ -392,3 +396,22 @@ func (b *progressBar) update(done, total int, wDone, wTotal float64) {
 }
 
 func (b *progressBar) finish() { fmt.Fprint(b.w, "\r\033[K") }
+
+// checkMeasures refuses a summary of a measure that no run has, naming the
+// measures the runs do have (a misspelt --measure would otherwise give an
+// empty table).
+func checkMeasures(rows []experiment.Row, measures []string) error {
+	have := map[string]bool{}
+	for _, r := range rows {
+		for m := range r.Measures {
+			have[m] = true
+		}
+	}
+	for _, m := range measures {
+		if !have[m] {
+			known := slices.Sorted(maps.Keys(have))
+			return usagef("sweep: no run has the measure %q%s; these runs have %s", m, suggest(m, known), strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
