@@ -32,9 +32,10 @@ func firstLine(s string) string {
 	return line
 }
 
-// TestBadOutputsAndMeasures: a plot into a directory that does not exist,
-// and a summary of a measure no run has, are bad input (exit 2, one line
-// saying what is wrong), not an empty table or a failure at the end.
+// TestBadOutputsAndMeasures: a plot into a directory that does not exist, a
+// summary of a measure no run has, and a "sweep output" with no line breaks
+// are bad input (exit 2, one line saying what is wrong), not an empty
+// table, a failure at the end or a read that never ends.
 func TestBadOutputsAndMeasures(t *testing.T) {
 	sweep := t.TempDir() + "/s.jsonl"
 	if code, _, errOut := runCLI("sweep", "lcr", "--n", "8", "--trials", "2", "--out", sweep); code != 0 {
@@ -46,6 +47,10 @@ func TestBadOutputsAndMeasures(t *testing.T) {
 	}{
 		{[]string{"plot", sweep, "--out", "/nonexistent-dir/x.png"}, "does not exist"},
 		{[]string{"sweep", "lcr", "--n", "8", "--trials", "2", "--measure", "mesages", "--summary"}, `did you mean "messages"`},
+		// A file without line breaks is refused at the line limit, not read
+		// forever, and the error names the file and the line.
+		{[]string{"merge", "/dev/zero"}, "/dev/zero:1: a line longer than"},
+		{[]string{"plot", "/dev/zero", "--out", t.TempDir() + "/x.png"}, "/dev/zero:1: a line longer than"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runCLI(c.args...)

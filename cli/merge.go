@@ -43,8 +43,11 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 	data := make([][]byte, len(pos))
 	for i, p := range pos {
-		if data[i], err = os.ReadFile(p); err != nil {
-			return usagef("merge: cannot read %s: %v", p, errors.Unwrap(err))
+		if data[i], err = experiment.ReadLines(p); err != nil {
+			if errors.Unwrap(err) != nil && os.IsNotExist(err) {
+				return usagef("merge: cannot read %s: %v", p, errors.Unwrap(err))
+			}
+			return usagef("merge: %v", err)
 		}
 	}
 	var merged bytes.Buffer

@@ -18,7 +18,7 @@ import (
 func Merge(w io.Writer, names []string, shards [][]byte) error {
 	lines := make([][][]byte, len(shards))
 	for i, data := range shards {
-		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		for k, l := range bytes.SplitAfter(data, []byte("\n")) {
 			if len(bytes.TrimSpace(l)) == 0 {
 				continue
 			}
@@ -26,7 +26,7 @@ func Merge(w io.Writer, names []string, shards [][]byte) error {
 				l = append(l, '\n')
 			}
 			if l[0] != '{' {
-				return fmt.Errorf("experiment: %s: not a JSON line of a sweep: %.40q", names[i], l)
+				return fmt.Errorf("experiment: %s:%d: not a JSON line of a sweep: %.40q", names[i], k+1, l)
 			}
 			lines[i] = append(lines[i], l)
 		}

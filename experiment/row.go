@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -157,7 +159,7 @@ type ppLine struct {
 func ReadRows(r io.Reader, name string) ([]Row, error) {
 	var rows []Row
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
+	sc.Buffer(make([]byte, 1<<20), MaxLine)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -172,9 +174,50 @@ func ReadRows(r io.Reader, name string) ([]Row, error) {
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: a line longer than %d MiB: not a sweep's output", name, line+1, MaxLine>>20)
+		}
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return rows, nil
+}
+
+// MaxLine is the longest line of a sweep's output that readers accept
+// (a record is a few kilobytes; a file without line breaks, such as
+// /dev/zero, is refused at this length instead of read forever).
+const MaxLine = 16 << 20
+
+// ReadLines reads a file of JSON lines whole, refusing a line longer than
+// MaxLine with an error that names the file and the line.
+func ReadLines(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	br := bufio.NewReaderSize(f, 1<<16)
+	for line := 1; ; line++ {
+		n := 0
+		for {
+			chunk, err := br.ReadSlice('\n')
+			n += len(chunk)
+			if n > MaxLine {
+				return nil, fmt.Errorf("%s:%d: a line longer than %d MiB: not a sweep's output", name, line, MaxLine>>20)
+			}
+			out.Write(chunk)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				return out.Bytes(), nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+			}
+			break
+		}
+	}
 }
 
 // ParseLine decodes one JSON line of a sweep's output.
