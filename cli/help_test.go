@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,22 @@ func TestBadOutputsAndMeasures(t *testing.T) {
 		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestPPListJSONAndExplicitM: 'elect pp list --json' is JSON (one array, a
+// record per protocol), and '--m 0' is refused rather than read as "the
+// default".
+func TestPPListJSONAndExplicitM(t *testing.T) {
+	code, out, _ := runCLI("pp", "list", "--json")
+	var list []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) < 6 || list[0].Name != "angluin" {
+		t.Errorf("pp list --json: exit %d, %d records (%v); want a JSON array of the protocols", code, len(list), err)
+	}
+	code, _, errOut := runCLI("pp", "pll", "--n", "100", "--m", "0")
+	if code != 2 || !strings.Contains(errOut, "--m must be at least 1") {
+		t.Errorf("pp pll --m 0: exit %d, stderr %q; want exit 2", code, errOut)
 	}
 }

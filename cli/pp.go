@@ -83,6 +83,9 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("pp: one protocol expected, got %q", strings.Join(pos, " "))
 	}
 	if pos[0] == "list" {
+		if f.json {
+			return printPPListJSON(stdout)
+		}
 		printPPList(stdout)
 		return nil
 	}
@@ -101,6 +104,9 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	})
 	if badParam != nil {
 		return badParam
+	}
+	if f.m < 0 || (f.m == 0 && flagGiven(fs, "m")) {
+		return usagef("pp: --m must be at least 1, got %d (omit --m for the protocol's default)", f.m)
 	}
 	engine, err := pp.ParseEngine(f.engine)
 	if err != nil {
@@ -170,6 +176,41 @@ func paramList(e protocols.Entry) string {
 		s = append(s, "--"+p.Name)
 	}
 	return strings.Join(s, ", ")
+}
+
+// printPPListJSON prints the protocols as one JSON array: name, goal,
+// source and parameters of each.
+func printPPListJSON(w io.Writer) error {
+	type param struct {
+		Name    string `json:"name"`
+		Default string `json:"default"`
+		Help    string `json:"help"`
+	}
+	type entry struct {
+		Name   string  `json:"name"`
+		Goal   string  `json:"goal"`
+		Source string  `json:"source"`
+		Params []param `json:"params"`
+	}
+	list := []entry{}
+	for _, e := range protocols.Catalog {
+		out := entry{Name: e.Name, Goal: e.Goal, Source: e.Source, Params: []param{}}
+		for _, p := range e.Params {
+			out.Params = append(out.Params, param{p.Name, p.Default, p.Help})
+		}
+		list = append(list, out)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(list)
+}
+
+// flagGiven reports whether the flag called name was set on the command
+// line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 func printPPList(w io.Writer) {
