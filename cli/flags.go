@@ -2,7 +2,10 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -40,4 +43,63 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// sizeFlag is an integer flag that also takes sizes written as powers: 1e6,
+// 10^6 or 2^20 (elect pp pll --n 1e9).
+type sizeFlag struct{ p *int }
+
+// sizeVar defines a size flag with a default value.
+func sizeVar(fs *flag.FlagSet, p *int, name string, value int, usage string) {
+	*p = value
+	fs.Var(sizeFlag{p}, name, usage)
+}
+
+func (s sizeFlag) String() string {
+	if s.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*s.p)
+}
+
+func (s sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*s.p = int(n)
+	return nil
+}
+
+// parseSize reads an integer written plainly (1000000), in scientific
+// notation with an integer value (1e6), or as a power (2^20, 10^6).
+func parseSize(v string) (int64, error) {
+	bad := fmt.Errorf("%q is not a whole number: write it as 1000000, 1e6 or 2^20", v)
+	v = strings.TrimSpace(v)
+	if base, exp, ok := strings.Cut(v, "^"); ok {
+		b, err1 := strconv.ParseInt(base, 10, 64)
+		e, err2 := strconv.ParseInt(exp, 10, 64)
+		if err1 != nil || err2 != nil || b < 0 || e < 0 {
+			return 0, bad
+		}
+		n := int64(1)
+		for range e {
+			if b != 0 && n > math.MaxInt64/b {
+				return 0, fmt.Errorf("%s is larger than %d", v, int64(math.MaxInt64))
+			}
+			n *= b
+		}
+		return n, nil
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n, nil
+	}
+	if strings.ContainsAny(v, "eE") {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<62 {
+			return 0, bad
+		}
+		return int64(f), nil
+	}
+	return 0, bad
 }

@@ -77,3 +77,22 @@ func TestPPListJSONAndExplicitM(t *testing.T) {
 		t.Errorf("pp pll --m 0: exit %d, stderr %q; want exit 2", code, errOut)
 	}
 }
+
+// TestSizes: --n takes 1000, 1e3, 10^3 and 2^10; anything else that is not
+// a whole number is refused with what is allowed, exit 2.
+func TestSizes(t *testing.T) {
+	for in, want := range map[string]int64{"1000": 1000, "1e3": 1000, "10^3": 1000, "2^10": 1024, "1E9": 1_000_000_000, "2^62": 1 << 62} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1.5", "1.5e0", "2^x", "e6", "2^64", "-2^3", ""} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+	code, _, errOut := runCLI("run", "lcr", "--n", "1.5e0")
+	if code != 2 || !strings.Contains(errOut, "write it as 1000000, 1e6 or 2^20") {
+		t.Errorf("run --n 1.5e0: exit %d, stderr %q; want exit 2 saying how to write a size", code, errOut)
+	}
+}

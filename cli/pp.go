@@ -61,7 +61,7 @@ type ppFlags struct {
 func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	var f ppFlags
 	fs := newFlagSet("pp", ppUsage)
-	fs.IntVar(&f.n, "n", 1000, "number of agents (>= 2; up to 2^60 on the count engines)")
+	sizeVar(fs, &f.n, "n", 1000, "number of agents (>= 2; up to 2^60 on the count engines; 1e9 and 2^30 are understood)")
 	fs.StringVar(&f.engine, "engine", "auto", "simulation engine: "+strings.Join(pp.EngineNames(), ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of trial 0 (later trials derive theirs from it)")
 	fs.IntVar(&f.trials, "trials", 1, "number of independent trials")

@@ -65,7 +65,7 @@ type runFlags struct {
 
 func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	f.cat = cat
-	fs.IntVar(&f.n, "n", 16, "number of nodes (omit it with --topology grid:WxH, torus:WxH or file:PATH to take theirs)")
+	sizeVar(fs, &f.n, "n", 16, "number of nodes, as 1000, 1e3 or 2^10 (omit it with --topology grid:WxH, torus:WxH or file:PATH to take theirs)")
 	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
 	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs, initiators, delays and node randomness all derive from it")
 	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
