@@ -116,15 +116,9 @@ func TestPPBadInput(t *testing.T) {
 		{[]string{"pp", "angluin", "epidemic"}, "one protocol expected"},
 		{[]string{"pp", "angluin", "--trials", "0"}, "--trials must be"},
 		{[]string{"pp", "pll-sym", "--n", "2"}, "at least 3"},
-		{[]string{"pp", "epidemic-term", "--m", "0"}, ""},
+		{[]string{"pp", "epidemic-term", "--m", "0"}, "--m must be at least 1"}, // not silently the default (issue 21)
 	} {
 		out, errs, code := runPP(tc.args...)
-		if tc.want == "" { // --m 0 means the default: not an error
-			if code == 2 {
-				t.Errorf("%v: exit 2: %s", tc.args, errs)
-			}
-			continue
-		}
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.args, code, out, errs, tc.want)
 		}
