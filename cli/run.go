@@ -35,6 +35,16 @@ examples:
   elect run lcr --n 1024 --ids decreasing --announce
   elect run chang-roberts --n 8 --initiators 2 --delivery random --json
   elect run lcr --n 8 --ids 3,7,1,0,6,2,5,4 --trace trace.jsonl
+  elect run hs --n 100 --runtime goroutines --trace order.jsonl
+  elect run hs --n 100 --replay order.jsonl      (the same execution, replayed)
+
+Runtimes (--runtime): sim, the deterministic simulator (the default);
+reference, the plain reference engine that checks it; goroutines, one
+goroutine per node under the Go scheduler, with FIFO links and real timing
+(time is then the causal depth), or a round barrier for synchronous
+algorithms. --trace records what happened, in the order it happened; --replay
+FILE replays such a record on the reference engine with the same flags, and
+gives the same counts and decisions.
 
 Exit status: 0 when every run elected as promised and every check held;
 1 when not (the output says what failed); 2 for bad input.
@@ -56,6 +66,8 @@ type runFlags struct {
 	announce   bool
 	force      bool
 	trace      string
+	runtime    string
+	replay     string
 	json       bool
 	trials     int
 	maxEvents  int64
@@ -75,6 +87,8 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
 	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
+	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
+	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
@@ -113,6 +127,7 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
+		Runtime: f.runtime,
 	}
 	nGiven := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -147,6 +162,15 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if f.trace != "" && f.trials > 1 {
 		return usagef("--trace writes one run; use it with --trials 1")
 	}
+	if f.replay != "" && f.trials > 1 {
+		return usagef("--replay replays one run; use it with --trials 1")
+	}
+	if f.replay != "" && f.runtime != "sim" {
+		return usagef("--replay runs on the reference engine; drop --runtime %s", f.runtime)
+	}
+	if f.replay != "" && f.replay == f.trace {
+		return usagef("--replay and --trace name the same file %s; the trace would overwrite the record", f.trace)
+	}
 	if f.maxEvents < 1 {
 		return usagef("--max-events must be at least 1, got %d", f.maxEvents)
 	}
@@ -156,6 +180,14 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	// Validate everything before creating the trace file, so that bad input
 	// leaves no file behind.
 	first := f.spec(fs, pos[0], 0)
+	var replay *os.File
+	if f.replay != "" {
+		if replay, err = os.Open(f.replay); err != nil {
+			return usagef("cannot read the record to replay: %v", err)
+		}
+		defer replay.Close()
+		first.Replay = replay
+	}
 	if _, err := scenario.Build(first); err != nil {
 		return inputError(err)
 	}
@@ -174,6 +206,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		s := f.spec(fs, pos[0], t)
 		if traceFile != nil {
 			s.Trace = traceFile
+		}
+		if replay != nil {
+			s.Replay = replay
 		}
 		rec, err := scenario.Run(s)
 		if err != nil {
@@ -224,6 +259,14 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	}
 	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %s, seed %d\n",
 		r.Algorithm, r.Topology, r.N, r.IDs, r.Delivery, init, r.Seed)
+	switch r.Runtime {
+	case "goroutines":
+		fmt.Fprintf(w, "runtime   goroutines, one per node; wall time %s\n", format.Number(r.WallSeconds, 3)+" s")
+	case "reference":
+		fmt.Fprintln(w, "runtime   the reference engine")
+	case "replay":
+		fmt.Fprintln(w, "runtime   a recorded execution, replayed on the reference engine")
+	}
 	switch {
 	case r.Leaders >= 1:
 		fmt.Fprintf(w, "outcome   %s: node %d (ID %d)", r.Outcome, r.LeaderIndex, r.LeaderID)
@@ -252,7 +295,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Timing == "sync" {
 		unit = "rounds"
 	}
-	if r.Delivery == sim.NewestFirst.String() {
+	if r.Delivery == sim.NewestFirst.String() || r.Timing != "sync" && (r.Runtime == "goroutines" || r.Runtime == "replay") {
 		unit = "(causal depth)"
 	}
 	fmt.Fprintf(w, "time      %s %s\n", format.Number(r.Time, 6), unit)

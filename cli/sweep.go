@@ -19,6 +19,7 @@ import (
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
+	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -62,6 +63,7 @@ type sweepFlags struct {
 	algorithms, n, ids, delivery, initiators string
 	timing, topology                         string
 	announce, force                          bool
+	runtime                                  string
 	maxEvents, maxTime                       int64
 	scheduler, engine                        string
 	maxSteps                                 int64
@@ -86,6 +88,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: each algorithm's own)")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run configurations that break an algorithm's model")
+	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the message-passing nodes: "+strings.Join(scenario.Runtimes, ", ")+" (see 'elect help run')")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a message-passing run after this many events")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a message-passing run at this time (0: no limit)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "population pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
@@ -123,7 +126,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, experiment.Shard, error) {
 	g := &experiment.Grid{
 		Catalog: f.cat,
-		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force,
+		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Runtime: f.runtime,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
 		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
 	}

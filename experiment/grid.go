@@ -44,7 +44,10 @@ type Grid struct {
 	Topology   string
 	Announce   bool
 	Force      bool
-	MaxEvents  int64
+	// Runtime runs the message-passing cells (scenario.Spec.Runtime; ""
+	// is the simulator).
+	Runtime   string
+	MaxEvents int64
 	MaxTime    int64
 	// Params are algorithm or protocol parameters, each with a list of
 	// values; a parameter applies to the algorithms that declare it.
@@ -207,7 +210,7 @@ func (g *Grid) Points() ([]*Point, error) {
 							s := scenario.Spec{Catalog: g.Catalog,
 								Algorithm: name, N: n, IDs: id, Topology: g.Topology,
 								Timing: g.Timing, Delivery: d, Initiators: in,
-								Announce: g.Announce, Seed: g.Seed, Force: g.Force,
+								Announce: g.Announce, Seed: g.Seed, Force: g.Force, Runtime: g.Runtime,
 								MaxEvents: g.MaxEvents, MaxTime: g.MaxTime, Params: c,
 							}
 							if _, err := scenario.Build(s); err != nil {

@@ -1,7 +1,11 @@
 package scenario
 
 import (
+	"time"
+
+	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
 )
 
 // Record is one run as `elect run --json` and sweeps print it: the
@@ -19,20 +23,48 @@ type Record struct {
 	Announce   bool              `json:"announce"`
 	Params     map[string]string `json:"params,omitempty"`
 	Forced     bool              `json:"forced,omitempty"`
+	// Runtime names what ran the nodes when it was not the simulator:
+	// "reference", "goroutines", or "replay" (a recorded execution replayed
+	// on the reference engine).
+	Runtime string `json:"runtime,omitempty"`
+	// WallSeconds is the run's wall-clock time on runtimes with real timing.
+	WallSeconds float64 `json:"wall_seconds,omitempty"`
 	*sim.Result
 }
 
-// Run builds and runs s.
+// Run builds and runs s on its runtime.
 func Run(s Spec) (*Record, error) {
 	cfg, err := Build(s)
 	if err != nil {
 		return nil, err
 	}
-	res, err := sim.Run(*cfg)
+	var res *sim.Result
+	runtime := s.Runtime
+	start := time.Now()
+	switch {
+	case s.Replay != nil:
+		runtime = "replay"
+		res, err = reference.Replay(*cfg, s.Replay)
+		if err != nil {
+			return nil, errorf("%v", err)
+		}
+	case runtime == "reference":
+		res, err = reference.Run(*cfg)
+	case runtime == "goroutines":
+		res, err = live.Run(*cfg)
+	default:
+		runtime = ""
+		res, err = sim.Run(*cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return NewRecord(s, cfg, res), nil
+	rec := NewRecord(s, cfg, res)
+	rec.Runtime = runtime
+	if runtime == "goroutines" {
+		rec.WallSeconds = time.Since(start).Seconds()
+	}
+	return rec, nil
 }
 
 // NewRecord describes the run of cfg (built from s) that gave res.

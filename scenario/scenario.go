@@ -42,9 +42,19 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
+	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
+	// the plain reference engine; "goroutines", one goroutine per node
+	// (package live).
+	Runtime string
+	// Replay, when set, is a recorded execution (a trace) to replay on the
+	// reference engine instead of running (reference.Replay).
+	Replay io.Reader
 	// Catalog is where Algorithm is looked up (nil: catalog.Default()).
 	Catalog *catalog.Catalog
 }
+
+// Runtimes lists the values of Spec.Runtime.
+var Runtimes = []string{"sim", "reference", "goroutines"}
 
 // Error is a problem with a Spec.
 type Error struct{ Msg string }
@@ -81,6 +91,18 @@ func Build(s Spec) (*sim.Config, error) {
 	delivery, err := chooseDelivery(alg, s.Timing, s.Delivery)
 	if err != nil {
 		return nil, err
+	}
+	switch s.Runtime {
+	case "", "sim", "reference":
+	case "goroutines":
+		if delivery != sim.Sync && delivery != sim.FIFO {
+			return nil, errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for a synchronous algorithm); %s delivery exists only in the simulator", delivery)
+		}
+	default:
+		return nil, errorf("unknown runtime %q%s; use one of %s", s.Runtime, Suggest(s.Runtime, Runtimes), strings.Join(Runtimes, ", "))
+	}
+	if s.Replay != nil && delivery != sim.Sync && !delivery.IsFIFO() {
+		return nil, errorf("a replay has FIFO links: use --delivery fifo (or sync), as the recorded run did")
 	}
 	params, err := resolveParams(alg, s.Params)
 	if err != nil {

@@ -342,7 +342,7 @@ func (cfg *Config) BoundContext() elect.BoundContext {
 	return elect.BoundContext{
 		N: cfg.Graph.N, Edges: int(cfg.Graph.Edges()), Initiators: initiators,
 		Announce: cfg.Announce, Sync: cfg.Delivery == Sync, AllAtZero: allAtZero,
-		CausalTime: cfg.Delivery == NewestFirst,
+		CausalTime: cfg.Delivery == NewestFirst || cfg.CausalTime,
 		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), MinInitiatorID: minInit, Params: cfg.Params,
 	}
 }

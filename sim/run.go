@@ -55,6 +55,12 @@ type Config struct {
 	DetectSymmetry bool
 	// Trace, when not nil, receives one JSON line per event.
 	Trace io.Writer
+	// CausalTime says that the run's time is its causal depth (the longest
+	// chain of messages each caused by the previous one), as under
+	// newest-first delivery: runtimes with real timing (goroutines, TCP)
+	// and replays of their records set it, so that bounds stated in time
+	// units under unit delays are not applied to it.
+	CausalTime bool
 }
 
 // Wake is one initiator: node index Node wakes spontaneously at time At.
@@ -184,3 +190,20 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 }
 
 const maxInt64 = 1<<63 - 1
+
+// Route returns where a message that node i sends on port p arrives: the
+// receiver and the port it arrives on. A send the model forbids (a port
+// the node does not have, or counterclockwise on a unidirectional ring)
+// gives ok == false, with the monitor's violation name and message. Every
+// engine and runtime routes sends with it.
+func (cfg *Config) Route(i int32, p elect.Port) (to int32, q elect.Port, violation, msg string, ok bool) {
+	g := cfg.Graph
+	switch {
+	case g.Kind == topology.Ring && p == elect.Right && cfg.Algorithm.Model.Topology == elect.UniRing:
+		return 0, 0, "against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i), false
+	case p < 0 || int(p) >= g.Degree(int(i)):
+		return 0, 0, "bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p), false
+	}
+	to, q = g.Neighbor(i, p)
+	return to, q, "", "", true
+}

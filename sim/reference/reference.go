@@ -87,6 +87,11 @@ type Engine struct {
 	trace *sim.Tracer
 	rec   *elect.Recorder
 	cur   int32
+
+	// Replays (Replay): messages in flight by receiving port, and the
+	// timers each node has pending.
+	replay       map[int64][]event
+	replayTimers [][]event
 }
 
 // Run executes cfg to its end on the reference engine.
@@ -321,21 +326,10 @@ func (e *Engine) rand() *rand.Rand {
 
 // send routes a message of node i sent on port p.
 func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
-	var to int32
-	var q elect.Port
-	switch {
-	case e.g.Kind == topology.Ring && p == elect.Left:
-		to, q = (i+1)%int32(e.n), elect.Right
-	case e.g.Kind == topology.Ring && p == elect.Right && e.uniRing:
-		e.mon.Violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+	to, q, violation, msg, ok := e.cfg.Route(i, p)
+	if !ok {
+		e.mon.Violate(violation, msg)
 		return
-	case e.g.Kind == topology.Ring && p == elect.Right:
-		to, q = (i-1+int32(e.n))%int32(e.n), elect.Left
-	case e.g.Kind == topology.Ring || p < 0 || int(p) >= e.g.Degree(int(i)):
-		e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
-		return
-	default:
-		to, q = e.g.Neighbor(i, p)
 	}
 	if int(m.Type) >= len(e.typeCounts) {
 		e.mon.Violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
@@ -344,6 +338,12 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 	e.typeCounts[m.Type]++
 	e.sent[i]++
 	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
+	if e.replay != nil {
+		ev.depth = e.depth[i] + 1
+		key := e.g.PortIndex(to, q)
+		e.replay[key] = append(e.replay[key], ev)
+		return
+	}
 	switch e.cfg.Delivery {
 	case sim.Sync, sim.FIFO:
 		ev.at = e.now + 1
@@ -370,6 +370,9 @@ func (e *Engine) setTimer(i int32, rounds, tag int64) {
 	case rounds > (math.MaxInt64-e.now)/e.unit:
 		e.mon.Violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds))
 		e.stepLimit = true
+	case e.replay != nil:
+		e.seq++
+		e.replayTimers[i] = append(e.replayTimers[i], event{at: e.now + rounds*e.unit, kind: kindTimer, node: i, tag: tag, seq: e.seq})
 	default:
 		e.push(event{at: e.now + rounds*e.unit, kind: kindTimer, node: i, tag: tag})
 	}

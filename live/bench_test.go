@@ -1,0 +1,107 @@
+package live_test
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
+)
+
+// BenchmarkLCR compares the goroutine runtime with a naive goroutine-per-
+// node runtime, on the same LCR nodes and IDs: one buffered channel per
+// node, one blocking channel send per message, a WaitGroup counting the
+// messages in flight (the design of seed 002's framework, with buffers
+// large enough not to deadlock).
+func BenchmarkLCR(b *testing.B) {
+	for _, c := range []struct {
+		n   int
+		ids string
+	}{{1000, "random"}, {10000, "random"}, {1000, "decreasing"}} {
+		n, ids := c.n, c.ids
+		cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: n, Seed: 1, IDs: ids})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("runtime=goroutines/ids="+ids+"/n="+itoa(n), func(b *testing.B) {
+			var msgs int64
+			for b.Loop() {
+				r, err := live.Run(*cfg)
+				if err != nil || r.Outcome != "elected" {
+					b.Fatal(err, r.Outcome)
+				}
+				msgs += r.Messages
+			}
+			b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "messages/s")
+		})
+		b.Run("runtime=naive-channels/ids="+ids+"/n="+itoa(n), func(b *testing.B) {
+			var msgs int64
+			for b.Loop() {
+				msgs += naiveLCR(cfg.IDs)
+			}
+			b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "messages/s")
+		})
+	}
+}
+
+func itoa(n int) string {
+	s := ""
+	for ; n > 0; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
+
+// naiveLCR runs LCR nodes on a unidirectional ring of buffered channels and
+// returns the number of messages sent.
+func naiveLCR(ids []elect.ID) int64 {
+	n := len(ids)
+	in := make([]chan elect.Message, n)
+	for i := range in {
+		in[i] = make(chan elect.Message, n)
+	}
+	var inFlight sync.WaitGroup
+	var total atomic.Int64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	inFlight.Add(n) // the wake-ups
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			node := ring.LCR.New(elect.NodeInfo{ID: ids[i], Degree: 2})
+			rec := elect.NewRecorder(func() *rand.Rand { return nil })
+			deliver := func() {
+				for _, f := range rec.Effects() {
+					if f.Kind == elect.EffectSend {
+						inFlight.Add(1)
+						total.Add(1)
+						in[(i+1)%n] <- f.Msg
+					}
+				}
+				rec.ClearEffects()
+			}
+			node.Wake(rec, true)
+			deliver()
+			inFlight.Done()
+			for {
+				select {
+				case m := <-in[i]:
+					node.Receive(rec, elect.Right, m)
+					deliver()
+					inFlight.Done()
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+	inFlight.Wait()
+	close(done)
+	wg.Wait()
+	return total.Load()
+}

@@ -1,0 +1,441 @@
+// Package live runs an algorithm's nodes as real concurrent goroutines: one
+// goroutine per node, running the unchanged node code, scheduled by the Go
+// runtime rather than by a simulated clock. It answers what the simulator
+// cannot: does the algorithm meet real scheduling, and do the simulator's
+// counts hold there?
+//
+// # The asynchronous runtime
+//
+// Every node has an unbounded inbox (a slice behind a mutex) and a one-slot
+// signal channel: a send appends to the receiver's inbox and never blocks,
+// so no run deadlocks when every node sends at once, as a runtime of
+// blocking channels can (seed 002's framework). A node's goroutine takes its
+// whole inbox at once, handles it message by message through an
+// elect.Recorder, and then hands what it sent to the receivers, one lock per
+// receiver and batch. A sender appends its messages to a link in the order
+// it sent them, and a receiver takes its inbox in order, so links are FIFO:
+// the runtime serves exactly the algorithms that run under the simulator's
+// fifo delivery.
+//
+// Termination is detected by counting work: a shared counter holds the
+// number of inputs (spontaneous wake-ups and messages) that exist and have
+// not been fully handled. It starts at the number of initiators; a node
+// that has handled a batch of b inputs and is about to hand over k messages
+// adds k-b, before the messages become visible. So the counter never falls
+// below the number of inputs still to handle (the k messages are counted
+// before anyone can receive them, and each of the b inputs is discounted
+// only after its handler has returned), and it is zero exactly when no node
+// is handling anything and no message is in flight: since nodes act only on
+// inputs, nothing can happen any more, and the goroutine that brought the
+// counter to zero ends the run. This is the credit-counting idea behind
+// Dijkstra-Scholten and Mattern's counters, with one shared counter in place
+// of their messages: the runtime shares memory, so it may.
+//
+// Time under real scheduling is not measured in delays: the runtime reports
+// the causal depth (the longest chain of messages each caused by the
+// previous one), as the simulator does under newest-first delivery.
+// Spontaneous wake-up times are not waited for: every initiator wakes at the
+// start.
+//
+// # The synchronous runtime
+//
+// Synchronous algorithms run in lock step behind a round barrier kept by a
+// coordinator: in round r, the nodes that have something to do (a wake-up,
+// messages sent in round r-1, a timer due) run concurrently, each on its own
+// goroutine; the coordinator waits for all of them and moves to the next
+// round in which anything happens, skipping idle rounds (time-slice with IDs
+// near 10^9 ends at once, as in the simulator). Within a round a node takes
+// its wake-up, then its messages ordered by port (one sender per port, in
+// the order sent), then its timers, as the simulator orders one instant.
+// Decisions and trace lines of a round are applied after the barrier in
+// node order, so a synchronous run is as deterministic as the simulator's.
+//
+// # Checks and records
+//
+// The same sim.Monitor as the simulator's checks the election, under a
+// mutex: decisions are irrevocable, at most one leader, and at the end every
+// node knows the leader when the algorithm announces. With Config.Trace set
+// the runtime records the order in which inputs were really handled, as
+// sim.Tracer lines in an order consistent with causality (a batch's lines
+// are written before its messages are handed over), so that the reference
+// engine can replay exactly that execution (reference.Replay) with the same
+// counts and decisions. Node i's random source is the simulator's,
+// sim.StreamSource(seed, "node", i): one seed fixes IDs and node
+// randomness on every runtime.
+package live
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+)
+
+// Run executes cfg on goroutines and returns its result. The delivery
+// model must be sim.Sync (the round barrier) or sim.FIFO (real
+// asynchrony, which has FIFO links); the others exist only in simulation.
+func Run(cfg sim.Config) (*sim.Result, error) {
+	if err := Check(&cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Delivery != sim.Sync {
+		cfg.CausalTime = true
+	}
+	r := newRun(&cfg)
+	if cfg.Delivery == sim.Sync {
+		r.runSync()
+	} else {
+		r.runAsync()
+	}
+	return r.finish()
+}
+
+// Check returns an error for a Config the goroutine runtime cannot run.
+func Check(cfg *sim.Config) error {
+	if err := cfg.CheckConfig(1); err != nil {
+		return err
+	}
+	if cfg.Delivery != sim.Sync && cfg.Delivery != sim.FIFO {
+		return fmt.Errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for synchronous algorithms); %s delivery exists only in the simulator", cfg.Delivery)
+	}
+	return nil
+}
+
+// node is one node and what the runtime keeps for it.
+type node struct {
+	index  int32
+	code   elect.Node
+	rec    *elect.Recorder
+	rng    *rand.Rand
+	woken  bool
+	halted bool
+	depth  int64 // causal depth reached (asynchronous runs)
+	sent   int64
+	events int64
+	counts []int64 // messages sent by type
+	last   int64   // last round with an event (synchronous runs)
+	// Asynchronous runs: the deepest message it received, and its events
+	// not yet added to the run's count.
+	maxDepth, unreported int64
+
+	mu     sync.Mutex
+	inbox  []envelope // guarded by mu
+	spare  []envelope
+	signal chan struct{}
+	out    []outgoing
+
+	// Synchronous runs.
+	wakeAt        int64   // round of its spontaneous wake-up, or -1
+	timers        []timer // pending, in the order set
+	newTimers     []timer // set this round, for the coordinator's heap
+	timerSeq      uint64
+	cancelSeq     uint64 // its timers with seq <= cancelSeq are cancelled
+	deferred      []op   // monitor and trace calls, applied after the barrier
+	countedEvents int64
+}
+
+// envelope is one input in an inbox.
+type envelope struct {
+	wake  bool // a spontaneous wake-up (no message)
+	port  elect.Port
+	msg   elect.Message
+	depth int64
+}
+
+type outgoing struct {
+	to  int32
+	env envelope
+}
+
+type timer struct {
+	due int64
+	seq uint64
+	tag int64
+}
+
+// run is one execution.
+type run struct {
+	cfg   *sim.Config
+	nodes []*node
+
+	mu      sync.Mutex // guards mon and trace in asynchronous runs
+	mon     *sim.Monitor
+	trace   *sim.Tracer
+	clock   int64 // what trace lines are stamped with
+	applyMu bool  // asynchronous runs without a trace: monitor calls take mu
+
+	maxEvents int64
+	stepLimit bool
+	maxDepth  int64
+}
+
+func newRun(cfg *sim.Config) *run {
+	r := &run{cfg: cfg, nodes: make([]*node, cfg.Graph.N), maxEvents: cfg.MaxEvents}
+	if r.maxEvents <= 0 {
+		r.maxEvents = sim.DefaultMaxEvents
+	}
+	if cfg.Trace != nil {
+		r.trace = sim.NewTracer(cfg.Trace, cfg, func() int64 { return r.clock })
+	}
+	r.mon = sim.NewMonitor(cfg, r.trace, nil, nil)
+	info := cfg.NodeInfos()
+	// The nodes' records and first buffers come from a few slabs: most
+	// nodes of most algorithms never outgrow them.
+	const slots = 4
+	types := len(cfg.Algorithm.Messages)
+	n := len(r.nodes)
+	slab := make([]node, n)
+	counts := make([]int64, n*types)
+	inboxes := make([]envelope, 2*n*slots)
+	outs := make([]outgoing, n*slots)
+	for i := range r.nodes {
+		nd := &slab[i]
+		*nd = node{
+			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
+			counts: counts[i*types : (i+1)*types : (i+1)*types], signal: make(chan struct{}, 1),
+			inbox: inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
+			spare: inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
+			out:   outs[i*slots : i*slots : (i+1)*slots],
+		}
+		nd.rec = elect.NewRecorder(func() *rand.Rand {
+			if nd.rng == nil {
+				nd.rng = sim.Stream(cfg.Seed, "node", uint64(nd.index))
+			}
+			return nd.rng
+		})
+		r.nodes[i] = nd
+	}
+	return r
+}
+
+// The inputs a node handles.
+const (
+	inputWake = iota
+	inputSpontaneousWake
+	inputMessage
+	inputTimer
+)
+
+// call runs one handler of nd (input, with the message's port and content,
+// or the timer's tag in m.A) and carries out what it asked for: sends go to
+// nd.out, everything else to the monitor (through apply).
+func (r *run) call(nd *node, round int64, input int, port elect.Port, m elect.Message) {
+	nd.rec.ClearEffects()
+	nd.rec.SetRound(round)
+	switch input {
+	case inputWake, inputSpontaneousWake:
+		nd.code.Wake(nd.rec, input == inputSpontaneousWake)
+	case inputMessage:
+		nd.code.Receive(nd.rec, port, m)
+	case inputTimer:
+		nd.code.(elect.TimerNode).Timer(nd.rec, m.A)
+	}
+	for _, f := range nd.rec.Effects() {
+		switch f.Kind {
+		case elect.EffectSend:
+			r.send(nd, f.Port, f.Msg)
+		case elect.EffectDecide:
+			r.apply(nd, op{kind: opDecide, decision: f.Decision, round: round})
+		case elect.EffectLearn:
+			r.apply(nd, op{kind: opLearn, id: f.Leader()})
+		case elect.EffectSetTimer:
+			rounds, tag := f.Timer()
+			r.setTimer(nd, round, rounds, tag)
+		case elect.EffectCancelTimers:
+			nd.cancelSeq = nd.timerSeq
+		case elect.EffectTerminate:
+			nd.halted = true
+			if r.trace != nil {
+				r.apply(nd, op{kind: opHalt})
+			}
+		}
+	}
+	nd.rec.ClearEffects()
+}
+
+// op is a call on the monitor or the trace, made by a node's input.
+type op struct {
+	kind        uint8
+	spontaneous bool
+	dropped     bool
+	decision    elect.Decision
+	id          elect.ID
+	round       int64
+	name, text  string
+	env         envelope
+}
+
+// The ops.
+const (
+	opWoke = iota
+	opDecide
+	opLearn
+	opHalt
+	opViolate
+	opDeliver
+	opTimer
+)
+
+// apply carries out an op of nd: at once under the mutex in an asynchronous
+// run, after the round's barrier in a synchronous one.
+func (r *run) apply(nd *node, o op) {
+	if r.cfg.Delivery == sim.Sync {
+		nd.deferred = append(nd.deferred, o)
+		return
+	}
+	if r.applyMu {
+		r.mu.Lock()
+		r.do(nd.index, &o)
+		r.mu.Unlock()
+		return
+	}
+	r.do(nd.index, &o)
+}
+
+// do carries out an op of node i.
+func (r *run) do(i int32, o *op) {
+	switch o.kind {
+	case opWoke:
+		r.mon.Woke(i, o.spontaneous)
+	case opDecide:
+		r.mon.Decide(i, o.decision, o.round)
+	case opLearn:
+		r.mon.Learn(i, o.id)
+	case opHalt:
+		r.trace.Halt(i)
+	case opViolate:
+		r.mon.Violate(o.name, o.text)
+	case opDeliver:
+		if r.cfg.Delivery != sim.Sync {
+			r.clock = o.env.depth
+		}
+		r.trace.Deliver(i, o.env.port, o.env.msg, o.dropped)
+	case opTimer:
+		r.trace.Timer(i, o.env.msg.A)
+	}
+}
+
+// violate reports a violation detected by the runtime itself.
+func (r *run) violate(nd *node, name, msg string) {
+	r.apply(nd, op{kind: opViolate, name: name, text: msg})
+}
+
+// send routes one message of nd into nd.out.
+func (r *run) send(nd *node, p elect.Port, m elect.Message) {
+	to, q, name, msg, ok := r.cfg.Route(nd.index, p)
+	if !ok {
+		r.violate(nd, name, msg)
+		return
+	}
+	if int(m.Type) >= len(nd.counts) {
+		r.violate(nd, "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", nd.index, m.Type))
+		return
+	}
+	nd.counts[m.Type]++
+	nd.sent++
+	nd.out = append(nd.out, outgoing{to: to, env: envelope{port: q, msg: m, depth: nd.depth + 1}})
+}
+
+// setTimer schedules a timer of nd (synchronous runs only).
+func (r *run) setTimer(nd *node, now, rounds, tag int64) {
+	_, isTimerNode := nd.code.(elect.TimerNode)
+	switch {
+	case r.cfg.Delivery != sim.Sync:
+		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer, but timers exist only in the synchronous model", nd.index))
+	case rounds < 1:
+		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", nd.index, rounds))
+	case !isTimerNode:
+		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", nd.index))
+	case rounds > math.MaxInt64-now:
+		r.violate(nd, "time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", nd.index, rounds))
+	default:
+		nd.timerSeq++
+		t := timer{due: now + rounds, seq: nd.timerSeq, tag: tag}
+		nd.timers = append(nd.timers, t)
+		nd.newTimers = append(nd.newTimers, t)
+	}
+}
+
+// receive hands one message to nd, waking it first if needed, and counts
+// the event.
+func (r *run) receive(nd *node, round int64, ev envelope) {
+	nd.events++
+	nd.depth = max(nd.depth, ev.depth)
+	if nd.halted {
+		r.traceDeliver(nd, ev, true)
+		return
+	}
+	nd.last = round
+	if !nd.woken {
+		nd.woken = true
+		r.apply(nd, op{kind: opWoke})
+		r.call(nd, round, inputWake, 0, elect.Message{})
+		if nd.halted {
+			// It stopped on waking: the message is lost, and recorded as
+			// dropped so that a replay consumes it too.
+			r.traceDeliver(nd, ev, true)
+			return
+		}
+	}
+	r.traceDeliver(nd, ev, false)
+	r.call(nd, round, inputMessage, ev.port, ev.msg)
+}
+
+// wake wakes nd spontaneously, unless it is awake or halted.
+func (r *run) wake(nd *node, round int64) {
+	nd.events++
+	if nd.woken || nd.halted {
+		return
+	}
+	nd.woken = true
+	nd.last = round
+	r.apply(nd, op{kind: opWoke, spontaneous: true})
+	r.call(nd, round, inputSpontaneousWake, 0, elect.Message{})
+}
+
+func (r *run) traceDeliver(nd *node, ev envelope, dropped bool) {
+	if r.trace != nil {
+		r.apply(nd, op{kind: opDeliver, env: ev, dropped: dropped})
+	}
+}
+
+// finish sums what the nodes measured and lets the monitor judge the run.
+func (r *run) finish() (*sim.Result, error) {
+	end := sim.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit}
+	last := int64(0)
+	for _, nd := range r.nodes {
+		for t, c := range nd.counts {
+			end.TypeCounts[t] += c
+		}
+		end.MaxNodeMessages = max(end.MaxNodeMessages, nd.sent)
+		end.Events += nd.events
+		last = max(last, nd.last)
+		r.maxDepth = max(r.maxDepth, nd.maxDepth)
+	}
+	if r.cfg.Delivery == sim.Sync {
+		end.Time = float64(last)
+		if r.cfg.DetectSymmetry {
+			r.mon.SymmetryAtEnd(last, r.stepLimit, r.view())
+		}
+	} else {
+		end.Time = float64(r.maxDepth)
+	}
+	res := r.mon.Finish(end)
+	if r.trace != nil {
+		if err := r.trace.Flush(); err != nil {
+			return res, fmt.Errorf("live: writing the trace: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// view is how the monitor reads the nodes to check symmetry.
+func (r *run) view() sim.NodeView {
+	return sim.NodeView{N: len(r.nodes), Node: func(i int) elect.Node { return r.nodes[i].code }, SameStatus: func(i int) bool {
+		a, b := r.nodes[i], r.nodes[0]
+		return a.woken == b.woken && a.halted == b.halted
+	}}
+}

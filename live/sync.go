@@ -1,0 +1,272 @@
+package live
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/electkit/elect"
+)
+
+// runSync runs the synchronous model behind a round barrier: each round,
+// the nodes with something to do run concurrently on their goroutines, and
+// the coordinator (this goroutine) waits for all of them, applies their
+// decisions and trace lines in node order, and moves to the next round in
+// which anything happens.
+func (r *run) runSync() {
+	n := len(r.nodes)
+	// Spontaneous wake-ups by round.
+	wakes := map[int64][]int32{}
+	if r.cfg.Wake == nil {
+		for i := range n {
+			wakes[0] = append(wakes[0], int32(i))
+		}
+	} else {
+		for _, w := range r.cfg.Wake {
+			wakes[w.At] = append(wakes[w.At], int32(w.Node))
+		}
+	}
+	wakeRounds := make([]int64, 0, len(wakes))
+	for at, list := range wakes {
+		wakeRounds = append(wakeRounds, at)
+		slices.Sort(list)
+	}
+	slices.Sort(wakeRounds)
+
+	var (
+		wg    sync.WaitGroup
+		round int64 // the round the workers run
+		stop  = make(chan struct{})
+	)
+	// One goroutine per node, started once; a signal runs one round.
+	for _, nd := range r.nodes {
+		go func() {
+			for {
+				select {
+				case <-nd.signal:
+				case <-stop:
+					return
+				}
+				r.syncRound(nd, round)
+				wg.Done()
+			}
+		}()
+	}
+	defer close(stop)
+
+	var (
+		due       []int32 // nodes with messages for the next round
+		timers    timerHeap
+		events    int64
+		now       int64 // the last round run
+		active    []int32
+		mark      = make([]bool, n)
+		maxRounds = r.cfg.MaxTime
+	)
+	for {
+		// The next round with anything in it.
+		next := int64(-1)
+		if len(due) > 0 {
+			next = now + 1
+		}
+		if len(wakeRounds) > 0 && (next < 0 || wakeRounds[0] < next) {
+			next = wakeRounds[0]
+		}
+		for len(timers) > 0 {
+			t := timers[0]
+			nd := r.nodes[t.node]
+			if !nd.pendingTimer(t.seq) {
+				timers.pop() // cancelled, or fired already
+				continue
+			}
+			if next < 0 || t.due < next {
+				next = t.due
+			}
+			break
+		}
+		if next < 0 {
+			return
+		}
+		if maxRounds > 0 && next > maxRounds {
+			r.stepLimit = true
+			return
+		}
+		if r.cfg.DetectSymmetry && next > now && r.mon.SymmetryBetweenRounds(now, r.view()) {
+			return
+		}
+		now = next
+		// Who runs: receivers of last round's messages, this round's
+		// initiators, and nodes with a timer due.
+		active = active[:0]
+		add := func(i int32) {
+			if !mark[i] {
+				mark[i] = true
+				active = append(active, i)
+			}
+		}
+		for _, i := range due {
+			add(i)
+		}
+		due = due[:0]
+		if len(wakeRounds) > 0 && wakeRounds[0] == now {
+			for _, i := range wakes[now] {
+				r.nodes[i].wakeAt = now
+				add(i)
+			}
+			wakeRounds = wakeRounds[1:]
+		}
+		for len(timers) > 0 && timers[0].due == now {
+			add(timers.pop().node)
+		}
+		slices.Sort(active)
+		round = now
+		wg.Add(len(active))
+		for _, i := range active {
+			r.nodes[i].signal <- struct{}{}
+		}
+		wg.Wait()
+		r.clock = now
+		for _, i := range active {
+			mark[i] = false
+			nd := r.nodes[i]
+			for k := range nd.deferred {
+				r.do(i, &nd.deferred[k])
+			}
+			clear(nd.deferred)
+			nd.deferred = nd.deferred[:0]
+			events += nd.events - nd.countedEvents
+			nd.countedEvents = nd.events
+			for _, t := range nd.newTimers {
+				timers.push(timerEntry{due: t.due, seq: t.seq, node: i})
+			}
+			nd.newTimers = nd.newTimers[:0]
+			// Hand over the round's messages for the next round, here
+			// rather than by the senders: no message can reach a node in
+			// the round it was sent, and the order is the nodes'.
+			for _, o := range nd.out {
+				dst := r.nodes[o.to]
+				if len(dst.inbox) == 0 {
+					due = append(due, o.to)
+				}
+				dst.inbox = append(dst.inbox, o.env)
+			}
+			nd.out = nd.out[:0]
+		}
+		if events >= r.maxEvents {
+			r.stepLimit = true
+			return
+		}
+	}
+}
+
+// syncRound is node nd's part of one round: its wake-up, then the messages
+// sent to it last round (by port, each link in the order sent), then its
+// timers due now. Its sends stay in nd.out for the coordinator.
+func (r *run) syncRound(nd *node, round int64) {
+	if nd.wakeAt == round {
+		nd.wakeAt = -1
+		r.wake(nd, round)
+	}
+	batch := nd.inbox
+	nd.inbox = nd.spare[:0]
+	slices.SortStableFunc(batch, func(a, b envelope) int { return cmp.Compare(a.port, b.port) })
+	for _, ev := range batch {
+		r.receive(nd, round, ev)
+	}
+	nd.spare = batch[:0]
+	// Timers due now, in the order set; a timer cancelled by this round's
+	// handlers does not fire.
+	for k := 0; k < len(nd.timers); {
+		t := nd.timers[k]
+		if t.seq <= nd.cancelSeq {
+			nd.timers = slices.Delete(nd.timers, k, k+1)
+			continue
+		}
+		if t.due != round {
+			k++
+			continue
+		}
+		nd.timers = slices.Delete(nd.timers, k, k+1)
+		nd.events++
+		if nd.halted {
+			continue
+		}
+		nd.last = round
+		if r.trace != nil {
+			r.apply(nd, op{kind: opTimer, env: envelope{msg: elect.Message{A: t.tag}}})
+		}
+		r.call(nd, round, inputTimer, 0, elect.Message{A: t.tag})
+	}
+}
+
+// pendingTimer reports whether nd's timer seq is set, not fired and not
+// cancelled (read by the coordinator between rounds).
+func (nd *node) pendingTimer(seq uint64) bool {
+	if seq <= nd.cancelSeq {
+		return false
+	}
+	for _, t := range nd.timers {
+		if t.seq == seq {
+			return true
+		}
+	}
+	return false
+}
+
+// timerEntry is a timer in the coordinator's heap.
+type timerEntry struct {
+	due  int64
+	seq  uint64
+	node int32
+}
+
+// timerHeap is a binary min-heap of timers by (due, node, seq).
+type timerHeap []timerEntry
+
+func (h timerHeap) less(a, b int) bool {
+	x, y := h[a], h[b]
+	if x.due != y.due {
+		return x.due < y.due
+	}
+	if x.node != y.node {
+		return x.node < y.node
+	}
+	return x.seq < y.seq
+}
+
+func (h *timerHeap) push(t timerEntry) {
+	*h = append(*h, t)
+	q := *h
+	for k := len(q) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !q.less(k, p) {
+			break
+		}
+		q[k], q[p] = q[p], q[k]
+		k = p
+	}
+}
+
+func (h *timerHeap) pop() timerEntry {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for k := 0; ; {
+		c := 2*k + 1
+		if c >= len(q) {
+			break
+		}
+		if c+1 < len(q) && q.less(c+1, c) {
+			c++
+		}
+		if !q.less(c, k) {
+			break
+		}
+		q[k], q[c] = q[c], q[k]
+		k = c
+	}
+	*h = q
+	return top
+}
