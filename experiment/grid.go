@@ -48,7 +48,7 @@ type Grid struct {
 	// is the simulator).
 	Runtime   string
 	MaxEvents int64
-	MaxTime    int64
+	MaxTime   int64
 	// Params are algorithm or protocol parameters, each with a list of
 	// values; a parameter applies to the algorithms that declare it.
 	Params map[string][]string

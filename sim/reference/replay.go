@@ -72,7 +72,6 @@ type recordLine struct {
 	Tag         int64            `json:"tag"`
 }
 
-
 func (e *Engine) replayLine(text []byte) error {
 	var l recordLine
 	if err := json.Unmarshal(text, &l); err != nil {
