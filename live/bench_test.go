@@ -13,10 +13,13 @@ import (
 )
 
 // BenchmarkLCR compares the goroutine runtime with a naive goroutine-per-
-// node runtime, on the same LCR nodes and IDs: one buffered channel per
-// node, one blocking channel send per message, a WaitGroup counting the
-// messages in flight (the design of seed 002's framework, with buffers
-// large enough not to deadlock).
+// node runtime, on the same LCR nodes and IDs: the design of seed 002's
+// framework ("the node can only send one message without blocking the
+// channel"): one channel of capacity one per link, a blocking send per
+// message, and a WaitGroup counting the messages in flight. LCR cannot
+// deadlock on it: every node receives before it sends, so at most n
+// messages are ever in flight, and a cycle of n blocked senders would need
+// n more in the n full channels.
 func BenchmarkLCR(b *testing.B) {
 	for _, c := range []struct {
 		n   int
@@ -62,7 +65,7 @@ func naiveLCR(ids []elect.ID) int64 {
 	n := len(ids)
 	in := make([]chan elect.Message, n)
 	for i := range in {
-		in[i] = make(chan elect.Message, n)
+		in[i] = make(chan elect.Message, 1)
 	}
 	var inFlight sync.WaitGroup
 	var total atomic.Int64

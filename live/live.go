@@ -325,18 +325,27 @@ func (r *run) violate(nd *node, name, msg string) {
 
 // send routes one message of nd into nd.out.
 func (r *run) send(nd *node, p elect.Port, m elect.Message) {
-	to, q, name, msg, ok := r.cfg.Route(nd.index, p)
-	if !ok {
-		r.violate(nd, name, msg)
-		return
-	}
-	if int(m.Type) >= len(nd.counts) {
-		r.violate(nd, "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", nd.index, m.Type))
+	to, q, ok := r.cfg.Route(nd.index, p)
+	if !ok || int(m.Type) >= len(nd.counts) {
+		r.badSend(nd, p, m, ok)
 		return
 	}
 	nd.counts[m.Type]++
 	nd.sent++
 	nd.out = append(nd.out, outgoing{to: to, env: envelope{port: q, msg: m, depth: nd.depth + 1}})
+}
+
+// badSend reports a send that cannot be carried out (kept out of send, so
+// that the hot path's stack frame stays small).
+//
+//go:noinline
+func (r *run) badSend(nd *node, p elect.Port, m elect.Message, routed bool) {
+	if !routed {
+		name, msg := r.cfg.RouteViolation(nd.index, p)
+		r.violate(nd, name, msg)
+		return
+	}
+	r.violate(nd, "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", nd.index, m.Type))
 }
 
 // setTimer schedules a timer of nd (synchronous runs only).
@@ -369,19 +378,30 @@ func (r *run) receive(nd *node, round int64, ev envelope) {
 		return
 	}
 	nd.last = round
-	if !nd.woken {
-		nd.woken = true
-		r.apply(nd, op{kind: opWoke})
-		r.call(nd, round, inputWake, 0, elect.Message{})
-		if nd.halted {
-			// It stopped on waking: the message is lost, and recorded as
-			// dropped so that a replay consumes it too.
-			r.traceDeliver(nd, ev, true)
-			return
-		}
+	if !nd.woken && !r.wakeByMessage(nd, round, ev) {
+		return
 	}
-	r.traceDeliver(nd, ev, false)
+	if r.trace != nil {
+		r.traceDeliver(nd, ev, false)
+	}
 	r.call(nd, round, inputMessage, ev.port, ev.msg)
+}
+
+// wakeByMessage wakes nd for the message ev and reports whether nd is still
+// running to receive it.
+//
+//go:noinline
+func (r *run) wakeByMessage(nd *node, round int64, ev envelope) bool {
+	nd.woken = true
+	r.apply(nd, op{kind: opWoke})
+	r.call(nd, round, inputWake, 0, elect.Message{})
+	if nd.halted {
+		// It stopped on waking: the message is lost, and recorded as
+		// dropped so that a replay consumes it too.
+		r.traceDeliver(nd, ev, true)
+		return false
+	}
+	return true
 }
 
 // wake wakes nd spontaneously, unless it is awake or halted.
@@ -396,6 +416,7 @@ func (r *run) wake(nd *node, round int64) {
 	r.call(nd, round, inputSpontaneousWake, 0, elect.Message{})
 }
 
+//go:noinline
 func (r *run) traceDeliver(nd *node, ev envelope, dropped bool) {
 	if r.trace != nil {
 		r.apply(nd, op{kind: opDeliver, env: ev, dropped: dropped})

@@ -194,16 +194,22 @@ const maxInt64 = 1<<63 - 1
 // Route returns where a message that node i sends on port p arrives: the
 // receiver and the port it arrives on. A send the model forbids (a port
 // the node does not have, or counterclockwise on a unidirectional ring)
-// gives ok == false, with the monitor's violation name and message. Every
-// engine and runtime routes sends with it.
-func (cfg *Config) Route(i int32, p elect.Port) (to int32, q elect.Port, violation, msg string, ok bool) {
+// gives ok == false; RouteViolation says why. Every engine and runtime
+// routes sends with it.
+func (cfg *Config) Route(i int32, p elect.Port) (to int32, q elect.Port, ok bool) {
 	g := cfg.Graph
-	switch {
-	case g.Kind == topology.Ring && p == elect.Right && cfg.Algorithm.Model.Topology == elect.UniRing:
-		return 0, 0, "against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i), false
-	case p < 0 || int(p) >= g.Degree(int(i)):
-		return 0, 0, "bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p), false
+	if p < 0 || int(p) >= g.Degree(int(i)) || g.Kind == topology.Ring && p == elect.Right && cfg.Algorithm.Model.Topology == elect.UniRing {
+		return 0, 0, false
 	}
 	to, q = g.Neighbor(i, p)
-	return to, q, "", "", true
+	return to, q, true
+}
+
+// RouteViolation names the violation of a send that Route refuses, and
+// describes it, for the monitor.
+func (cfg *Config) RouteViolation(i int32, p elect.Port) (name, msg string) {
+	if cfg.Graph.Kind == topology.Ring && p == elect.Right {
+		return "against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i)
+	}
+	return "bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p)
 }

@@ -326,9 +326,9 @@ func (e *Engine) rand() *rand.Rand {
 
 // send routes a message of node i sent on port p.
 func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
-	to, q, violation, msg, ok := e.cfg.Route(i, p)
+	to, q, ok := e.cfg.Route(i, p)
 	if !ok {
-		e.mon.Violate(violation, msg)
+		e.mon.Violate(e.cfg.RouteViolation(i, p))
 		return
 	}
 	if int(m.Type) >= len(e.typeCounts) {
