@@ -12,6 +12,7 @@ type asyncRun struct {
 	events  atomic.Int64 // events reported by the nodes
 	chunk   int64        // how many events a node handles between reports
 	done    chan struct{}
+	stopped atomic.Bool // the run is over: goroutines return when they wake
 	endOnce sync.Once
 }
 
@@ -50,6 +51,14 @@ func (r *run) runAsync() {
 		}
 	}
 	<-a.done
+	// Stop every goroutine: each finds the flag when it next wakes.
+	a.stopped.Store(true)
+	for _, nd := range r.nodes {
+		select {
+		case nd.signal <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+	}
 	wg.Wait()
 }
 
@@ -59,10 +68,8 @@ func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 // serve is one node's goroutine: it waits for its inbox to fill, takes all
 // of it and handles it.
 func (a *asyncRun) serve(nd *node) {
-	for {
-		select {
-		case <-nd.signal:
-		case <-a.done:
+	for range nd.signal {
+		if a.stopped.Load() {
 			return
 		}
 		nd.mu.Lock()
