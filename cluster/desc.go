@@ -1,0 +1,348 @@
+// Package cluster runs an algorithm's nodes as separate processes that talk
+// over TCP with mutual TLS: the TCP runtime of elect. A cluster is a
+// directory: cluster.json (the description: algorithm, parameters, seed,
+// and for each node its index, ID, name and address) and a private
+// certificate authority with one certificate and key per node. `elect
+// cluster init` writes it, `elect node DIR --index I` runs one node, and
+// `elect cluster up DIR` runs them all as child processes and judges the
+// election as the simulator does.
+//
+// # Links and frames
+//
+// Every link of the network is one TLS 1.3 connection, dialled by the node
+// of smaller index, which says in its first frame (hello) who it is and
+// from which of its ports it dials; both ends require a certificate from
+// the cluster's CA, and each checks that the peer's names the node
+// expected on that link. Frames are length-prefixed (4 bytes, big-endian),
+// then a version byte, a type byte and varint fields; a body longer than
+// MaxFrame is refused before anything is allocated, and anything malformed
+// closes the connection. TCP keeps each link FIFO, so the runtime serves
+// the algorithms that run under the simulator's fifo delivery; synchronous
+// algorithms are refused (there is no round synchroniser over TCP).
+//
+// # When a node may stop: termination detection
+//
+// A node cannot tell from its own state that the election is over: under
+// most algorithms a node that has decided may still have to forward
+// messages. So the cluster detects termination, which holds for every
+// algorithm. Node 0 is the detector, and every other node keeps a control
+// connection to it. Node 0 runs waves: it asks every node for its counters
+// (messages sent and received so far), which a node reads between two of
+// its handlers, and sums them. Mattern's four-counter method (1987): if the
+// received total R of one wave equals the sent total S' of the next wave,
+// the computation had terminated when the first wave ended. Counters only
+// grow and every received message was sent, so R <= R(t) <= S(t) <= S' at
+// the first wave's end t; R = S' forces R(t) = S(t), no message in
+// transit, and R = R(t), no node received anything after reporting, so
+// every node was idle (a report is only taken between handlers, and a
+// node becomes active only by receiving). Node 0 then sends stop; each
+// node says bye on each data link, waits for its neighbours' byes (all data
+// is then read), prints its line and exits.
+//
+// A node that loses a peer (a connection closed without bye, an error, or
+// silence longer than the timeout) reports it, naming the peer, and exits
+// with status 3; node 0 then tells every other node to abort, so that no
+// node waits for ever.
+//
+// # Records
+//
+// With --trace each node writes its events as sim.Tracer lines stamped
+// with Lamport times (frames carry the sender's clock); `cluster up`
+// merges them by (time, node), an order consistent with causality, so
+// that `elect run ALG ... --replay FILE` replays the execution.
+package cluster
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+)
+
+// DescriptionFile is the name of a cluster's description in its directory.
+const DescriptionFile = "cluster.json"
+
+// Description is a cluster: the run every node rebuilds, and the nodes.
+type Description struct {
+	Format     string            `json:"format"` // "elect-cluster"
+	Version    int               `json:"version"`
+	Algorithm  string            `json:"algorithm"`
+	Params     map[string]string `json:"params,omitempty"`
+	N          int               `json:"n"`
+	Topology   string            `json:"topology"`
+	Initiators string            `json:"initiators"`
+	Seed       uint64            `json:"seed"`
+	Announce   bool              `json:"announce"`
+	CA         string            `json:"ca"` // the CA certificate's file, in the directory
+	Nodes      []Node            `json:"nodes"`
+}
+
+// Node is one node of a cluster.
+type Node struct {
+	Index     int      `json:"index"`
+	ID        elect.ID `json:"id"`
+	Name      string   `json:"name"`    // the name its certificate carries, node-I
+	Address   string   `json:"address"` // host:port it listens on
+	Neighbors []int    `json:"neighbors"`
+	Cert      string   `json:"cert"` // its certificate's file, in the directory
+	Key       string   `json:"key"`  // its key's file (mode 0600)
+}
+
+// NodeName is the name node i's certificate carries.
+func NodeName(i int) string { return "node-" + strconv.Itoa(i) }
+
+// InitOptions are what `elect cluster init` takes besides the run.
+type InitOptions struct {
+	// Host is every node's host, or a pattern in which {i} stands for the
+	// node's index (node-{i}.elect for a Kubernetes headless service).
+	Host string
+	// BasePort: node i listens on BasePort+i, or on BasePort itself when
+	// Host is a pattern (each node then has a host of its own).
+	BasePort int
+}
+
+// Init builds the run of spec, checks that the TCP runtime can serve it,
+// and writes the cluster's directory: the description, the CA and one
+// certificate and key per node.
+func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error) {
+	spec.Delivery = "fifo"
+	spec.Timing = ""
+	cfg, err := scenario.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := Serves(cfg); err != nil {
+		return nil, err
+	}
+	n := cfg.Graph.N
+	pattern := strings.Contains(opt.Host, "{i}")
+	if opt.BasePort < 1 || !pattern && opt.BasePort+n-1 > 65535 || opt.BasePort > 65535 {
+		return nil, fmt.Errorf("ports %d..%d are not all valid TCP ports (1..65535); choose --base-port", opt.BasePort, opt.BasePort+n-1)
+	}
+	topo := spec.Topology
+	if topo == "" {
+		topo = cfg.Graph.Name
+	}
+	if path, ok := strings.CutPrefix(topo, "file:"); ok {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, err
+		}
+		topo = "file:" + abs
+	}
+	d := &Description{
+		Format: "elect-cluster", Version: 1, Algorithm: cfg.Algorithm.Name, N: n, Topology: topo,
+		Initiators: spec.Initiators, Seed: spec.Seed, Announce: cfg.Announce, CA: "ca.pem",
+	}
+	if d.Initiators == "" {
+		d.Initiators = "all"
+	}
+	if len(cfg.Params) > 0 {
+		d.Params = cfg.Params
+	}
+	for i := range n {
+		host, port := opt.Host, opt.BasePort+i
+		if pattern {
+			host, port = strings.ReplaceAll(opt.Host, "{i}", strconv.Itoa(i)), opt.BasePort
+		}
+		nd := Node{
+			Index: i, ID: cfg.IDs[i], Name: NodeName(i), Address: net.JoinHostPort(host, strconv.Itoa(port)),
+			Cert: NodeName(i) + ".pem", Key: NodeName(i) + ".key",
+		}
+		for p := range cfg.Graph.Degree(i) {
+			to, _ := cfg.Graph.Neighbor(int32(i), elect.Port(p))
+			nd.Neighbors = append(nd.Neighbors, int(to))
+		}
+		d.Nodes = append(d.Nodes, nd)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeCertificates(dir, d); err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return d, os.WriteFile(filepath.Join(dir, DescriptionFile), append(data, '\n'), 0o644)
+}
+
+// Serves returns an error for a run the TCP runtime cannot serve.
+func Serves(cfg *sim.Config) error {
+	if cfg.Delivery == sim.Sync {
+		return fmt.Errorf("%s is a synchronous algorithm, and the TCP runtime has no round synchroniser: run it in the simulator or on --runtime goroutines", cfg.Algorithm.Name)
+	}
+	if cfg.Graph.N < 2 {
+		return fmt.Errorf("a cluster needs at least 2 nodes")
+	}
+	return nil
+}
+
+// Spec is the run the description describes, as every node rebuilds it:
+// the same algorithm, parameters, topology, seed and IDs.
+func (d *Description) Spec() scenario.Spec {
+	idText := make([]string, len(d.Nodes))
+	for i, nd := range d.Nodes {
+		idText[i] = strconv.FormatInt(int64(nd.ID), 10)
+	}
+	return scenario.Spec{
+		Algorithm: d.Algorithm, N: d.N, IDs: "list:" + strings.Join(idText, ","), Topology: d.Topology,
+		Delivery: "fifo", Initiators: d.Initiators, Announce: d.Announce, Params: d.Params, Seed: d.Seed,
+	}
+}
+
+// Load reads and checks a cluster's description, and rebuilds its run.
+func Load(dir string) (*Description, *sim.Config, error) {
+	data, err := os.ReadFile(filepath.Join(dir, DescriptionFile))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v (is %s a cluster directory from 'elect cluster init'?)", err, dir)
+	}
+	d, err := ParseDescription(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
+	}
+	cfg, err := scenario.Build(d.Spec())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
+	}
+	if err := Serves(cfg); err != nil {
+		return nil, nil, err
+	}
+	return d, cfg, nil
+}
+
+// ParseDescription decodes a description and checks that it is whole: one
+// node per index, distinct addresses, file names inside the directory.
+func ParseDescription(data []byte) (*Description, error) {
+	var d Description
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("not a cluster description: %v", err)
+	}
+	if d.Format != "elect-cluster" || d.Version != 1 {
+		return nil, fmt.Errorf("format %q version %d; this elect reads elect-cluster version 1", d.Format, d.Version)
+	}
+	if d.N < 2 || d.N > 1<<16 || len(d.Nodes) != d.N {
+		return nil, fmt.Errorf("n = %d with %d nodes listed; a cluster has 2..65536 nodes, each listed once", d.N, len(d.Nodes))
+	}
+	seen := map[string]bool{}
+	for i, nd := range d.Nodes {
+		if nd.Index != i {
+			return nil, fmt.Errorf("node %d is listed at position %d; list the nodes in index order", nd.Index, i)
+		}
+		if _, _, err := net.SplitHostPort(nd.Address); err != nil || seen[nd.Address] {
+			return nil, fmt.Errorf("node %d: address %q is not host:port, or another node has it", i, nd.Address)
+		}
+		seen[nd.Address] = true
+		for _, f := range []string{nd.Cert, nd.Key} {
+			if f == "" || filepath.Base(f) != f {
+				return nil, fmt.Errorf("node %d: file %q must be a file name inside the cluster directory", i, f)
+			}
+		}
+	}
+	if d.CA == "" || filepath.Base(d.CA) != d.CA {
+		return nil, fmt.Errorf("ca %q must be a file name inside the cluster directory", d.CA)
+	}
+	return &d, nil
+}
+
+// writeCertificates makes the cluster's CA and a certificate and key for
+// every node: ECDSA P-256, valid for a year, each node's naming it
+// (NodeName) and its host.
+func writeCertificates(dir string, d *Description) error {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "elect cluster CA", Organization: []string{"elect"}},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0),
+		IsCA: true, BasicConstraintsValid: true, MaxPathLenZero: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return err
+	}
+	caCert, err := x509.ParseCertificate(caDER)
+	if err != nil {
+		return err
+	}
+	if err := writePEM(filepath.Join(dir, d.CA), "CERTIFICATE", caDER, 0o644); err != nil {
+		return err
+	}
+	if err := writeKey(filepath.Join(dir, "ca.key"), caKey); err != nil {
+		return err
+	}
+	for _, nd := range d.Nodes {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return err
+		}
+		host, _, _ := net.SplitHostPort(nd.Address)
+		tmpl := &x509.Certificate{
+			SerialNumber: big.NewInt(int64(nd.Index) + 2), Subject: pkix.Name{CommonName: nd.Name, Organization: []string{"elect"}},
+			NotBefore: now.Add(-time.Hour), NotAfter: now.AddDate(1, 0, 0),
+			KeyUsage:    x509.KeyUsageDigitalSignature,
+			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+			DNSNames:    []string{nd.Name},
+		}
+		if ip := net.ParseIP(host); ip != nil {
+			tmpl.IPAddresses = []net.IP{ip}
+		} else if !slices.Contains(tmpl.DNSNames, host) {
+			tmpl.DNSNames = append(tmpl.DNSNames, host)
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
+		if err != nil {
+			return err
+		}
+		if err := writePEM(filepath.Join(dir, nd.Cert), "CERTIFICATE", der, 0o644); err != nil {
+			return err
+		}
+		if err := writeKey(filepath.Join(dir, nd.Key), key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeKey(path string, key *ecdsa.PrivateKey) error {
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return err
+	}
+	return writePEM(path, "PRIVATE KEY", der, 0o600)
+}
+
+func writePEM(path, kind string, der []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil { // an existing file keeps its mode otherwise
+		f.Close()
+		return err
+	}
+	if err := pem.Encode(f, &pem.Block{Type: kind, Bytes: der}); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

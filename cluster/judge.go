@@ -1,0 +1,69 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+)
+
+// Fault is the outcome of a cluster run that could not finish: a node was
+// lost.
+const Fault sim.Outcome = "fault"
+
+// Judge turns the nodes' lines into the record `elect run` prints: the
+// simulator's monitor checks the decisions and learned leaders, the counts
+// are what the nodes sent, and the time is the deepest causal chain.
+// A nil line is a node that printed none (it died); faults become the
+// outcome "fault", naming the lost node.
+func Judge(d *Description, lines []*NodeResult, exits []string) (*scenario.Record, error) {
+	spec := d.Spec()
+	cfg, err := scenario.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	cfg.CausalTime = true
+	mon := sim.NewMonitor(cfg, nil, nil, nil)
+	end := sim.End{TypeCounts: make([]int64, len(cfg.Algorithm.Messages))}
+	var faults []string
+	depth := int64(0)
+	for i, l := range lines {
+		if l == nil {
+			why := "printed no result"
+			if i < len(exits) && exits[i] != "" {
+				why = exits[i]
+			}
+			faults = append(faults, fmt.Sprintf("node %d %s", i, why))
+			continue
+		}
+		if l.Fault != "" {
+			faults = append(faults, fmt.Sprintf("node %d: %s", i, l.Fault))
+		}
+		switch l.Decision {
+		case elect.Elected.String():
+			mon.Decide(int32(i), elect.Elected, 0)
+		case elect.NotElected.String():
+			mon.Decide(int32(i), elect.NotElected, 0)
+		}
+		if l.Leader >= 0 {
+			mon.Learn(int32(i), l.Leader)
+		}
+		for t, mt := range cfg.Algorithm.Messages {
+			end.TypeCounts[t] += l.MessagesByType[mt.Name]
+		}
+		end.MaxNodeMessages = max(end.MaxNodeMessages, l.Sent)
+		end.Events += l.Events
+		depth = max(depth, l.Depth)
+	}
+	end.Time = float64(depth)
+	res := mon.Finish(end)
+	if len(faults) > 0 {
+		res.Outcome = Fault
+		res.Violation = strings.Join(faults, "; ")
+	}
+	rec := scenario.NewRecord(spec, cfg, res)
+	rec.Runtime = "tcp"
+	return rec, nil
+}

@@ -1,0 +1,399 @@
+package cluster
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/electkit/elect"
+)
+
+// loop is the node's main loop: it wakes the node if it initiates, then
+// handles inputs one at a time (the node code is never run concurrently),
+// writing what the node sends to its links' writers, and flushing them
+// whenever no input is waiting.
+func (r *nodeRun) loop() error {
+	if r.initiator() {
+		r.events++
+		r.lamport++
+		r.clock = r.lamport
+		r.woken = true
+		if r.trace != nil {
+			r.trace.Wake(int32(r.me), true)
+		}
+		if err := r.call(inputSpontaneousWake, 0, elect.Message{}); err != nil {
+			return err
+		}
+	}
+	r.lastHeard0 = time.Now()
+	if r.me == 0 {
+		r.startWave()
+	}
+	tick := time.NewTicker(r.opt.Timeout / 4)
+	defer tick.Stop()
+	var spare []input
+	for {
+		r.inMu.Lock()
+		batch := r.inbox
+		r.inbox = spare[:0]
+		r.inMu.Unlock()
+		if len(batch) == 0 {
+			r.flush()
+			select {
+			case <-r.inSig:
+			case <-tick.C:
+				if err := r.checkSilence(); err != nil {
+					return err
+				}
+			}
+			spare = batch
+			continue
+		}
+		for _, in := range batch {
+			done, err := r.handle(in)
+			if err != nil || done {
+				r.flush()
+				return err
+			}
+		}
+		clear(batch)
+		spare = batch
+	}
+}
+
+// initiator reports whether the node wakes spontaneously. Wake-up times
+// are not waited for: every initiator wakes when its links are up.
+func (r *nodeRun) initiator() bool {
+	if r.cfg.Wake == nil {
+		return true
+	}
+	for _, w := range r.cfg.Wake {
+		if w.Node == r.me {
+			return true
+		}
+	}
+	return false
+}
+
+// The inputs of call.
+const (
+	inputWake = iota
+	inputSpontaneousWake
+	inputMessage
+)
+
+// call runs one handler of the node and carries out what it asked for.
+func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
+	r.rec.ClearEffects()
+	switch input {
+	case inputWake, inputSpontaneousWake:
+		r.code.Wake(r.rec, input == inputSpontaneousWake)
+	case inputMessage:
+		r.code.Receive(r.rec, port, m)
+	}
+	for _, f := range r.rec.Effects() {
+		switch f.Kind {
+		case elect.EffectSend:
+			_, _, ok := r.cfg.Route(int32(r.me), f.Port)
+			if !ok || int(f.Msg.Type) >= len(r.counts) {
+				name, msg := r.cfg.RouteViolation(int32(r.me), f.Port)
+				if ok {
+					name, msg = "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", r.me, f.Msg.Type)
+				}
+				return r.fault(-1, "%s: %s", name, msg)
+			}
+			r.counts[f.Msg.Type]++
+			r.sent++
+			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1})
+		case elect.EffectDecide:
+			if r.dec != elect.Undecided && f.Decision != r.dec {
+				return r.fault(-1, "decision-changed: node %d changed its decision from %s to %s", r.me, r.dec, f.Decision)
+			}
+			r.dec = f.Decision
+			if r.trace != nil {
+				r.trace.Decide(int32(r.me), f.Decision)
+			}
+		case elect.EffectLearn:
+			r.leader = f.Leader()
+			if r.trace != nil {
+				r.trace.Learn(int32(r.me), f.Leader())
+			}
+		case elect.EffectSetTimer, elect.EffectCancelTimers:
+			return r.fault(-1, "bad-timer: node %d set a timer, and the TCP runtime serves only asynchronous algorithms", r.me)
+		case elect.EffectTerminate:
+			r.halted = true
+			if r.trace != nil {
+				r.trace.Halt(int32(r.me))
+			}
+		}
+	}
+	r.rec.ClearEffects()
+	return nil
+}
+
+// handle handles one input; done says the node may leave.
+func (r *nodeRun) handle(in input) (done bool, err error) {
+	switch in.kind {
+	case inWave:
+		if !r.stopping {
+			r.startWave()
+		}
+		return false, nil
+	case inEnd:
+		return r.linkEnded(in.link, in.err)
+	}
+	l, f := in.link, &in.frame
+	if l.port == ControlPort {
+		return r.handleControl(l, f)
+	}
+	switch f.Type {
+	case FrameMessage:
+		if int(f.Msg.Type) >= len(r.counts) {
+			l.conn.Close()
+			r.logf("closed the link to node %d: a message of undeclared type %d", l.peer, f.Msg.Type)
+			return false, r.fault(l.peer, "lost the link to node %d: it sent a message of undeclared type %d", l.peer, f.Msg.Type)
+		}
+		if r.stopping {
+			r.logf("a message from node %d after termination was detected", l.peer)
+		}
+		return false, r.deliver(l, f)
+	case FrameBye:
+		l.bye = true
+		return r.allSaidBye(), nil
+	}
+	l.conn.Close()
+	r.logf("closed the link to node %d: a %d frame on a data link", l.peer, f.Type)
+	return false, r.fault(l.peer, "lost the link to node %d: it sent a frame of type %d on a data link", l.peer, f.Type)
+}
+
+// deliver hands a message to the node, waking it first if needed.
+func (r *nodeRun) deliver(l *link, f *Frame) error {
+	r.recv++
+	r.events++
+	r.lamport = max(r.lamport, f.Lamport) + 1
+	r.clock = r.lamport
+	r.depth = max(r.depth, f.Depth)
+	if !r.halted && !r.woken {
+		r.woken = true
+		if r.trace != nil {
+			r.trace.Wake(int32(r.me), false)
+		}
+		if err := r.call(inputWake, 0, elect.Message{}); err != nil {
+			return err
+		}
+		if r.halted {
+			if r.trace != nil {
+				r.trace.Deliver(int32(r.me), l.port, f.Msg, true)
+			}
+			return nil
+		}
+	}
+	if r.trace != nil {
+		r.trace.Deliver(int32(r.me), l.port, f.Msg, r.halted)
+	}
+	if r.halted {
+		return nil
+	}
+	return r.call(inputMessage, l.port, f.Msg)
+}
+
+// control handles a frame of a control link.
+func (r *nodeRun) handleControl(l *link, f *Frame) (bool, error) {
+	switch {
+	case r.me != 0 && f.Type == FrameProbe:
+		r.lastHeard0 = time.Now()
+		// Read between two handlers: the node is idle now.
+		r.queue(l, &Frame{Type: FrameReport, A: f.A, B: r.sent, C: r.recv})
+		return false, nil
+	case r.me != 0 && f.Type == FrameStop:
+		r.lastHeard0 = time.Now()
+		r.beginStop()
+		return r.allSaidBye(), nil
+	case r.me != 0 && f.Type == FrameAbort:
+		return false, r.fault(int(f.A), "node 0 aborted the run: node %d was lost", f.A)
+	case r.me == 0 && f.Type == FrameReport:
+		if f.A == r.wave && !r.reported[l.peer] {
+			r.reported[l.peer] = true
+			r.reports++
+			r.waveSent += f.B
+			r.waveRecv += f.C
+			if r.reports == int64(r.d.N) {
+				r.waveDone()
+			}
+		}
+		return r.allSaidBye(), nil
+	}
+	l.conn.Close()
+	r.logf("closed the control link with node %d: an unexpected frame of type %d", l.peer, f.Type)
+	return false, r.fault(l.peer, "lost the control link with node %d: it sent a frame of type %d", l.peer, f.Type)
+}
+
+// startWave (node 0) asks every node for its counters; its own are read
+// now, between two handlers.
+func (r *nodeRun) startWave() {
+	r.wave++
+	clear(r.reported)
+	r.reported[0] = true
+	r.reports = 1
+	r.waveSent, r.waveRecv = r.sent, r.recv
+	r.waveStarted = time.Now()
+	for _, l := range r.control[1:] {
+		r.queue(l, &Frame{Type: FrameProbe, A: r.wave})
+	}
+	if r.d.N == 1 {
+		r.waveDone()
+	}
+}
+
+// waveDone (node 0) applies the four-counter test to the wave just
+// completed and the one before: the received total of the earlier equal to
+// the sent total of the later means the run had terminated (package doc).
+func (r *nodeRun) waveDone() {
+	if r.haveLast && r.lastRecv == r.waveSent {
+		for _, l := range r.control[1:] {
+			r.queue(l, &Frame{Type: FrameStop, A: r.wave})
+		}
+		r.beginStop()
+		return
+	}
+	r.lastRecv, r.haveLast = r.waveRecv, true
+	time.AfterFunc(r.opt.waveInterval, func() { r.post(input{kind: inWave}) })
+}
+
+// beginStop says bye on every data link: no message will follow.
+func (r *nodeRun) beginStop() {
+	if r.stopping {
+		return
+	}
+	r.stopping = true
+	r.waveStarted = time.Now() // the time left for the byes
+	for _, l := range r.data {
+		r.queue(l, &Frame{Type: FrameBye})
+	}
+}
+
+// allSaidBye reports whether the node may leave: stopping, every data link
+// said bye, and (node 0) every other node has closed its control link.
+func (r *nodeRun) allSaidBye() bool {
+	if !r.stopping {
+		return false
+	}
+	for _, l := range r.data {
+		if !l.bye {
+			return false
+		}
+	}
+	if r.me == 0 {
+		for _, l := range r.control[1:] {
+			if !l.closed {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// linkEnded handles the end of a link's stream.
+func (r *nodeRun) linkEnded(l *link, err error) (bool, error) {
+	if l.closed {
+		return r.allSaidBye(), nil
+	}
+	l.closed = true
+	why := "it closed the connection"
+	if err != nil {
+		why = err.Error()
+		r.logf("the link to node %d ended: %v", l.peer, err)
+	}
+	switch {
+	case l.port != ControlPort && l.bye:
+		return r.allSaidBye(), nil
+	case l.port == ControlPort && r.me == 0 && r.stopping:
+		return r.allSaidBye(), nil
+	case l.port == ControlPort && r.me != 0 && r.stopping && r.allSaidBye():
+		return true, nil
+	}
+	if r.me == 0 {
+		for _, c := range r.control[1:] {
+			if c != l && !c.closed {
+				r.queue(c, &Frame{Type: FrameAbort, A: int64(l.peer)})
+			}
+		}
+	}
+	kind := fmt.Sprintf("the link to node %d (port %d)", l.peer, l.port)
+	if l.port == ControlPort {
+		kind = fmt.Sprintf("the control link with node %d", l.peer)
+	}
+	return false, r.fault(l.peer, "lost %s before the election ended: %s", kind, why)
+}
+
+// checkSilence ends the run when a peer has been silent for too long.
+func (r *nodeRun) checkSilence() error {
+	now := time.Now()
+	switch {
+	case r.stopping && now.Sub(r.waveStarted) > r.opt.Timeout:
+		return r.fault(-1, "the peers did not all say bye within %v after termination", r.opt.Timeout)
+	case r.me != 0 && !r.stopping && now.Sub(r.lastHeard0) > r.opt.Timeout:
+		return r.fault(0, "node 0 has been silent for %v (no termination wave)", r.opt.Timeout)
+	case r.me == 0 && !r.stopping && now.Sub(r.waveStarted) > r.opt.Timeout:
+		for i, ok := range r.reported {
+			if !ok {
+				for _, c := range r.control[1:] {
+					r.queue(c, &Frame{Type: FrameAbort, A: int64(i)})
+				}
+				return r.fault(i, "node %d has not answered a termination wave for %v", i, r.opt.Timeout)
+			}
+		}
+	}
+	return nil
+}
+
+// result is the node's line, with the fault if there was one.
+func (r *nodeRun) result(err error) (*NodeResult, error) {
+	res := &NodeResult{
+		Index: r.me, ID: r.d.Nodes[r.me].ID, Decision: r.dec.String(), Leader: r.leader,
+		MessagesByType: map[string]int64{}, Sent: r.sent, Received: r.recv, Events: r.events,
+		Depth: r.depth, Lamport: r.lamport, WallSeconds: time.Since(r.start).Seconds(), Lost: -1,
+	}
+	for t, mt := range r.cfg.Algorithm.Messages {
+		res.MessagesByType[mt.Name] = r.counts[t]
+	}
+	if err != nil {
+		if fe, ok := err.(*FaultError); ok {
+			res.Fault, res.Lost = fe.Msg, fe.Lost
+		} else {
+			res.Fault = err.Error()
+		}
+		r.logf("%s", res.Fault)
+	}
+	// Give the writers a moment to send what is queued (byes, aborts).
+	r.flush()
+	r.drain()
+	for _, ls := range [][]*link{r.data, r.control} {
+		for _, l := range ls {
+			if l != nil {
+				l.conn.Close()
+			}
+		}
+	}
+	return res, err
+}
+
+// drain waits, briefly, until every link's pending frames are written.
+func (r *nodeRun) drain() {
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		pending := false
+		for _, ls := range [][]*link{r.data, r.control} {
+			for _, l := range ls {
+				if l != nil {
+					l.mu.Lock()
+					pending = pending || len(l.pending) > 0
+					l.mu.Unlock()
+				}
+			}
+		}
+		if !pending {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

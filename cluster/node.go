@@ -1,0 +1,522 @@
+package cluster
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+)
+
+// DefaultTimeout bounds connecting to peers and any silence of a peer.
+const DefaultTimeout = 10 * time.Second
+
+// NodeOptions configure one node.
+type NodeOptions struct {
+	Index   int
+	Timeout time.Duration // 0: DefaultTimeout
+	// Trace, when set, receives the node's events as sim.Tracer lines
+	// stamped with Lamport times.
+	Trace io.Writer
+	// Log receives one line per refused connection, malformed frame or
+	// fault (nil: discarded).
+	Log io.Writer
+	// waveInterval is the pause between termination waves (tests).
+	waveInterval time.Duration
+}
+
+// NodeResult is what a node prints when it leaves: one JSON line.
+type NodeResult struct {
+	Index          int              `json:"index"`
+	ID             elect.ID         `json:"id"`
+	Decision       string           `json:"decision"`
+	Leader         elect.ID         `json:"leader"` // the leader's ID it learned, -1: none
+	MessagesByType map[string]int64 `json:"messages_by_type"`
+	Sent           int64            `json:"sent"`
+	Received       int64            `json:"received"`
+	Events         int64            `json:"events"`
+	Depth          int64            `json:"depth"`   // the deepest causal chain that reached it
+	Lamport        int64            `json:"lamport"` // its Lamport clock at the end
+	WallSeconds    float64          `json:"wall_seconds"`
+	// Fault says what went wrong when the node could not finish: a lost or
+	// unreachable peer, or an abort sent by node 0.
+	Fault string `json:"fault,omitempty"`
+	// Lost is the index of the node whose loss ended the run (-1: none).
+	Lost int `json:"lost"`
+}
+
+// FaultError is a node's fault: the node could not finish the election.
+type FaultError struct {
+	Lost int // the peer whose loss caused it, or -1
+	Msg  string
+}
+
+func (e *FaultError) Error() string { return e.Msg }
+
+// link is one connection: a data link on one of the node's ports, or a
+// control link to (or, at node 0, from) another node.
+type link struct {
+	peer    int
+	port    elect.Port // data links; -1 on control links
+	conn    net.Conn
+	mu      sync.Mutex
+	pending []byte // frames to write, guarded by mu
+	signal  chan struct{}
+	bye     bool // the peer said bye (main loop only)
+	closed  bool // its reader ended (main loop only)
+}
+
+// input is one thing a node's main loop handles.
+type input struct {
+	kind  int
+	link  *link
+	frame Frame
+	err   error
+}
+
+const (
+	inFrame = iota
+	inEnd   // a link's reader ended (err: why; nil for a clean EOF)
+	inWave  // node 0: time for the next termination wave
+	inTick  // check for silent peers
+)
+
+// nodeRun is one node's run.
+type nodeRun struct {
+	opt   NodeOptions
+	d     *Description
+	cfg   *sim.Config
+	me    int
+	tls   *tls.Config
+	start time.Time
+	log   io.Writer
+
+	code    elect.Node
+	rec     *elect.Recorder
+	rng     *rand.Rand
+	woken   bool
+	halted  bool
+	dec     elect.Decision
+	leader  elect.ID
+	counts  []int64
+	sent    int64
+	recv    int64
+	events  int64
+	lamport int64
+	depth   int64
+	trace   *sim.Tracer
+	clock   int64
+
+	data    []*link // by port
+	control []*link // node 0: by index; others: [0] is the link to node 0
+	setupMu sync.Mutex
+	linked  int // links registered, guarded by setupMu
+	ready   chan struct{}
+
+	inMu   sync.Mutex
+	inbox  []input
+	inSig  chan struct{}
+	closed chan struct{}
+
+	// Termination (node 0): the current wave, its reports, and the last
+	// complete wave's totals.
+	wave, reports           int64
+	waveSent, waveRecv      int64
+	lastRecv                int64
+	haveLast                bool
+	waveStarted, lastHeard0 time.Time
+	reported                []bool
+	stopping                bool
+}
+
+// RunNode runs node opt.Index of the cluster in dir until the election is
+// over for it, and returns its line. An error that is a *FaultError is a
+// fault of the run (exit status 3); any other error is bad input.
+func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
+	d, cfg, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Index < 0 || opt.Index >= d.N {
+		return nil, fmt.Errorf("--index %d is not a node of this cluster (0..%d)", opt.Index, d.N-1)
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if opt.waveInterval <= 0 {
+		opt.waveInterval = time.Millisecond
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	tc, err := tlsConfig(dir, d, opt.Index)
+	if err != nil {
+		return nil, err
+	}
+	r := &nodeRun{
+		opt: opt, d: d, cfg: cfg, me: opt.Index, tls: tc, start: time.Now(), log: opt.Log,
+		leader: -1, counts: make([]int64, len(cfg.Algorithm.Messages)),
+		data: make([]*link, cfg.Graph.Degree(opt.Index)), ready: make(chan struct{}),
+		inSig: make(chan struct{}, 1), closed: make(chan struct{}),
+	}
+	if r.me == 0 {
+		r.control = make([]*link, d.N)
+		r.reported = make([]bool, d.N)
+	} else {
+		r.control = make([]*link, 1)
+	}
+	info := cfg.NodeInfos()(r.me)
+	r.code = cfg.Algorithm.New(info)
+	r.rec = elect.NewRecorder(func() *rand.Rand {
+		if r.rng == nil {
+			r.rng = sim.Stream(cfg.Seed, "node", uint64(r.me))
+		}
+		return r.rng
+	})
+	if opt.Trace != nil {
+		r.trace = sim.NewTracer(opt.Trace, cfg, func() int64 { return r.clock })
+	}
+	res, err := r.run()
+	if r.trace != nil {
+		if ferr := r.trace.Flush(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	return res, err
+}
+
+// tlsConfig is node me's TLS 1.3 configuration: its certificate, and only
+// the cluster's CA trusted, both ways.
+func tlsConfig(dir string, d *Description, me int) (*tls.Config, error) {
+	nd := d.Nodes[me]
+	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, nd.Cert), filepath.Join(dir, nd.Key))
+	if err != nil {
+		return nil, fmt.Errorf("node %d's certificate: %v", me, err)
+	}
+	caPEM, err := os.ReadFile(filepath.Join(dir, d.CA))
+	if err != nil {
+		return nil, fmt.Errorf("the cluster's CA: %v", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(caPEM) {
+		return nil, fmt.Errorf("the cluster's CA file %s holds no certificate", d.CA)
+	}
+	return &tls.Config{
+		MinVersion: tls.VersionTLS13, Certificates: []tls.Certificate{cert},
+		RootCAs: pool, ClientCAs: pool, ClientAuth: tls.RequireAndVerifyClientCert,
+	}, nil
+}
+
+func (r *nodeRun) logf(format string, args ...any) {
+	fmt.Fprintf(r.log, "node %d: %s\n", r.me, fmt.Sprintf(format, args...))
+}
+
+func (r *nodeRun) fault(lost int, format string, args ...any) *FaultError {
+	return &FaultError{Lost: lost, Msg: fmt.Sprintf(format, args...)}
+}
+
+// expected is the number of links node me has once connected: one per port,
+// and its control links.
+func (r *nodeRun) expected() int {
+	if r.me == 0 {
+		return len(r.data) + r.d.N - 1
+	}
+	return len(r.data) + 1
+}
+
+func (r *nodeRun) run() (*NodeResult, error) {
+	ln, err := net.Listen("tcp", r.d.Nodes[r.me].Address)
+	if err != nil {
+		return nil, r.fault(-1, "cannot listen on %s: %v", r.d.Nodes[r.me].Address, err)
+	}
+	defer ln.Close()
+	defer close(r.closed)
+	go r.accept(ln)
+	deadline := time.Now().Add(r.opt.Timeout)
+	dialErrs := make(chan error, len(r.data)+1)
+	dials := 0
+	for p := range r.data {
+		to, _ := r.cfg.Graph.Neighbor(int32(r.me), elect.Port(p))
+		if r.me < int(to) {
+			dials++
+			go func() { dialErrs <- r.dial(int(to), elect.Port(p), deadline) }()
+		}
+	}
+	if r.me != 0 {
+		dials++
+		go func() { dialErrs <- r.dial(0, ControlPort, deadline) }()
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for waiting := true; waiting; {
+		select {
+		case err := <-dialErrs:
+			dials--
+			if err != nil {
+				return r.result(err)
+			}
+		case <-r.ready:
+			waiting = false
+		case <-timer.C:
+			return r.result(r.fault(r.firstMissing(), "no link to %s after %v: the peers did not connect", r.missing(), r.opt.Timeout))
+		}
+	}
+	return r.result(r.loop())
+}
+
+// missing names the links not established.
+func (r *nodeRun) missing() string {
+	r.setupMu.Lock()
+	defer r.setupMu.Unlock()
+	var names []string
+	for p, l := range r.data {
+		if l == nil {
+			to, _ := r.cfg.Graph.Neighbor(int32(r.me), elect.Port(p))
+			names = append(names, fmt.Sprintf("node %d (port %d)", to, p))
+		}
+	}
+	for i, l := range r.control {
+		if l == nil && (r.me != 0 || i != 0) {
+			peer := i
+			if r.me != 0 {
+				peer = 0
+			}
+			names = append(names, fmt.Sprintf("node %d (control)", peer))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func (r *nodeRun) firstMissing() int {
+	r.setupMu.Lock()
+	defer r.setupMu.Unlock()
+	for p, l := range r.data {
+		if l == nil {
+			to, _ := r.cfg.Graph.Neighbor(int32(r.me), elect.Port(p))
+			return int(to)
+		}
+	}
+	if r.me != 0 && r.control[0] == nil {
+		return 0
+	}
+	for i := 1; i < len(r.control) && r.me == 0; i++ {
+		if r.control[i] == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// dial connects to node to from port p (ControlPort: the control link),
+// retrying until the deadline: peers may start in any order.
+func (r *nodeRun) dial(to int, p elect.Port, deadline time.Time) error {
+	cfg := r.tls.Clone()
+	cfg.ServerName = NodeName(to) // the peer's certificate must name it
+	addr := r.d.Nodes[to].Address
+	var lastErr error
+	for time.Now().Before(deadline) {
+		dialer := &net.Dialer{Deadline: deadline}
+		conn, err := tls.DialWithDialer(dialer, "tcp", addr, cfg)
+		if err != nil {
+			lastErr = err
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-r.closed:
+				return nil
+			}
+			continue
+		}
+		hello := AppendFrame(nil, &Frame{Type: FrameHello, A: int64(r.me), B: int64(p)})
+		conn.SetWriteDeadline(deadline)
+		if _, err := conn.Write(hello); err != nil {
+			conn.Close()
+			lastErr = err
+			continue
+		}
+		conn.SetWriteDeadline(time.Time{})
+		r.register(to, p, conn)
+		return nil
+	}
+	what := fmt.Sprintf("port %d", p)
+	if p == ControlPort {
+		what = "control"
+	}
+	return r.fault(to, "cannot reach node %d at %s (%s) within %v: %v", to, addr, what, r.opt.Timeout, lastErr)
+}
+
+// accept serves the listener: every connection must complete a TLS
+// handshake with a certificate from the cluster's CA and say hello as the
+// node its certificate names, on a link that node is to dial. Anything
+// else is refused with one log line, and the node goes on serving.
+func (r *nodeRun) accept(ln net.Listener) {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			if err := r.admit(conn); err != nil {
+				r.logf("refused a connection from %s: %v", conn.RemoteAddr(), err)
+				conn.Close()
+			}
+		}()
+	}
+}
+
+func (r *nodeRun) admit(raw net.Conn) error {
+	conn := tls.Server(raw, r.tls)
+	conn.SetDeadline(time.Now().Add(r.opt.Timeout))
+	if err := conn.Handshake(); err != nil {
+		return fmt.Errorf("TLS handshake: %v", err)
+	}
+	var f Frame
+	fr := NewFrameReader(conn)
+	if err := fr.Read(&f); err != nil {
+		return fmt.Errorf("no hello: %v", err)
+	}
+	if f.Type != FrameHello || f.A < 0 || f.A >= int64(r.d.N) {
+		return fmt.Errorf("the first frame is not a hello from a node of the cluster")
+	}
+	from, p := int(f.A), f.B
+	peerCert := conn.ConnectionState().PeerCertificates[0]
+	if err := peerCert.VerifyHostname(NodeName(from)); err != nil {
+		return fmt.Errorf("it says it is node %d, but its certificate names %v", from, peerCert.DNSNames)
+	}
+	port := elect.Port(ControlPort)
+	switch {
+	case p == ControlPort:
+		if r.me != 0 || from == 0 {
+			return fmt.Errorf("node %d asked for a control link, which only node 0 serves", from)
+		}
+	default:
+		if p < 0 || p >= int64(r.cfg.Graph.Degree(from)) || from >= r.me {
+			return fmt.Errorf("node %d dialled from port %d, which is not a link it dials to node %d", from, p, r.me)
+		}
+		to, q := r.cfg.Graph.Neighbor(int32(from), elect.Port(p))
+		if int(to) != r.me {
+			return fmt.Errorf("node %d's port %d does not lead to node %d", from, p, r.me)
+		}
+		port = q
+	}
+	conn.SetDeadline(time.Time{})
+	if !r.registerWith(from, port, conn, fr) {
+		return fmt.Errorf("node %d connected twice on one link", from)
+	}
+	return nil
+}
+
+func (r *nodeRun) register(peer int, p elect.Port, conn net.Conn) {
+	r.registerWith(peer, p, conn, NewFrameReader(conn))
+}
+
+// registerWith records a new link and starts its reader and writer.
+func (r *nodeRun) registerWith(peer int, p elect.Port, conn net.Conn, fr *FrameReader) bool {
+	l := &link{peer: peer, port: p, conn: conn, signal: make(chan struct{}, 1)}
+	r.setupMu.Lock()
+	slot := &r.control[0]
+	switch {
+	case p != ControlPort:
+		slot = &r.data[p]
+	case r.me == 0:
+		slot = &r.control[peer]
+	}
+	if *slot != nil {
+		r.setupMu.Unlock()
+		return false
+	}
+	*slot = l
+	r.linked++
+	if r.linked == r.expected() {
+		close(r.ready)
+	}
+	r.setupMu.Unlock()
+	go r.read(l, fr)
+	go r.write(l)
+	return true
+}
+
+// read turns a link's frames into inputs until the link ends.
+func (r *nodeRun) read(l *link, fr *FrameReader) {
+	for {
+		var f Frame
+		err := fr.Read(&f)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			r.post(input{kind: inEnd, link: l, err: err})
+			return
+		}
+		r.post(input{kind: inFrame, link: l, frame: f})
+	}
+}
+
+// write sends a link's pending frames, in batches, until the run closes.
+func (r *nodeRun) write(l *link) {
+	var buf []byte
+	for {
+		select {
+		case <-l.signal:
+		case <-r.closed:
+			return
+		}
+		l.mu.Lock()
+		buf, l.pending = l.pending, buf[:0]
+		l.mu.Unlock()
+		if len(buf) == 0 {
+			continue
+		}
+		if _, err := l.conn.Write(buf); err != nil {
+			r.post(input{kind: inEnd, link: l, err: fmt.Errorf("writing: %v", err)})
+			return
+		}
+	}
+}
+
+// post adds an input to the main loop's inbox; it never blocks.
+func (r *nodeRun) post(in input) {
+	r.inMu.Lock()
+	r.inbox = append(r.inbox, in)
+	r.inMu.Unlock()
+	select {
+	case r.inSig <- struct{}{}:
+	default:
+	}
+}
+
+// queue appends a frame to a link's pending writes.
+func (r *nodeRun) queue(l *link, f *Frame) {
+	l.mu.Lock()
+	l.pending = AppendFrame(l.pending, f)
+	l.mu.Unlock()
+}
+
+// flush wakes the writers of links with pending frames.
+func (r *nodeRun) flush() {
+	for _, ls := range [][]*link{r.data, r.control} {
+		for _, l := range ls {
+			if l == nil {
+				continue
+			}
+			l.mu.Lock()
+			has := len(l.pending) > 0
+			l.mu.Unlock()
+			if has {
+				select {
+				case l.signal <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+}
