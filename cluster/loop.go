@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/electkit/elect"
@@ -364,10 +365,26 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 		}
 		r.logf("%s", res.Fault)
 	}
-	// Give the writers a moment to send what is queued (byes, aborts).
-	r.flush()
-	r.drain()
-	for _, ls := range [][]*link{r.data, r.control} {
+	// The writers send what is queued (byes, aborts), then the links close.
+	// Links that connect from now on are refused.
+	r.setupMu.Lock()
+	r.left = true
+	links := [][]*link{slices.Clone(r.data), slices.Clone(r.control)}
+	r.setupMu.Unlock()
+	close(r.closing)
+	deadline := time.After(2 * time.Second)
+	for _, ls := range links {
+		for _, l := range ls {
+			if l == nil {
+				continue
+			}
+			select {
+			case <-l.written:
+			case <-deadline:
+			}
+		}
+	}
+	for _, ls := range links {
 		for _, l := range ls {
 			if l != nil {
 				l.conn.Close()
@@ -375,25 +392,4 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 		}
 	}
 	return res, err
-}
-
-// drain waits, briefly, until every link's pending frames are written.
-func (r *nodeRun) drain() {
-	deadline := time.Now().Add(time.Second)
-	for time.Now().Before(deadline) {
-		pending := false
-		for _, ls := range [][]*link{r.data, r.control} {
-			for _, l := range ls {
-				if l != nil {
-					l.mu.Lock()
-					pending = pending || len(l.pending) > 0
-					l.mu.Unlock()
-				}
-			}
-		}
-		if !pending {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
 }

@@ -72,7 +72,8 @@ type link struct {
 	mu      sync.Mutex
 	pending []byte // frames to write, guarded by mu
 	signal  chan struct{}
-	bye     bool // the peer said bye (main loop only)
+	written chan struct{} // closed when its writer has written all and ended
+	bye     bool          // the peer said bye (main loop only)
 	closed  bool // its reader ended (main loop only)
 }
 
@@ -120,13 +121,15 @@ type nodeRun struct {
 	data    []*link // by port
 	control []*link // node 0: by index; others: [0] is the link to node 0
 	setupMu sync.Mutex
-	linked  int // links registered, guarded by setupMu
+	linked  int  // links registered, guarded by setupMu
+	left    bool // the node has left: no more links, guarded by setupMu
 	ready   chan struct{}
 
 	inMu   sync.Mutex
 	inbox  []input
-	inSig  chan struct{}
-	closed chan struct{}
+	inSig   chan struct{}
+	closed  chan struct{} // the run is over
+	closing chan struct{} // the writers write what is left and end
 
 	// Termination (node 0): the current wave, its reports, and the last
 	// complete wave's totals.
@@ -167,7 +170,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 		opt: opt, d: d, cfg: cfg, me: opt.Index, tls: tc, start: time.Now(), log: opt.Log,
 		leader: -1, counts: make([]int64, len(cfg.Algorithm.Messages)),
 		data: make([]*link, cfg.Graph.Degree(opt.Index)), ready: make(chan struct{}),
-		inSig: make(chan struct{}, 1), closed: make(chan struct{}),
+		inSig: make(chan struct{}, 1), closed: make(chan struct{}), closing: make(chan struct{}),
 	}
 	if r.me == 0 {
 		r.control = make([]*link, d.N)
@@ -421,7 +424,7 @@ func (r *nodeRun) register(peer int, p elect.Port, conn net.Conn) {
 
 // registerWith records a new link and starts its reader and writer.
 func (r *nodeRun) registerWith(peer int, p elect.Port, conn net.Conn, fr *FrameReader) bool {
-	l := &link{peer: peer, port: p, conn: conn, signal: make(chan struct{}, 1)}
+	l := &link{peer: peer, port: p, conn: conn, signal: make(chan struct{}, 1), written: make(chan struct{})}
 	r.setupMu.Lock()
 	slot := &r.control[0]
 	switch {
@@ -430,7 +433,7 @@ func (r *nodeRun) registerWith(peer int, p elect.Port, conn net.Conn, fr *FrameR
 	case r.me == 0:
 		slot = &r.control[peer]
 	}
-	if *slot != nil {
+	if *slot != nil || r.left {
 		r.setupMu.Unlock()
 		return false
 	}
@@ -461,23 +464,30 @@ func (r *nodeRun) read(l *link, fr *FrameReader) {
 	}
 }
 
-// write sends a link's pending frames, in batches, until the run closes.
+// write sends a link's pending frames, in batches, until the node leaves;
+// then it writes what is left and ends.
 func (r *nodeRun) write(l *link) {
+	defer close(l.written)
 	var buf []byte
 	for {
+		closing := false
 		select {
 		case <-l.signal:
-		case <-r.closed:
-			return
+		case <-r.closing:
+			closing = true
 		}
 		l.mu.Lock()
 		buf, l.pending = l.pending, buf[:0]
 		l.mu.Unlock()
-		if len(buf) == 0 {
-			continue
+		if len(buf) > 0 {
+			if _, err := l.conn.Write(buf); err != nil {
+				if !closing {
+					r.post(input{kind: inEnd, link: l, err: fmt.Errorf("writing: %v", err)})
+				}
+				return
+			}
 		}
-		if _, err := l.conn.Write(buf); err != nil {
-			r.post(input{kind: inEnd, link: l, err: fmt.Errorf("writing: %v", err)})
+		if closing {
 			return
 		}
 	}
@@ -503,6 +513,8 @@ func (r *nodeRun) queue(l *link, f *Frame) {
 
 // flush wakes the writers of links with pending frames.
 func (r *nodeRun) flush() {
+	r.setupMu.Lock()
+	defer r.setupMu.Unlock()
 	for _, ls := range [][]*link{r.data, r.control} {
 		for _, l := range ls {
 			if l == nil {
