@@ -51,6 +51,10 @@ func usagef(format string, args ...any) error {
 // not what was promised; the output already says which. Exit status 1.
 var errFailed = errors.New("a run did not elect as promised or a check failed")
 
+// errFault reports that a node of a cluster could not finish: a peer was
+// lost or unreachable (exit status 3; the node has said why).
+var errFault = errors.New("a node lost a peer")
+
 // errHelp is returned when the user asked for help; it is not an error.
 var errHelp = errors.New("help requested")
 
@@ -75,6 +79,8 @@ func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int
 		return 2
 	case errors.Is(err, errFailed):
 		return 1
+	case errors.Is(err, errFault):
+		return 3
 	default:
 		fmt.Fprintf(stderr, "elect: %v\n", err)
 		return 1

@@ -93,17 +93,20 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
-	f.params = map[string]*string{}
-	seen := map[string]bool{}
+	f.params = registerParams(fs, cat)
+}
+
+// registerParams defines a flag for every algorithm parameter of cat.
+func registerParams(fs *flag.FlagSet, cat *catalog.Catalog) map[string]*string {
+	params := map[string]*string{}
 	for _, a := range cat.All() {
 		for _, p := range a.Params {
-			if seen[p.Name] {
-				continue
+			if params[p.Name] == nil {
+				params[p.Name] = fs.String(p.Name, "", fmt.Sprintf("%s (%s)", p.Help, usersOf(cat, p.Name)))
 			}
-			seen[p.Name] = true
-			f.params[p.Name] = fs.String(p.Name, "", fmt.Sprintf("%s (%s)", p.Help, usersOf(cat, p.Name)))
 		}
 	}
+	return params
 }
 
 // usersOf names the algorithms that take parameter name.
@@ -266,6 +269,8 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 		fmt.Fprintln(w, "runtime   the reference engine")
 	case "replay":
 		fmt.Fprintln(w, "runtime   a recorded execution, replayed on the reference engine")
+	case "tcp":
+		fmt.Fprintf(w, "runtime   tcp, one process per node, mutual TLS; wall time %s\n", format.Number(r.WallSeconds, 3)+" s")
 	}
 	switch {
 	case r.Leaders >= 1:
@@ -295,7 +300,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Timing == "sync" {
 		unit = "rounds"
 	}
-	if r.Delivery == sim.NewestFirst.String() || r.Timing != "sync" && (r.Runtime == "goroutines" || r.Runtime == "replay") {
+	if r.Delivery == sim.NewestFirst.String() || r.Timing != "sync" && (r.Runtime == "goroutines" || r.Runtime == "replay" || r.Runtime == "tcp") {
 		unit = "(causal depth)"
 	}
 	fmt.Fprintf(w, "time      %s %s\n", format.Number(r.Time, 6), unit)

@@ -2,8 +2,6 @@ package cluster
 
 import (
 	"bytes"
-	"fmt"
-	"net"
 	"sync"
 	"testing"
 	"time"
@@ -12,43 +10,10 @@ import (
 	"github.com/electkit/elect/sim"
 )
 
-// freeBase finds n consecutive free TCP ports on loopback.
-func freeBase(t testing.TB, n int) int {
-	for try := 0; try < 50; try++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		base := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if base+n > 65000 {
-			continue
-		}
-		ok := true
-		var held []net.Listener
-		for p := base; p < base+n && ok; p++ {
-			h, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
-			if err != nil {
-				ok = false
-				break
-			}
-			held = append(held, h)
-		}
-		for _, h := range held {
-			h.Close()
-		}
-		if ok {
-			return base
-		}
-	}
-	t.Fatal("no free ports")
-	return 0
-}
-
 // initCluster writes a cluster for spec in a temporary directory.
 func initCluster(t testing.TB, spec scenario.Spec) (string, *Description) {
 	dir := t.TempDir()
-	d, err := Init(dir, spec, InitOptions{Host: "127.0.0.1", BasePort: freeBase(t, spec.N)})
+	d, err := Init(dir, spec, InitOptions{Host: "127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,11 +56,11 @@ func TestClusterInProcess(t *testing.T) {
 					t.Fatalf("node %d: %v", i, err)
 				}
 			}
-			rec, err := Judge(d, res, nil)
+			rec, err := Judge(d, nil, res, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg, _ := scenario.Build(d.Spec())
+			cfg, _ := scenario.Build(d.Spec(nil))
 			want, _ := sim.Run(*cfg)
 			if rec.Outcome != sim.OutcomeElected || rec.LeaderID != want.LeaderID && c.alg != "afek-gafni" {
 				t.Fatalf("tcp: %s leader %d (%s); simulator: leader %d", rec.Outcome, rec.LeaderID, rec.Violation, want.LeaderID)

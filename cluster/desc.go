@@ -71,6 +71,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
@@ -113,8 +114,41 @@ type InitOptions struct {
 	// node's index (node-{i}.elect for a Kubernetes headless service).
 	Host string
 	// BasePort: node i listens on BasePort+i, or on BasePort itself when
-	// Host is a pattern (each node then has a host of its own).
+	// Host is a pattern (each node then has a host of its own). 0 finds n
+	// consecutive ports free on Host now (FreeBasePort).
 	BasePort int
+}
+
+// FreeBasePort returns a port P such that P..P+n-1 are free on host now:
+// for local clusters and tests. Another program may take them before the
+// nodes start; the nodes then say so.
+func FreeBasePort(host string, n int) (int, error) {
+	for try := 0; try < 100; try++ {
+		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			return 0, err
+		}
+		base := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if base+n > 65535 {
+			continue
+		}
+		var held []net.Listener
+		for p := base; p < base+n; p++ {
+			h, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
+			if err != nil {
+				break
+			}
+			held = append(held, h)
+		}
+		for _, h := range held {
+			h.Close()
+		}
+		if len(held) == n {
+			return base, nil
+		}
+	}
+	return 0, fmt.Errorf("found no %d consecutive free ports on %s", n, host)
 }
 
 // Init builds the run of spec, checks that the TCP runtime can serve it,
@@ -132,6 +166,11 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	}
 	n := cfg.Graph.N
 	pattern := strings.Contains(opt.Host, "{i}")
+	if opt.BasePort == 0 && !pattern {
+		if opt.BasePort, err = FreeBasePort(opt.Host, n); err != nil {
+			return nil, err
+		}
+	}
 	if opt.BasePort < 1 || !pattern && opt.BasePort+n-1 > 65535 || opt.BasePort > 65535 {
 		return nil, fmt.Errorf("ports %d..%d are not all valid TCP ports (1..65535); choose --base-port", opt.BasePort, opt.BasePort+n-1)
 	}
@@ -196,8 +235,9 @@ func Serves(cfg *sim.Config) error {
 }
 
 // Spec is the run the description describes, as every node rebuilds it:
-// the same algorithm, parameters, topology, seed and IDs.
-func (d *Description) Spec() scenario.Spec {
+// the same algorithm (looked up in cat; nil: the default catalog),
+// parameters, topology, seed and IDs.
+func (d *Description) Spec(cat *catalog.Catalog) scenario.Spec {
 	idText := make([]string, len(d.Nodes))
 	for i, nd := range d.Nodes {
 		idText[i] = strconv.FormatInt(int64(nd.ID), 10)
@@ -205,11 +245,13 @@ func (d *Description) Spec() scenario.Spec {
 	return scenario.Spec{
 		Algorithm: d.Algorithm, N: d.N, IDs: "list:" + strings.Join(idText, ","), Topology: d.Topology,
 		Delivery: "fifo", Initiators: d.Initiators, Announce: d.Announce, Params: d.Params, Seed: d.Seed,
+		Catalog: cat,
 	}
 }
 
-// Load reads and checks a cluster's description, and rebuilds its run.
-func Load(dir string) (*Description, *sim.Config, error) {
+// Load reads and checks a cluster's description, and rebuilds its run
+// with the algorithms of cat (nil: the default catalog).
+func Load(dir string, cat *catalog.Catalog) (*Description, *sim.Config, error) {
 	data, err := os.ReadFile(filepath.Join(dir, DescriptionFile))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v (is %s a cluster directory from 'elect cluster init'?)", err, dir)
@@ -218,7 +260,7 @@ func Load(dir string) (*Description, *sim.Config, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
 	}
-	cfg, err := scenario.Build(d.Spec())
+	cfg, err := scenario.Build(d.Spec(cat))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
@@ -18,8 +19,8 @@ const Fault sim.Outcome = "fault"
 // are what the nodes sent, and the time is the deepest causal chain.
 // A nil line is a node that printed none (it died); faults become the
 // outcome "fault", naming the lost node.
-func Judge(d *Description, lines []*NodeResult, exits []string) (*scenario.Record, error) {
-	spec := d.Spec()
+func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []string) (*scenario.Record, error) {
+	spec := d.Spec(cat)
 	cfg, err := scenario.Build(spec)
 	if err != nil {
 		return nil, err
@@ -27,7 +28,9 @@ func Judge(d *Description, lines []*NodeResult, exits []string) (*scenario.Recor
 	cfg.CausalTime = true
 	mon := sim.NewMonitor(cfg, nil, nil, nil)
 	end := sim.End{TypeCounts: make([]int64, len(cfg.Algorithm.Messages))}
-	var faults []string
+	// The nodes that died or never ran come first: the others' faults
+	// follow from them.
+	var dead, faults []string
 	depth := int64(0)
 	for i, l := range lines {
 		if l == nil {
@@ -35,7 +38,7 @@ func Judge(d *Description, lines []*NodeResult, exits []string) (*scenario.Recor
 			if i < len(exits) && exits[i] != "" {
 				why = exits[i]
 			}
-			faults = append(faults, fmt.Sprintf("node %d %s", i, why))
+			dead = append(dead, fmt.Sprintf("node %d %s", i, why))
 			continue
 		}
 		if l.Fault != "" {
@@ -59,9 +62,9 @@ func Judge(d *Description, lines []*NodeResult, exits []string) (*scenario.Recor
 	}
 	end.Time = float64(depth)
 	res := mon.Finish(end)
-	if len(faults) > 0 {
+	if len(dead)+len(faults) > 0 {
 		res.Outcome = Fault
-		res.Violation = strings.Join(faults, "; ")
+		res.Violation = strings.Join(append(dead, faults...), "; ")
 	}
 	rec := scenario.NewRecord(spec, cfg, res)
 	rec.Runtime = "tcp"

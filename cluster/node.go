@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/sim"
 )
 
@@ -24,6 +25,7 @@ const DefaultTimeout = 10 * time.Second
 // NodeOptions configure one node.
 type NodeOptions struct {
 	Index   int
+	Catalog *catalog.Catalog // where the algorithm is looked up (nil: the default)
 	Timeout time.Duration // 0: DefaultTimeout
 	// Trace, when set, receives the node's events as sim.Tracer lines
 	// stamped with Lamport times.
@@ -146,7 +148,7 @@ type nodeRun struct {
 // over for it, and returns its line. An error that is a *FaultError is a
 // fault of the run (exit status 3); any other error is bad input.
 func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
-	d, cfg, err := Load(dir)
+	d, cfg, err := Load(dir, opt.Catalog)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/cluster"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/topology"
+)
+
+func init() {
+	register(command{name: "cluster", summary: "run an election as real processes over TCP with mutual TLS (init, up)", run: clusterCommand})
+	register(command{name: "node", summary: "run one node of a cluster (started by 'cluster up', or by hand on each machine)", run: nodeCommand})
+}
+
+const clusterUsage = `usage: elect cluster init DIR --alg ALGORITHM [flags]
+       elect cluster up DIR [--json] [--kill I@DELAY] [--timeout D] [--trace FILE]
+
+Runs an asynchronous algorithm's nodes as separate processes that talk over
+TCP, each link a mutual TLS 1.3 connection authenticated by the cluster's own
+certificate authority. 'init' writes DIR: cluster.json (the algorithm, its
+parameters, the seed, and each node's index, ID and address) and a CA with a
+certificate and key per node. 'up' starts every node as a child process on
+this machine, waits for them, and prints the result as 'elect run' does,
+with "runtime": "tcp". On several machines, copy DIR to each and run
+'elect node DIR --index I' there (docs/cluster.md; deploy/ has Docker
+Compose and Kubernetes examples).
+
+The cluster detects termination (node 0 runs Mattern's four-counter waves
+over control links), so every asynchronous algorithm stops cleanly; a node
+that loses a peer says which and exits with status 3, and 'up' reports the
+outcome "fault" naming the lost node.
+
+examples:
+  elect cluster init /tmp/c --alg hs --n 16
+  elect cluster up /tmp/c
+  elect cluster up /tmp/c --kill 3@100ms           (node 3 killed: outcome fault)
+  elect cluster init /tmp/k --alg lcr --n 8 --host 'node-{i}.elect' --base-port 7400
+
+Exit status: 0 elected and every check held; 1 otherwise (a fault
+included); 2 for bad input.
+
+flags of init:
+`
+
+func clusterCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "-help" {
+		return usagef("cluster needs a subcommand: init or up; 'elect help cluster' explains them")
+	}
+	switch args[0] {
+	case "init":
+		return clusterInit(cat, args[1:], stdout)
+	case "up":
+		return clusterUp(cat, args[1:], stdout, stderr)
+	case "-h", "--help", "-help", "help":
+		fs := newFlagSet("cluster init", clusterUsage)
+		initFlags(fs, cat)
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return nil
+	}
+	return usagef("unknown cluster subcommand %q%s; use init or up", args[0], suggest(args[0], []string{"init", "up"}))
+}
+
+type clusterInitFlags struct {
+	alg, idsSpec, topo, initiators, host string
+	n, basePort                          int
+	seed                                 uint64
+	announce                             bool
+	params                               map[string]*string
+}
+
+func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
+	f := &clusterInitFlags{}
+	fs.StringVar(&f.alg, "alg", "", "the algorithm (an asynchronous one: 'elect list')")
+	sizeVar(fs, &f.n, "n", 8, "number of nodes (one process each)")
+	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
+	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs and node randomness derive from it")
+	fs.StringVar(&f.topo, "topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
+	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K, nodes:I,J,...")
+	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
+	fs.StringVar(&f.host, "host", "127.0.0.1", "every node's host, or a pattern with {i} for the node's index (node-{i}.elect)")
+	fs.IntVar(&f.basePort, "base-port", 7400, "node i listens on base-port+i (on base-port itself when --host has {i}); 0 finds n free ports now")
+	f.params = registerParams(fs, cat)
+	return f
+}
+
+func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
+	fs := newFlagSet("cluster init", clusterUsage)
+	f := initFlags(fs, cat)
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("cluster init takes one directory (got %d arguments)", len(pos))
+	}
+	if f.alg == "" {
+		return usagef("cluster init needs --alg ALGORITHM; 'elect list' shows them")
+	}
+	spec := scenario.Spec{
+		Catalog: cat, Algorithm: f.alg, N: f.n, IDs: f.idsSpec, Topology: f.topo, Initiators: f.initiators,
+		Announce: f.announce, Seed: f.seed, Params: map[string]string{},
+	}
+	nGiven := false
+	fs.Visit(func(fl *flag.Flag) {
+		if v, ok := f.params[fl.Name]; ok {
+			spec.Params[fl.Name] = *v
+		}
+		nGiven = nGiven || fl.Name == "n"
+	})
+	if !nGiven {
+		if k, ok, err := topology.SpecNodes(f.topo); err == nil && ok {
+			spec.N = k
+		}
+	}
+	d, err := cluster.Init(pos[0], spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
+	if err != nil {
+		if scenario.IsUserError(err) {
+			return usagef("%v", err)
+		}
+		return usagef("%v", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s/cluster.json: %s on %s, n = %d, seed %d; a CA and %d certificates\n",
+		pos[0], d.Algorithm, d.Topology, d.N, d.Seed, d.N)
+	fmt.Fprintf(stdout, "nodes listen on %s .. %s; run them all with: elect cluster up %s\n",
+		d.Nodes[0].Address, d.Nodes[d.N-1].Address, pos[0])
+	return nil
+}
+
+func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("cluster up", clusterUsage)
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	kill := fs.String("kill", "", "kill nodes with SIGKILL: I@DELAY[,I@DELAY...] (e.g. 3@200ms), to watch a fault")
+	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long a node waits for a peer to connect or speak")
+	trace := fs.String("trace", "", "write the nodes' merged events to this file (replayable: elect run ALG ... --replay FILE)")
+	skip := fs.String("skip", "", "nodes not to start, I[,J...] (their peers report them)")
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("cluster up takes one directory (got %d arguments)", len(pos))
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout must be positive, got %v", *timeout)
+	}
+	d, _, err := cluster.Load(pos[0], cat)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	opt := cluster.UpOptions{Command: []string{exe, "node"}, Catalog: cat, Timeout: *timeout, Trace: *trace, Log: stderr}
+	if *kill != "" {
+		for _, k := range strings.Split(*kill, ",") {
+			kl, err := cluster.ParseKill(k, d.N)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			opt.Kills = append(opt.Kills, kl)
+		}
+	}
+	if *skip != "" {
+		for _, s := range strings.Split(*skip, ",") {
+			var i int
+			if _, err := fmt.Sscanf(s, "%d", &i); err != nil || i < 0 || i >= d.N {
+				return usagef("--skip %q: node indexes in 0..%d", *skip, d.N-1)
+			}
+			opt.Skip = append(opt.Skip, i)
+		}
+	}
+	rec, _, err := cluster.Up(pos[0], opt)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+	} else {
+		printRecord(stdout, cat, rec)
+	}
+	if !rec.Succeeded() {
+		return errFailed
+	}
+	return nil
+}
+
+const nodeUsage = `usage: elect node DIR --index I [--timeout D] [--trace FILE]
+
+Runs node I of the cluster in DIR (written by 'elect cluster init') as this
+process: it listens on its address, dials its neighbours (retrying until the
+timeout, so the nodes may start in any order), authenticates every link with
+mutual TLS 1.3 against the cluster's CA, runs the algorithm's node code, and
+when the cluster has detected termination prints one JSON line (its
+decision, the leader it learned, its counts) and exits 0. A node that cannot
+reach or loses a peer prints the line with "fault" and exits 3.
+
+flags:
+`
+
+func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("node", nodeUsage)
+	index := fs.Int("index", -1, "this node's index in the cluster")
+	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long to wait for a peer to connect or speak before giving up (exit 3)")
+	trace := fs.String("trace", "", "write this node's events, with Lamport times, to this file")
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("node takes one cluster directory (got %d arguments)", len(pos))
+	}
+	if *index < 0 {
+		return usagef("node needs --index I, the node's index in the cluster")
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout must be positive, got %v", *timeout)
+	}
+	opt := cluster.NodeOptions{Index: *index, Catalog: cat, Timeout: *timeout, Log: stderr}
+	if *trace != "" {
+		f, err := os.Create(*trace)
+		if err != nil {
+			return usagef("cannot create the trace file: %v", err)
+		}
+		defer f.Close()
+		opt.Trace = f
+	}
+	res, err := cluster.RunNode(pos[0], opt)
+	var fe *cluster.FaultError
+	if res != nil {
+		line, jerr := json.Marshal(res)
+		if jerr != nil {
+			return jerr
+		}
+		fmt.Fprintf(stdout, "%s\n", line)
+	}
+	switch {
+	case errors.As(err, &fe):
+		return errFault
+	case err != nil:
+		return usagef("%v", err)
+	}
+	_ = time.Second
+	return nil
+}

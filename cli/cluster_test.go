@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the test binary stand in for elect itself: 'cluster up'
+// starts os.Executable() as each node, and with ELECT_CLI_AS_MAIN set the
+// test binary runs the command line instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("ELECT_CLI_AS_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// clusterRecord runs cluster init and cluster up --json and decodes the
+// result.
+func clusterRecord(t *testing.T, initArgs []string, upArgs ...string) (map[string]any, int, string) {
+	t.Helper()
+	t.Setenv("ELECT_CLI_AS_MAIN", "1")
+	dir := filepath.Join(t.TempDir(), "c")
+	code, out, errOut := runCLI(append([]string{"cluster", "init", dir, "--base-port", "0"}, initArgs...)...)
+	if code != 0 {
+		t.Fatalf("cluster init: exit %d: %s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(append([]string{"cluster", "up", dir, "--json"}, upArgs...)...)
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("cluster up: exit %d, not JSON: %v\n%s\n%s", code, err, out, errOut)
+	}
+	return rec, code, errOut
+}
+
+// TestClusterUp runs real clusters, one process per node, on loopback.
+func TestClusterUp(t *testing.T) {
+	cases := []struct {
+		alg string
+		n   string
+	}{{"lcr", "8"}, {"hs", "16"}, {"peterson", "12"}, {"afek-gafni", "10"}}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		t.Run(c.alg, func(t *testing.T) {
+			rec, code, errOut := clusterRecord(t, []string{"--alg", c.alg, "--n", c.n, "--seed", "5"})
+			if code != 0 || rec["outcome"] != "elected" || rec["runtime"] != "tcp" {
+				t.Fatalf("exit %d: %v\n%s", code, rec, errOut)
+			}
+			_, simOut, _ := runCLI("run", c.alg, "--n", c.n, "--seed", "5", "--json")
+			var sim map[string]any
+			json.Unmarshal([]byte(simOut), &sim)
+			if c.alg != "afek-gafni" && rec["leader_id"] != sim["leader_id"] {
+				t.Errorf("leader %v; the simulator's %v", rec["leader_id"], sim["leader_id"])
+			}
+			if c.alg == "lcr" && rec["messages"] != sim["messages"] {
+				t.Errorf("lcr: %v messages; the simulator's %v (LCR's count does not depend on the order)", rec["messages"], sim["messages"])
+			}
+		})
+	}
+}
+
+// TestClusterFaults: a node killed with SIGKILL and a node that never
+// starts end the run with the outcome fault, naming the node, within the
+// timeout, and the surviving nodes say which peer they lost.
+func TestClusterFaults(t *testing.T) {
+	rec, code, _ := clusterRecord(t, []string{"--alg", "lcr", "--n", "6"}, "--kill", "3@0s", "--timeout", "2s")
+	if code != 1 || rec["outcome"] != "fault" || !strings.HasPrefix(rec["violation"].(string), "node 3 was killed") {
+		t.Errorf("killed node: exit %d, %v: %v", code, rec["outcome"], rec["violation"])
+	}
+	rec, code, errOut := clusterRecord(t, []string{"--alg", "hs", "--n", "6"}, "--skip", "4", "--timeout", "1s")
+	v, _ := rec["violation"].(string)
+	if code != 1 || rec["outcome"] != "fault" || !strings.HasPrefix(v, "node 4 was never started") || !strings.Contains(v, "no link to node 4") {
+		t.Errorf("missing node: exit %d, %v: %v\n%s", code, rec["outcome"], v, errOut)
+	}
+}

@@ -1,0 +1,195 @@
+package cluster
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/scenario"
+)
+
+// Kill is a fault to inject: node Index is killed with SIGKILL After the
+// start.
+type Kill struct {
+	Index int
+	After time.Duration
+}
+
+// ParseKill reads I@DELAY (node index, Go duration: 3@200ms).
+func ParseKill(s string, n int) (Kill, error) {
+	idx, delay, ok := strings.Cut(s, "@")
+	i, err := strconv.Atoi(idx)
+	if !ok || err != nil || i < 0 || i >= n {
+		return Kill{}, fmt.Errorf("--kill %q: write I@DELAY with I a node index in 0..%d and DELAY a duration such as 200ms", s, n-1)
+	}
+	d, err := time.ParseDuration(delay)
+	if err != nil || d < 0 {
+		return Kill{}, fmt.Errorf("--kill %q: %q is not a duration such as 200ms or 1s", s, delay)
+	}
+	return Kill{Index: i, After: d}, nil
+}
+
+// UpOptions configure `elect cluster up`.
+type UpOptions struct {
+	// Command is the program and leading arguments that run one node
+	// (the elect binary and "node"); Up appends DIR --index I --timeout D.
+	Command []string
+	Catalog *catalog.Catalog
+	Timeout time.Duration
+	Kills   []Kill
+	// Trace, when set, is the file that receives the nodes' merged trace.
+	Trace string
+	// Log receives the nodes' log lines, each prefixed by its node.
+	Log io.Writer
+	// Skip lists nodes not to start (a node that never starts: its peers
+	// must report it).
+	Skip []int
+}
+
+// Up runs every node of the cluster in dir as a child process, gathers
+// their lines and judges the election (Judge). The record's WallSeconds is
+// the time from the first start to the last exit.
+func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
+	d, _, err := Load(dir, opt.Catalog)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	traceDir := ""
+	if opt.Trace != "" {
+		if traceDir, err = os.MkdirTemp("", "elect-cluster-trace-"); err != nil {
+			return nil, nil, err
+		}
+		defer os.RemoveAll(traceDir)
+	}
+	lines := make([]*NodeResult, d.N)
+	exits := make([]string, d.N)
+	var logMu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	procs := make([]*exec.Cmd, d.N)
+	for i := range d.N {
+		if slices.Contains(opt.Skip, i) {
+			exits[i] = "was never started"
+			continue
+		}
+		args := append(slices.Clone(opt.Command[1:]), dir, "--index", strconv.Itoa(i), "--timeout", opt.Timeout.String())
+		if traceDir != "" {
+			args = append(args, "--trace", filepath.Join(traceDir, NodeName(i)+".jsonl"))
+		}
+		cmd := exec.Command(opt.Command[0], args...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, nil, fmt.Errorf("starting node %d: %v", i, err)
+		}
+		procs[i] = cmd
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				logMu.Lock()
+				fmt.Fprintf(opt.Log, "[node %d] %s\n", i, sc.Text())
+				logMu.Unlock()
+			}
+			err := cmd.Wait()
+			var line NodeResult
+			if json.Unmarshal(bytes.TrimSpace(out.Bytes()), &line) == nil {
+				lines[i] = &line
+			}
+			var ee *exec.ExitError
+			switch {
+			case errors.As(err, &ee) && !ee.Exited():
+				exits[i] = fmt.Sprintf("was killed (%v)", ee)
+			case err != nil:
+				exits[i] = fmt.Sprintf("exited with %v", err)
+			}
+		}()
+	}
+	for _, k := range opt.Kills {
+		if p := procs[k.Index]; p != nil {
+			time.AfterFunc(k.After, func() { p.Process.Kill() })
+		}
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	rec, err := Judge(d, opt.Catalog, lines, exits)
+	if err != nil {
+		return nil, lines, err
+	}
+	rec.WallSeconds = wall.Seconds()
+	if traceDir != "" {
+		if err := mergeTraces(traceDir, d.N, opt.Trace); err != nil {
+			return rec, lines, err
+		}
+	}
+	return rec, lines, nil
+}
+
+// mergeTraces merges the nodes' traces into one file ordered by (Lamport
+// time, node), keeping each node's own order: an order consistent with
+// causality, since a delivery's time exceeds that of the handler that sent
+// the message.
+func mergeTraces(dir string, n int, out string) error {
+	type line struct {
+		t    int64
+		node int
+		text []byte
+	}
+	var all []line
+	for i := range n {
+		data, err := os.ReadFile(filepath.Join(dir, NodeName(i)+".jsonl"))
+		if err != nil {
+			continue // a node that never started or died before writing
+		}
+		for _, text := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			var head struct {
+				T int64 `json:"t"`
+			}
+			if len(text) == 0 || json.Unmarshal(text, &head) != nil {
+				continue
+			}
+			all = append(all, line{t: head.T, node: i, text: text})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b line) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, b.node))
+	})
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, l := range all {
+		w.Write(l.text)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
