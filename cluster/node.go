@@ -26,7 +26,7 @@ const DefaultTimeout = 10 * time.Second
 type NodeOptions struct {
 	Index   int
 	Catalog *catalog.Catalog // where the algorithm is looked up (nil: the default)
-	Timeout time.Duration // 0: DefaultTimeout
+	Timeout time.Duration    // 0: DefaultTimeout
 	// Trace, when set, receives the node's events as sim.Tracer lines
 	// stamped with Lamport times.
 	Trace io.Writer
@@ -76,7 +76,7 @@ type link struct {
 	signal  chan struct{}
 	written chan struct{} // closed when its writer has written all and ended
 	bye     bool          // the peer said bye (main loop only)
-	closed  bool // its reader ended (main loop only)
+	closed  bool          // its reader ended (main loop only)
 }
 
 // input is one thing a node's main loop handles.
@@ -127,8 +127,8 @@ type nodeRun struct {
 	left    bool // the node has left: no more links, guarded by setupMu
 	ready   chan struct{}
 
-	inMu   sync.Mutex
-	inbox  []input
+	inMu    sync.Mutex
+	inbox   []input
 	inSig   chan struct{}
 	closed  chan struct{} // the run is over
 	closing chan struct{} // the writers write what is left and end
