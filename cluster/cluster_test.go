@@ -86,7 +86,6 @@ func TestClusterInProcess(t *testing.T) {
 	}
 }
 
-
 // TestRefusesStrangers: while the cluster waits for its last node, a client
 // speaking plain TCP, a client with a self-signed certificate, and a node of
 // the cluster claiming another node's identity are each refused with one
