@@ -78,3 +78,27 @@ func TestClusterFaults(t *testing.T) {
 		t.Errorf("missing node: exit %d, %v: %v\n%s", code, rec["outcome"], v, errOut)
 	}
 }
+
+// TestClusterTraceReplays: the nodes' merged trace of a cluster run,
+// replayed in the simulator's reference engine with the same flags, gives
+// the cluster's counts, leader and time.
+func TestClusterTraceReplays(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "order.jsonl")
+	rec, code, errOut := clusterRecord(t, []string{"--alg", "peterson", "--n", "12", "--seed", "2"}, "--trace", trace)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI("run", "peterson", "--n", "12", "--seed", "2", "--replay", trace, "--json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	var replay map[string]any
+	if err := json.Unmarshal([]byte(out), &replay); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"outcome", "leader_id", "messages", "messages_by_type", "time", "max_node_messages"} {
+		if a, b := jsonText(rec[k]), jsonText(replay[k]); a != b {
+			t.Errorf("%s: cluster %s, replay %s", k, a, b)
+		}
+	}
+}
