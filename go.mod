@@ -2,7 +2,15 @@ module github.com/electkit/elect
 
 go 1.26.8
 
-require gonum.org/v1/plot v0.17.0
+// Direct dependencies, each the maintained, widely used choice for its job:
+// gonum's plot draws the figures of 'elect plot' and 'elect reproduce'
+// (PNG and SVG, no cgo); sigs.k8s.io/yaml (the Kubernetes project's YAML
+// reader) is used only by the tests that check deploy/ against 'elect
+// cluster init'.
+require (
+	gonum.org/v1/plot v0.17.0
+	sigs.k8s.io/yaml v1.6.0
+)
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -11,6 +19,7 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/cluster"
@@ -200,7 +200,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-const nodeUsage = `usage: elect node DIR --index I [--timeout D] [--trace FILE]
+const nodeUsage = `usage: elect node DIR --index I|hostname [--timeout D] [--trace FILE]
 
 Runs node I of the cluster in DIR (written by 'elect cluster init') as this
 process: it listens on its address, dials its neighbours (retrying until the
@@ -210,12 +210,15 @@ when the cluster has detected termination prints one JSON line (its
 decision, the leader it learned, its counts) and exits 0. A node that cannot
 reach or loses a peer prints the line with "fault" and exits 3.
 
+--index hostname takes the index from the number that ends this machine's
+host name (elect-3 is node 3), as in a Kubernetes StatefulSet.
+
 flags:
 `
 
 func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("node", nodeUsage)
-	index := fs.Int("index", -1, "this node's index in the cluster")
+	indexText := fs.String("index", "", "this node's index in the cluster, or hostname: the number ending the host name")
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long to wait for a peer to connect or speak before giving up (exit 3)")
 	trace := fs.String("trace", "", "write this node's events, with Lamport times, to this file")
 	pos, err := parseInterleaved(fs, args, stdout)
@@ -225,13 +228,14 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if len(pos) != 1 {
 		return usagef("node takes one cluster directory (got %d arguments)", len(pos))
 	}
-	if *index < 0 {
-		return usagef("node needs --index I, the node's index in the cluster")
+	index, err := nodeIndex(*indexText)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
-	opt := cluster.NodeOptions{Index: *index, Catalog: cat, Timeout: *timeout, Log: stderr}
+	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr}
 	if *trace != "" {
 		f, err := os.Create(*trace)
 		if err != nil {
@@ -255,6 +259,29 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	case err != nil:
 		return usagef("%v", err)
 	}
-	_ = time.Second
 	return nil
+}
+
+// nodeIndex reads --index: a number, or "hostname" for the number that
+// ends the host name.
+func nodeIndex(text string) (int, error) {
+	if text == "" {
+		return 0, fmt.Errorf("node needs --index I, the node's index in the cluster (or --index hostname)")
+	}
+	name := text
+	if text == "hostname" {
+		h, err := os.Hostname()
+		if err != nil {
+			return 0, fmt.Errorf("--index hostname: %v", err)
+		}
+		name = h[strings.LastIndexAny(h, "-.")+1:]
+	}
+	i, err := strconv.Atoi(name)
+	if err != nil || i < 0 {
+		if text == "hostname" {
+			return 0, fmt.Errorf("--index hostname: the host name %q does not end in -N", name)
+		}
+		return 0, fmt.Errorf("--index %q is not a node index (0, 1, ...) or hostname", text)
+	}
+	return i, nil
 }

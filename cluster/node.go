@@ -239,10 +239,23 @@ func (r *nodeRun) expected() int {
 	return len(r.data) + 1
 }
 
+// ListenAddress is where a node with address addr listens: addr itself when
+// its host is an IP address, otherwise every interface on its port (in
+// Docker Compose or Kubernetes the name is the container's, and the
+// certificate, not the address, says who the node is).
+func ListenAddress(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || net.ParseIP(host) != nil {
+		return addr
+	}
+	return net.JoinHostPort("", port)
+}
+
 func (r *nodeRun) run() (*NodeResult, error) {
-	ln, err := net.Listen("tcp", r.d.Nodes[r.me].Address)
+	addr := ListenAddress(r.d.Nodes[r.me].Address)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, r.fault(-1, "cannot listen on %s: %v", r.d.Nodes[r.me].Address, err)
+		return r.result(r.fault(-1, "cannot listen on %s: %v", addr, err))
 	}
 	defer ln.Close()
 	defer close(r.closed)
