@@ -62,6 +62,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"math/big"
+	mathrand "math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -120,19 +121,15 @@ type InitOptions struct {
 }
 
 // FreeBasePort returns a port P such that P..P+n-1 are free on host now:
-// for local clusters and tests. Another program may take them before the
-// nodes start; the nodes then say so.
+// for local clusters and tests. It looks below the kernel's range of
+// ephemeral ports, so that the outgoing connections of other programs do
+// not take them between now and the nodes' start; another program may
+// still listen on them first, and the nodes then say so.
 func FreeBasePort(host string, n int) (int, error) {
-	for try := 0; try < 100; try++ {
-		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-		if err != nil {
-			return 0, err
-		}
-		base := l.Addr().(*net.TCPAddr).Port
-		l.Close()
-		if base+n > 65535 {
-			continue
-		}
+	low, high := 10000, ephemeralLow()-n
+	rng := mathrand.New(mathrand.NewPCG(uint64(time.Now().UnixNano()), uint64(os.Getpid())))
+	for try := 0; try < 200 && high > low; try++ {
+		base := low + rng.IntN(high-low)
 		var held []net.Listener
 		for p := base; p < base+n; p++ {
 			h, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
@@ -149,6 +146,24 @@ func FreeBasePort(host string, n int) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("found no %d consecutive free ports on %s", n, host)
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range (Linux;
+// 32768 elsewhere).
+func ephemeralLow() int {
+	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 32768
+	}
+	low, err := strconv.Atoi(f[0])
+	if err != nil || low < 12000 {
+		return 32768
+	}
+	return low
 }
 
 // Init builds the run of spec, checks that the TCP runtime can serve it,
