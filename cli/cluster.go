@@ -111,23 +111,11 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 		Catalog: cat, Algorithm: f.alg, N: f.n, IDs: f.idsSpec, Topology: f.topo, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed, Params: map[string]string{},
 	}
-	nGiven := false
-	fs.Visit(func(fl *flag.Flag) {
-		if v, ok := f.params[fl.Name]; ok {
-			spec.Params[fl.Name] = *v
-		}
-		nGiven = nGiven || fl.Name == "n"
-	})
-	if !nGiven {
-		if k, ok, err := topology.SpecNodes(f.topo); err == nil && ok {
-			spec.N = k
-		}
-	}
+	setParamsAndN(fs, f.params, &spec)
 	d, err := cluster.Init(pos[0], spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
 	if err != nil {
-		if scenario.IsUserError(err) {
-			return usagef("%v", err)
-		}
+		// Everything Init refuses is the user's to fix: the run, the
+		// ports, or a directory that cannot be written.
 		return usagef("%v", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s/cluster.json: %s on %s, n = %d, seed %d; a CA and %d certificates\n",

@@ -132,20 +132,26 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
 		Runtime: f.runtime,
 	}
+	setParamsAndN(fs, f.params, &s)
+	return s
+}
+
+// setParamsAndN copies into s the algorithm parameters given on the command
+// line and, when --n was not given, takes n from a topology that fixes it
+// (grid:WxH, torus:WxH and file:PATH; errors surface in Build).
+func setParamsAndN(fs *flag.FlagSet, params map[string]*string, s *scenario.Spec) {
 	nGiven := false
 	fs.Visit(func(fl *flag.Flag) {
-		if v, ok := f.params[fl.Name]; ok {
+		if v, ok := params[fl.Name]; ok {
 			s.Params[fl.Name] = *v
 		}
 		nGiven = nGiven || fl.Name == "n"
 	})
 	if !nGiven {
-		// grid:WxH, torus:WxH and file:PATH fix n; errors surface in Build.
-		if k, ok, err := topology.SpecNodes(f.topology); err == nil && ok {
+		if k, ok, err := topology.SpecNodes(s.Topology); err == nil && ok {
 			s.N = k
 		}
 	}
-	return s
 }
 
 func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {

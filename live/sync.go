@@ -2,6 +2,7 @@ package live
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 	"sync"
 
@@ -76,7 +77,7 @@ func (r *run) runSync() {
 			t := timers[0]
 			nd := r.nodes[t.node]
 			if !nd.pendingTimer(t.seq) {
-				timers.pop() // cancelled, or fired already
+				heap.Pop(&timers) // cancelled, or fired already
 				continue
 			}
 			if next < 0 || t.due < next {
@@ -116,7 +117,7 @@ func (r *run) runSync() {
 			wakeRounds = wakeRounds[1:]
 		}
 		for len(timers) > 0 && timers[0].due == now {
-			add(timers.pop().node)
+			add(heap.Pop(&timers).(timerEntry).node)
 		}
 		slices.Sort(active)
 		round = now
@@ -137,7 +138,7 @@ func (r *run) runSync() {
 			events += nd.events - nd.countedEvents
 			nd.countedEvents = nd.events
 			for _, t := range nd.newTimers {
-				timers.push(timerEntry{due: t.due, seq: t.seq, node: i})
+				heap.Push(&timers, timerEntry{due: t.due, seq: t.seq, node: i})
 			}
 			nd.newTimers = nd.newTimers[:0]
 			// Hand over the round's messages for the next round, here
@@ -220,53 +221,21 @@ type timerEntry struct {
 	node int32
 }
 
-// timerHeap is a binary min-heap of timers by (due, node, seq).
+// timerHeap is a min-heap of timers by (due, node, seq), for
+// container/heap (the timers of a synchronous run are few: no need for
+// the simulator's specialised queues).
 type timerHeap []timerEntry
 
-func (h timerHeap) less(a, b int) bool {
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(a, b int) bool {
 	x, y := h[a], h[b]
-	if x.due != y.due {
-		return x.due < y.due
-	}
-	if x.node != y.node {
-		return x.node < y.node
-	}
-	return x.seq < y.seq
+	return cmp.Or(cmp.Compare(x.due, y.due), cmp.Compare(x.node, y.node), cmp.Compare(x.seq, y.seq)) < 0
 }
-
-func (h *timerHeap) push(t timerEntry) {
-	*h = append(*h, t)
+func (h timerHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *timerHeap) Push(x any)   { *h = append(*h, x.(timerEntry)) }
+func (h *timerHeap) Pop() any {
 	q := *h
-	for k := len(q) - 1; k > 0; {
-		p := (k - 1) / 2
-		if !q.less(k, p) {
-			break
-		}
-		q[k], q[p] = q[p], q[k]
-		k = p
-	}
-}
-
-func (h *timerHeap) pop() timerEntry {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for k := 0; ; {
-		c := 2*k + 1
-		if c >= len(q) {
-			break
-		}
-		if c+1 < len(q) && q.less(c+1, c) {
-			c++
-		}
-		if !q.less(c, k) {
-			break
-		}
-		q[k], q[c] = q[c], q[k]
-		k = c
-	}
-	*h = q
-	return top
+	t := q[len(q)-1]
+	*h = q[:len(q)-1]
+	return t
 }
