@@ -1,0 +1,478 @@
+// Package check is the exhaustive checker behind `elect check`: it runs
+// the very node code the simulator and the real runtimes run, over every
+// schedule of a small network, and reports whether the election's
+// properties hold in all of them, and the exact extremes of the messages
+// sent (by type and in all) and of the time.
+//
+// # What is explored
+//
+// A state is the whole network: every node's state (elect.Snapshotter's
+// encoding, so the checker needs nothing from an algorithm beyond its
+// declaration), its flags, decision and learned leader, its causal depth,
+// and every link's messages in flight, each with its causal depth (under
+// bag delivery a link's contents as a multiset). The choices at a state
+// are which message is delivered next: under fifo the oldest message of
+// any link, under bag any message in flight. Initiators wake at time 0, before any message can arrive (as in
+// the simulator); a node that is not an initiator wakes when its first
+// message comes (--initiators subsets checks every set of initiators).
+// Wake-ups commute with one another, so one order of them is explored. A
+// depth-first search visits every reachable state once (states
+// are keyed by their encoding, exactly: no hash collisions), and computes
+// for each state, over every execution from it, the largest and smallest
+// number of messages still to come and the final time, with the step that
+// reaches each; the extremes of the initial state are the extremes over
+// all executions, and following the recorded steps gives an execution
+// that reaches each one.
+//
+// Time is the causal depth (the longest chain of messages each caused by
+// the previous one), the time of an execution in which every message took
+// one unit: it is a function of the state because depths are part of it.
+//
+// # Properties
+//
+// At every state: no decision changes, at most one leader, and a leader
+// holds the promised ID. At every terminal state (nothing can happen):
+// exactly one leader (a terminal state without one is a deadlock), and
+// when the algorithm announces, every node decided and knows the leader's
+// ID (without an announcement, nodes other than the leader need not learn
+// the outcome: LCR's do not). A state the search returns to while
+// still exploring from it is a cycle: an infinite execution, reported as
+// non-termination with the path to it. A violated property is reported
+// with its execution, which is written as a trace that `elect run
+// --replay` replays (under fifo).
+//
+// # Reductions, and what is not reduced
+//
+// ID assignments: with --ids all every assignment of the IDs 1..n is
+// checked, up to rotation on rings: rotating the assignment and the node
+// indexes together gives an isomorphic network (a ring's ports are the
+// same at every node), and node code sees only its ID, its ports and its
+// own random stream, so every execution of a rotated assignment is an
+// execution of the original with nodes renamed, with the same counts and
+// outcome. Only deterministic algorithms are checked (a seeded random
+// stream would break that argument, and coin flips are not schedules).
+//
+// Partial-order reduction is not applied: deliveries to different nodes
+// commute, so the state graph is full of diamonds that a persistent-set
+// or sleep-set reduction would cut, but the extremes here are computed
+// over the state graph by dynamic programming, and a reduction that is
+// sound for them (every Mazurkiewicz trace represented) with state
+// caching needs sleep-set bookkeeping per state that this version does
+// not do. The state cache already makes each diamond cost its states, not
+// its paths; what is left is the number of states, which --max-states
+// bounds: a search that reaches it ends with the verdict "incomplete",
+// never "ok".
+//
+// Synchronous algorithms have no scheduling choices: given IDs and
+// wake-up times an execution is determined, so each configuration is run
+// once in the simulator.
+//
+// Configurations (ID assignments and initiator sets) are checked in
+// parallel, one search per configuration; the results are merged in a
+// fixed order, so the report does not depend on the number of workers.
+package check
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
+)
+
+// Options describe a check.
+type Options struct {
+	Spec       scenario.Spec // algorithm, n, topology, announce, parameters (IDs from IDs below)
+	IDs        string        // "all", or an ids arrangement for a single assignment
+	Delivery   string        // "fifo", "bag" or "sync"
+	Initiators string        // "all" or "subsets" (every non-empty set of initiators)
+	MaxStates  int64         // per configuration; 0: 2 million
+	Workers    int           // 0: GOMAXPROCS
+}
+
+// Extreme is the largest or smallest value of a quantity over every
+// execution of every configuration, with one that reaches it.
+type Extreme struct {
+	Quantity string     `json:"quantity"` // a message type, "messages", or "time"
+	Max      int64      `json:"max"`
+	MaxIDs   []elect.ID `json:"max_ids"`
+	Min      int64      `json:"min"`
+	MinIDs   []elect.ID `json:"min_ids"`
+	maxCfg   *config
+	minCfg   *config
+}
+
+// BoundVerdict is a declared bound against the extremes.
+type BoundVerdict struct {
+	Name     string  `json:"name"`
+	Relation string  `json:"relation"`
+	Holds    bool    `json:"holds"`
+	Worst    float64 `json:"worst"`    // the extreme measured in the configuration closest to the bound
+	Bound    float64 `json:"bound"`    // the bound's value there
+	Tightest float64 `json:"tightest"` // worst / bound (AtMost, Exactly) or bound / worst (AtLeast)
+	Checked  int     `json:"configurations"`
+}
+
+// Report is the outcome of a check.
+type Report struct {
+	Algorithm      string         `json:"algorithm"`
+	N              int            `json:"n"`
+	Delivery       string         `json:"delivery"`
+	Verdict        string         `json:"verdict"` // ok, violation, incomplete
+	Configurations int            `json:"configurations"`
+	States         int64          `json:"states"`
+	Transitions    int64          `json:"transitions"`
+	Violation      string         `json:"violation,omitempty"`
+	ViolationIDs   []elect.ID     `json:"violation_ids,omitempty"`
+	Extremes       []Extreme      `json:"extremes"`
+	Bounds         []BoundVerdict `json:"bounds"`
+
+	counterexample []step
+	violationCfg   *config
+}
+
+// config is one configuration: an ID assignment and initiators.
+type config struct {
+	cfg *sim.Config
+	// results
+	states    int64
+	edges     int64
+	violation string
+	bad       []step
+	full      bool
+	max, min  []int64
+	syncRes   *sim.Result
+	bag       bool
+	limit     int64
+}
+
+// explore searches c again (a search keeps every state it visits, so the
+// checker drops it after each configuration and redoes the few it
+// reports on).
+func (c *config) explore() *explorer {
+	x := newExplorer(c.cfg, c.bag, c.limit)
+	x.visit(x.initial())
+	return x
+}
+
+// Run checks every configuration that opt describes.
+func Run(opt Options) (*Report, error) {
+	base, err := scenario.Build(withIDs(opt.Spec, "increasing", opt.Delivery))
+	if err != nil {
+		return nil, err
+	}
+	alg := base.Algorithm
+	if alg.Model.Randomized {
+		return nil, fmt.Errorf("%s is randomized: the checker explores schedules, not coin flips; check a deterministic algorithm", alg.Name)
+	}
+	for _, nd := range []elect.Node{alg.New(elect.NodeInfo{ID: 1, N: 2, Degree: 2, Params: base.Params})} {
+		if _, ok := nd.(elect.Snapshotter); !ok {
+			return nil, fmt.Errorf("%s's nodes do not implement elect.Snapshotter: the checker needs to copy and compare their states", alg.Name)
+		}
+	}
+	if opt.MaxStates <= 0 {
+		opt.MaxStates = 2_000_000
+	}
+	cfgs, err := configurations(opt, base)
+	if err != nil {
+		return nil, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan *config)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				c.run(opt)
+			}
+		}()
+	}
+	for _, c := range cfgs {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	return report(opt, base, cfgs), nil
+}
+
+// withIDs is spec with an ID arrangement and the delivery the check asks.
+func withIDs(s scenario.Spec, ids, delivery string) scenario.Spec {
+	s.IDs = ids
+	s.Delivery = delivery
+	if delivery == "bag" {
+		s.Delivery = "random" // the model check wants a non-FIFO model
+	}
+	s.Timing = ""
+	return s
+}
+
+// configurations lists the ID assignments and initiator sets to check.
+func configurations(opt Options, base *sim.Config) ([]*config, error) {
+	n := base.Graph.N
+	var assignments [][]elect.ID
+	if opt.IDs == "all" {
+		ids := make([]elect.ID, n)
+		for i := range ids {
+			ids[i] = elect.ID(i + 1)
+		}
+		ring := base.Graph.Kind == topology.Ring
+		permute(ids, 0, func(p []elect.ID) {
+			if !ring || p[0] == 1 { // rotation symmetry: ID 1 at node 0
+				assignments = append(assignments, slices.Clone(p))
+			}
+		})
+	} else {
+		c, err := scenario.Build(withIDs(opt.Spec, opt.IDs, opt.Delivery))
+		if err != nil {
+			return nil, err
+		}
+		assignments = append(assignments, c.IDs)
+	}
+	var wakes [][]sim.Wake
+	switch opt.Initiators {
+	case "", "all":
+		wakes = [][]sim.Wake{nil}
+	case "subsets":
+		if base.Algorithm.Model.WakeUp == elect.AllAtOnce {
+			return nil, fmt.Errorf("%s needs every node to wake up; --initiators subsets does not apply", base.Algorithm.Name)
+		}
+		for mask := 1; mask < 1<<n; mask++ {
+			var w []sim.Wake
+			for i := range n {
+				if mask&(1<<i) != 0 {
+					w = append(w, sim.Wake{Node: i})
+				}
+			}
+			if len(w) == n {
+				w = nil
+			}
+			wakes = append(wakes, w)
+		}
+	default:
+		return nil, fmt.Errorf("--initiators %q: use all or subsets", opt.Initiators)
+	}
+	var out []*config
+	for _, ids := range assignments {
+		for _, w := range wakes {
+			c := *base
+			c.IDs, c.Wake = ids, w
+			if c.Delivery != sim.Sync && opt.Delivery != "bag" {
+				c.Delivery = sim.FIFO
+			}
+			c.CausalTime = c.Delivery != sim.Sync
+			if err := c.CheckModel(); err != nil && opt.Spec.Force == false {
+				return nil, err
+			}
+			out = append(out, &config{cfg: &c})
+		}
+	}
+	return out, nil
+}
+
+func permute(a []elect.ID, k int, f func([]elect.ID)) {
+	if k == len(a) {
+		f(a)
+		return
+	}
+	for i := k; i < len(a); i++ {
+		a[k], a[i] = a[i], a[k]
+		permute(a, k+1, f)
+		a[k], a[i] = a[i], a[k]
+	}
+}
+
+// run checks one configuration.
+func (c *config) run(opt Options) {
+	if c.cfg.Delivery == sim.Sync {
+		r, err := sim.Run(*c.cfg)
+		if err != nil {
+			c.violation = err.Error()
+			return
+		}
+		c.syncRes = r
+		c.states, c.edges = 1, r.Events
+		if r.Outcome != sim.OutcomeElected {
+			c.violation = fmt.Sprintf("%s: %s", r.Outcome, r.Violation)
+		}
+		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
+		c.min = c.max
+		return
+	}
+	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	inf, err := x.visit(x.initial())
+	c.states, c.edges, c.full = x.states, x.edges, x.full
+	c.bag, c.limit = x.bag, opt.MaxStates
+	if err != nil {
+		c.violation, c.bad = x.violation, x.badPath
+		return
+	}
+	c.max, c.min = inf.max, inf.min
+}
+
+// report merges the configurations' results in their order.
+func report(opt Options, base *sim.Config, cfgs []*config) *Report {
+	alg := base.Algorithm
+	r := &Report{Algorithm: alg.Name, N: base.Graph.N, Delivery: opt.Delivery, Verdict: "ok", Configurations: len(cfgs)}
+	names := make([]string, 0, len(alg.Messages)+2)
+	for _, m := range alg.Messages {
+		names = append(names, m.Name)
+	}
+	names = append(names, "messages", "time")
+	r.Extremes = make([]Extreme, len(names))
+	for q := range names {
+		r.Extremes[q] = Extreme{Quantity: names[q], Max: math.MinInt64, Min: math.MaxInt64}
+	}
+	for _, c := range cfgs {
+		r.States += c.states
+		r.Transitions += c.edges
+		switch {
+		case c.violation != "" && r.Verdict != "violation":
+			r.Verdict, r.Violation, r.ViolationIDs = "violation", c.violation, c.cfg.IDs
+			r.counterexample, r.violationCfg = c.bad, c
+		case c.full && r.Verdict == "ok":
+			r.Verdict = "incomplete"
+		}
+		if c.max == nil {
+			continue
+		}
+		for q := range names {
+			e := &r.Extremes[q]
+			if c.max[q] > e.Max {
+				e.Max, e.MaxIDs, e.maxCfg = c.max[q], c.cfg.IDs, c
+			}
+			if c.min[q] < e.Min {
+				e.Min, e.MinIDs, e.minCfg = c.min[q], c.cfg.IDs, c
+			}
+		}
+	}
+	if r.Verdict == "ok" {
+		r.Bounds = bounds(alg, cfgs, names)
+	}
+	return r
+}
+
+// bounds evaluates every declared bound in every configuration against
+// that configuration's extremes.
+func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict {
+	var out []BoundVerdict
+	for _, b := range alg.Bounds {
+		if b.Quantity == elect.Bits {
+			continue // bits follow from the counts by type
+		}
+		if b.Quantity == elect.Time && cfgs[0].cfg.CausalTime {
+			// Time bounds speak of executions whose messages take at most
+			// one unit; an asynchronous schedule has no durations, and the
+			// checker's time is the causal depth, which such a bound does
+			// not limit (a chain may pass a node twice).
+			continue
+		}
+		v := BoundVerdict{Name: fmt.Sprintf("%s %s %s", b.Name, b.Relation, b.Formula), Relation: b.Relation.String(), Holds: true, Tightest: math.Inf(-1)}
+		for _, c := range cfgs {
+			ctx := c.cfg.BoundContext()
+			if b.Applies != nil && !b.Applies(ctx) {
+				continue
+			}
+			hi, lo := quantity(b, alg, c.max), quantity(b, alg, c.min)
+			want := b.Value(ctx)
+			v.Checked++
+			var ratio float64
+			var worst float64
+			switch b.Relation {
+			case elect.AtMost:
+				worst, ratio = hi, hi/want
+				v.Holds = v.Holds && hi <= want
+			case elect.AtLeast:
+				worst, ratio = lo, want/lo
+				v.Holds = v.Holds && lo >= want
+			default:
+				worst, ratio = hi, hi/want
+				if lo != hi || hi != want {
+					ratio = math.Max(hi/want, want/lo)
+				}
+				v.Holds = v.Holds && lo == want && hi == want
+			}
+			if ratio > v.Tightest {
+				v.Tightest, v.Worst, v.Bound = ratio, worst, want
+			}
+		}
+		if v.Checked > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// quantity is what bound b measures, from a configuration's extremes
+// (messages of its types, or all, or time).
+func quantity(b elect.Bound, alg *elect.Algorithm, ext []int64) float64 {
+	types := len(alg.Messages)
+	switch b.Quantity {
+	case elect.Time:
+		return float64(ext[types+1])
+	case elect.Messages:
+		if len(b.Types) == 0 {
+			return float64(ext[types])
+		}
+		var s int64
+		for t, m := range alg.Messages {
+			if slices.Contains(b.Types, m.Name) {
+				s += ext[t]
+			}
+		}
+		return float64(s)
+	}
+	return math.NaN() // bits: not checked here
+}
+
+// WriteCounterexample writes the execution that violates a property as a
+// trace; false when there is none.
+func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
+	c := r.violationCfg
+	if c == nil || c.cfg.Delivery == sim.Sync {
+		return false, nil
+	}
+	return true, newExplorer(c.cfg, c.bag, c.limit).writeSchedule(w, r.counterexample)
+}
+
+// WriteExtreme writes an execution that reaches the largest (or smallest)
+// value of quantity q (an index of Extremes) as a trace; false when there
+// is none (synchronous runs: rerun the simulator with the IDs).
+func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
+	e := r.Extremes[q]
+	c := e.minCfg
+	if largest {
+		c = e.maxCfg
+	}
+	if c == nil || c.cfg.Delivery == sim.Sync {
+		return false, nil
+	}
+	x := c.explore()
+	return true, x.writeSchedule(w, x.schedule(q, largest))
+}
+
+// IDsFlag writes an assignment as the --ids list that reproduces it.
+func IDsFlag(ids []elect.ID) string { return idsText(ids) }
+
+// idsText writes an assignment as the --ids list that reproduces it.
+func idsText(ids []elect.ID) string {
+	b := []byte("list:")
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(id), 10)
+	}
+	return string(b)
+}

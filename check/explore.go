@@ -1,0 +1,407 @@
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+)
+
+// step is one choice of the scheduler: a spontaneous wake-up, or the
+// delivery of a message in flight to node Node on its port Port (under FIFO
+// the link's oldest; under bag the k-th distinct message on the link).
+type step struct {
+	wake bool
+	node int32
+	port elect.Port
+	k    int
+}
+
+// flight is a message in flight with its causal depth.
+type flight struct {
+	msg   elect.Message
+	depth int64
+}
+
+// state is a global state of the network.
+type state struct {
+	nodes   []elect.Node
+	woken   []bool
+	halted  []bool
+	pending []bool // initiators that have not woken spontaneously yet
+	dec     []elect.Decision
+	knows   []elect.ID
+	depth   []int64
+	links   [][]flight // by receiving port, Graph.PortIndex
+	elected int
+}
+
+func (s *state) clone() *state {
+	c := &state{
+		nodes: make([]elect.Node, len(s.nodes)), woken: append([]bool(nil), s.woken...),
+		halted: append([]bool(nil), s.halted...), pending: append([]bool(nil), s.pending...),
+		dec: append([]elect.Decision(nil), s.dec...), knows: append([]elect.ID(nil), s.knows...),
+		depth: append([]int64(nil), s.depth...), links: make([][]flight, len(s.links)), elected: s.elected,
+	}
+	for i, nd := range s.nodes {
+		c.nodes[i] = nd.(elect.Snapshotter).Clone()
+	}
+	for k, l := range s.links {
+		if len(l) > 0 {
+			c.links[k] = append([]flight(nil), l...)
+		}
+	}
+	return c
+}
+
+// key is the state's canonical encoding: node states, flags, decisions,
+// learned leaders, depths and every link's contents (under bag, each
+// link's messages sorted, since their order is no part of the state).
+//
+// Without depths (behaviour: nodes never see depths), the encoding says
+// what can happen next: a path that returns to a state with the same
+// behaviour can go round for ever.
+func (x *explorer) key(s *state, buf []byte, depths bool) []byte {
+	b := buf[:0]
+	for i, nd := range s.nodes {
+		start := len(b)
+		b = append(b, 0, 0)
+		b = nd.(elect.Snapshotter).AppendState(b)
+		l := len(b) - start - 2
+		b[start], b[start+1] = byte(l), byte(l>>8)
+		flags := byte(s.dec[i])
+		if s.woken[i] {
+			flags |= 4
+		}
+		if s.halted[i] {
+			flags |= 8
+		}
+		if s.pending[i] {
+			flags |= 16
+		}
+		b = append(b, flags)
+		b = elect.AppendInt(b, int64(s.knows[i]))
+		if depths {
+			b = elect.AppendInt(b, s.depth[i])
+		}
+	}
+	for _, l := range s.links {
+		b = elect.AppendUint(b, uint64(len(l)))
+		if x.bag && len(l) > 1 {
+			l = sortedFlights(l)
+		}
+		for _, f := range l {
+			b = append(b, byte(f.msg.Type))
+			b = elect.AppendInt(b, int64(f.msg.ID))
+			b = elect.AppendInt(b, f.msg.A)
+			b = elect.AppendInt(b, f.msg.B)
+			if depths {
+				b = elect.AppendInt(b, f.depth)
+			}
+		}
+	}
+	return b
+}
+
+// info is what the search keeps of a visited state: the extremes of what
+// is still to come.
+type info struct {
+	// Extremes over every execution from here to its end: messages by
+	// type (and their total, last) still to be sent, and the time (causal
+	// depth) at the end; with the step that leads to each.
+	max, min         []int64
+	maxStep, minStep []int32
+}
+
+// explorer searches the states of one configuration.
+type explorer struct {
+	cfg      *sim.Config
+	bag      bool
+	announce bool
+	promise  elect.ID // the leader's ID the algorithm promises, or -1
+	knowsMax elect.ID // what every node must know (ElectsAnyKnowsMax: the max ID)
+	memo     map[string]*info
+	onPath   map[string]bool // the states of the current path, without depths
+	limit    int64
+	states   int64
+	edges    int64
+	buf      []byte
+	rec      *elect.Recorder
+	// The first property violated, with the path that reaches it.
+	violation string
+	path      []step
+	badPath   []step
+	full      bool // the state limit was reached
+}
+
+// quantities: one per message type, then all messages, then time.
+func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
+
+func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
+	x := &explorer{cfg: cfg, bag: bag, memo: map[string]*info{}, onPath: map[string]bool{}, limit: limit, promise: -1}
+	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(0, 0)) })
+	model := cfg.Algorithm.RunModel(cfg.Params)
+	x.announce = model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && cfg.Announce
+	maxID, minID := elect.ID(-1), elect.ID(math.MaxInt64)
+	for _, id := range cfg.IDs {
+		maxID, minID = max(maxID, id), min(minID, id)
+	}
+	x.knowsMax = -1
+	switch model.Elects {
+	case elect.ElectsMax:
+		x.promise = maxID
+	case elect.ElectsMin:
+		x.promise = minID
+	case elect.ElectsMinInitiator:
+		x.promise = math.MaxInt64
+		for _, w := range cfg.Wake {
+			x.promise = min(x.promise, cfg.IDs[w.Node])
+		}
+		if cfg.Wake == nil {
+			x.promise = minID
+		}
+	case elect.ElectsAnyKnowsMax:
+		x.knowsMax = maxID
+	}
+	return x
+}
+
+// initial is the state before anything happened.
+func (x *explorer) initial() *state {
+	n := x.cfg.Graph.N
+	s := &state{
+		nodes: make([]elect.Node, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
+		dec: make([]elect.Decision, n), knows: make([]elect.ID, n), depth: make([]int64, n),
+		links: make([][]flight, x.cfg.Graph.Ports()),
+	}
+	info := x.cfg.NodeInfos()
+	for i := range n {
+		s.nodes[i] = x.cfg.Algorithm.New(info(i))
+		s.knows[i] = -1
+		s.pending[i] = x.cfg.Wake == nil
+	}
+	for _, w := range x.cfg.Wake {
+		s.pending[w.Node] = true
+	}
+	return s
+}
+
+// enabled lists the steps possible in s, in a fixed order.
+func (x *explorer) enabled(s *state, out []step) []step {
+	out = out[:0]
+	// Initiators wake at time 0, before any message can arrive; wake-ups
+	// of different nodes commute, so one order of them stands for all.
+	for i := range s.nodes {
+		if s.pending[i] {
+			return append(out, step{wake: true, node: int32(i)})
+		}
+	}
+	g := x.cfg.Graph
+	for i := range s.nodes {
+		for p := range g.Degree(i) {
+			l := s.links[g.PortIndex(int32(i), elect.Port(p))]
+			switch {
+			case len(l) == 0:
+			case !x.bag:
+				out = append(out, step{node: int32(i), port: elect.Port(p)})
+			default:
+				for k := range l {
+					if !seenBefore(l, k) {
+						out = append(out, step{node: int32(i), port: elect.Port(p), k: k})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// seenBefore reports whether l[k] equals an earlier message of l: under bag
+// delivering either is the same step.
+func seenBefore(l []flight, k int) bool {
+	for j := range k {
+		if l[j] == l[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// apply performs st on s (in place) and returns the messages it sent by
+// type; a property violated is returned as a message.
+func (x *explorer) apply(s *state, st step, sent []int64) string {
+	i := st.node
+	if st.wake {
+		s.pending[i] = false
+		if s.woken[i] || s.halted[i] {
+			return ""
+		}
+		s.woken[i] = true
+		return x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
+	}
+	key := x.cfg.Graph.PortIndex(i, st.port)
+	l := s.links[key]
+	f := l[st.k]
+	s.links[key] = append(l[:st.k:st.k], l[st.k+1:]...)
+	if len(s.links[key]) == 0 {
+		s.links[key] = nil
+	}
+	s.depth[i] = max(s.depth[i], f.depth)
+	if s.halted[i] {
+		return ""
+	}
+	if !s.woken[i] {
+		s.woken[i] = true
+		if v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent); v != "" || s.halted[i] {
+			return v
+		}
+	}
+	return x.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent)
+}
+
+// call runs one handler of node i and carries out its effects, checking
+// the properties that every state must keep.
+func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) string {
+	x.rec.ClearEffects()
+	handler(x.rec)
+	for _, f := range x.rec.Effects() {
+		switch f.Kind {
+		case elect.EffectSend:
+			to, q, ok := x.cfg.Route(i, f.Port)
+			if !ok {
+				name, msg := x.cfg.RouteViolation(i, f.Port)
+				return name + ": " + msg
+			}
+			if int(f.Msg.Type) >= len(x.cfg.Algorithm.Messages) {
+				return fmt.Sprintf("bad-message-type: node %d sent undeclared type %d", i, f.Msg.Type)
+			}
+			sent[f.Msg.Type]++
+			key := x.cfg.Graph.PortIndex(to, q)
+			s.links[key] = append(s.links[key], flight{msg: f.Msg, depth: s.depth[i] + 1})
+		case elect.EffectDecide:
+			old := s.dec[i]
+			if old == f.Decision {
+				continue
+			}
+			if old != elect.Undecided {
+				return fmt.Sprintf("decision-changed: node %d changed its decision from %s to %s", i, old, f.Decision)
+			}
+			s.dec[i] = f.Decision
+			if f.Decision == elect.Elected {
+				s.elected++
+				if s.elected > 1 {
+					return fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, x.cfg.IDs[i])
+				}
+				if x.promise >= 0 && x.cfg.IDs[i] != x.promise {
+					return fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, x.cfg.IDs[i], x.promise)
+				}
+				if x.knowsMax < 0 {
+					s.knows[i] = x.cfg.IDs[i]
+				}
+			}
+		case elect.EffectLearn:
+			s.knows[i] = f.Leader()
+		case elect.EffectTerminate:
+			s.halted[i] = true
+		case elect.EffectSetTimer, elect.EffectCancelTimers:
+			return fmt.Sprintf("bad-timer: node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i)
+		}
+	}
+	x.rec.ClearEffects()
+	return ""
+}
+
+// terminal checks the properties of a state where nothing can happen.
+func (x *explorer) terminal(s *state) string {
+	if s.elected != 1 {
+		return fmt.Sprintf("no-leader: the execution ended with %d leaders", s.elected)
+	}
+	var undecided []string
+	for i, d := range s.dec {
+		if d == elect.Undecided {
+			undecided = append(undecided, fmt.Sprint(i))
+		}
+	}
+	if len(undecided) > 0 && x.announce {
+		return fmt.Sprintf("deadlock-undecided: the execution ended with node(s) %s undecided", strings.Join(undecided, ", "))
+	}
+	want := x.knowsMax
+	for i, k := range s.knows {
+		if want < 0 {
+			want = x.leaderID(s)
+		}
+		if x.announce && k != want {
+			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, want)
+		}
+	}
+	if x.knowsMax >= 0 {
+		for i, d := range s.dec {
+			if d == elect.Elected && s.knows[i] != x.knowsMax {
+				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], x.knowsMax)
+			}
+		}
+	}
+	return ""
+}
+
+func (x *explorer) leaderID(s *state) elect.ID {
+	for i, d := range s.dec {
+		if d == elect.Elected {
+			return x.cfg.IDs[i]
+		}
+	}
+	return -1
+}
+
+func maxDepth(s *state) int64 {
+	m := int64(0)
+	for _, d := range s.depth {
+		m = max(m, d)
+	}
+	return m
+}
+
+// sortedFlights returns l's messages in a canonical order (a multiset's
+// encoding).
+func sortedFlights(l []flight) []flight {
+	c := append([]flight(nil), l...)
+	slices.SortFunc(c, func(a, b flight) int {
+		return cmp.Or(cmp.Compare(a.msg.Type, b.msg.Type), cmp.Compare(a.msg.ID, b.msg.ID),
+			cmp.Compare(a.msg.A, b.msg.A), cmp.Compare(a.msg.B, b.msg.B), cmp.Compare(a.depth, b.depth))
+	})
+	return c
+}
+
+// writeSchedule writes an execution as trace lines (sim.Tracer's wake and
+// deliver lines, with decisions), which `elect run --replay` replays.
+func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
+	var now int64
+	tr := sim.NewTracer(w, x.cfg, func() int64 { return now })
+	s := x.initial()
+	sent := make([]int64, x.nq()-2)
+	for _, st := range steps {
+		if st.wake {
+			if s.pending[st.node] && !s.woken[st.node] && !s.halted[st.node] {
+				tr.Wake(st.node, true)
+			}
+		} else {
+			f := s.links[x.cfg.Graph.PortIndex(st.node, st.port)][st.k]
+			now = f.depth
+			tr.Deliver(st.node, st.port, f.msg, s.halted[st.node])
+		}
+		before := slices.Clone(s.dec)
+		x.apply(s, st, sent)
+		for i, d := range s.dec {
+			if d != before[i] {
+				tr.Decide(int32(i), d)
+			}
+		}
+	}
+	return tr.Flush()
+}

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/format"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/topology"
+)
+
+func init() {
+	register(command{name: "check", summary: "check every schedule of a small network: properties, exact extremes, counterexamples", run: checkCommand})
+}
+
+const checkUsage = `usage: elect check ALGORITHM --n N [flags]
+
+Explores every reachable state of a small network running ALGORITHM's own
+node code: every order in which initiators wake and messages are delivered
+(the oldest of a link under fifo, any message in flight under bag), and with
+--ids all every assignment of the IDs 1..n (up to rotation on rings). It
+checks at every state that no decision changes, that at most one node is
+elected and that it holds the promised ID; at every end, that exactly one
+leader exists and, when announcing, that every node knows it; and that no
+execution runs for ever. It prints the exact largest and smallest number of
+messages of each type, and the time (causal depth), over all executions,
+each with an ID assignment that reaches it, next to the algorithm's declared
+bounds. Synchronous algorithms (--delivery sync) have no scheduling choices:
+every ID assignment (and initiator set) is run once.
+
+examples:
+  elect check lcr --n 5                      (all 24 assignments up to rotation: 9..15 election messages)
+  elect check chang-roberts --n 4 --initiators subsets
+  elect check hs --n 4 --ids decreasing --worst worst.jsonl
+  elect check time-slice --n 6 --delivery sync
+  elect check peterson --n 4 --variant untagged --delivery bag --force --counterexample bad.jsonl
+
+A counterexample or extreme written with --counterexample or --worst is a
+trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
+
+Exit status: 0 when every property holds in every execution; 1 when one
+fails (the report names it) or the search was incomplete; 2 for bad input.
+
+flags:
+`
+
+func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("check", checkUsage)
+	var n int
+	sizeVar(fs, &n, "n", 4, "number of nodes (keep it small: the states grow exponentially)")
+	idsFlag := fs.String("ids", "", "all (every assignment of 1..n; the default for n <= 6) or an arrangement: "+ids.Usage)
+	delivery := fs.String("delivery", "", "fifo, bag (any message in flight may come next) or sync (default: fifo, or sync for synchronous algorithms)")
+	initiators := fs.String("initiators", "all", "all, or subsets: every non-empty set of initiators")
+	topo := fs.String("topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
+	announce := fs.Bool("announce", false, "announce the leader (algorithms with optional announcement)")
+	force := fs.Bool("force", false, "check a configuration that breaks the algorithm's model (to find the counterexample)")
+	maxStates := fs.Int64("max-states", 2_000_000, "stop a configuration's search after this many states (verdict incomplete)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
+	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
+	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
+	params := registerParams(fs, cat)
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("check takes one algorithm name (got %d); 'elect list' shows them", len(pos))
+	}
+	if n < 1 || n > 12 {
+		return usagef("--n %d: the checker explores every state; use 1..12 (and expect n <= 6 to be practical)", n)
+	}
+	if *maxStates < 1 {
+		return usagef("--max-states must be at least 1, got %d", *maxStates)
+	}
+	spec := scenario.Spec{Catalog: cat, Algorithm: pos[0], N: n, Topology: *topo, Announce: *announce, Force: *force, Params: map[string]string{}}
+	setParamsAndN(fs, params, &spec)
+	alg, ok := cat.Lookup(pos[0])
+	if !ok {
+		return usagef("unknown algorithm %q%s; 'elect list' shows them all", pos[0], scenario.Suggest(pos[0], cat.Names()))
+	}
+	d := *delivery
+	switch {
+	case d == "" && alg.Model.Async:
+		d = "fifo"
+	case d == "":
+		d = "sync"
+	case d != "fifo" && d != "bag" && d != "sync":
+		return usagef("--delivery %q: use fifo, bag or sync", d)
+	}
+	idText := *idsFlag
+	if idText == "" {
+		idText = "all"
+		if spec.N > 6 {
+			idText = "random"
+		}
+	}
+	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers}
+	r, err := check.Run(opt)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *counter != "" {
+		if err := writeTrace(*counter, func(w io.Writer) (bool, error) { return r.WriteCounterexample(w) }); err != nil {
+			return err
+		}
+	}
+	if *worst != "" {
+		if err := writeTrace(*worst, func(w io.Writer) (bool, error) { return r.WriteExtreme(w, len(r.Extremes)-2, true) }); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else {
+		printCheck(stdout, r, idText)
+	}
+	if r.Verdict != "ok" {
+		return errFailed
+	}
+	return nil
+}
+
+func writeTrace(path string, write func(io.Writer) (bool, error)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("cannot create %s: %v", path, err)
+	}
+	defer f.Close()
+	if _, err := write(f); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+func printCheck(w io.Writer, r *check.Report, idText string) {
+	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions\n",
+		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions)
+	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
+	if r.Violation != "" {
+		fmt.Fprintf(w, "violation %s\n          with --ids %s\n", r.Violation, check.IDsFlag(r.ViolationIDs))
+		return
+	}
+	if r.Verdict == "incomplete" {
+		fmt.Fprintln(w, "          a configuration reached --max-states: the extremes below are over what was explored")
+	}
+	fmt.Fprintf(w, "%-14s %10s  %-22s %10s  %s\n", "over all", "min", "reached with --ids", "max", "reached with --ids")
+	for _, e := range r.Extremes {
+		name := e.Quantity
+		if name == "time" {
+			name = "time (depth)"
+			if r.Delivery == "sync" {
+				name = "time (rounds)"
+			}
+		}
+		fmt.Fprintf(w, "%-14s %10d  %-22s %10d  %s\n", name, e.Min, strings.TrimPrefix(check.IDsFlag(e.MinIDs), "list:"), e.Max, strings.TrimPrefix(check.IDsFlag(e.MaxIDs), "list:"))
+	}
+	if len(r.Bounds) > 0 {
+		fmt.Fprintln(w, "bounds (in every configuration)")
+	}
+	for _, b := range r.Bounds {
+		verdict := "ok  "
+		if !b.Holds {
+			verdict = "FAIL"
+		}
+		how := fmt.Sprintf("closest: %s against %s", format.Number(b.Worst, 6), format.Number(b.Bound, 6))
+		if b.Holds && b.Worst == b.Bound {
+			how += " (tight)"
+		}
+		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
+	}
+}
