@@ -443,7 +443,8 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 	if c == nil || c.cfg.Delivery == sim.Sync {
 		return false, nil
 	}
-	return true, newExplorer(c.cfg, c.bag, c.limit).writeSchedule(w, r.counterexample)
+	x := newExplorer(c.cfg, c.bag, c.limit)
+	return true, x.writeSchedule(w, x.complete(r.counterexample))
 }
 
 // WriteExtreme writes an execution that reaches the largest (or smallest)

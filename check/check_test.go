@@ -1,9 +1,15 @@
 package check
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
 )
 
 func run(t *testing.T, opt Options) *Report {
@@ -41,5 +47,126 @@ func TestLCRExtremes(t *testing.T) {
 			}
 		}
 		t.Logf("n=%d: %d configurations, %d states, %d transitions", n, r.Configurations, r.States, r.Transitions)
+	}
+}
+
+// firstComer is a faulty algorithm for the tests: every node sends its ID
+// both ways, and a node elects itself if the first message it receives
+// comes from its left port. Some schedules elect two nodes, some none.
+var firstComer = &elect.Algorithm{
+	Name:     "first-comer",
+	Model:    elect.Model{Topology: elect.BiRing, Async: true, Elects: elect.ElectsAny, WakeUp: elect.AnySubset},
+	Messages: []elect.MessageType{{Name: "id", Fields: []string{"ID"}}},
+	New:      elect.NodesOf(func(p *firstComerNode, info elect.NodeInfo) { *p = firstComerNode{id: info.ID} }).New,
+}
+
+type firstComerNode struct {
+	id      elect.ID
+	decided bool
+}
+
+func (p *firstComerNode) Wake(env elect.Env, spontaneous bool) {
+	env.Send(elect.Left, elect.Message{ID: p.id})
+	env.Send(elect.Right, elect.Message{ID: p.id})
+}
+
+func (p *firstComerNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if p.decided {
+		return
+	}
+	p.decided = true
+	if from == elect.Left {
+		env.Decide(elect.Elected)
+	} else {
+		env.Decide(elect.NotElected)
+	}
+}
+
+func (p *firstComerNode) Clone() elect.Node { c := *p; return &c }
+func (p *firstComerNode) AppendState(b []byte) []byte {
+	return elect.AppendBool(elect.AppendInt(b, int64(p.id)), p.decided)
+}
+
+// pingPong never stops: the two ends of a line bounce one message.
+var pingPong = &elect.Algorithm{
+	Name:     "ping-pong",
+	Model:    elect.Model{Topology: elect.BiRing, Async: true, Elects: elect.ElectsAny, WakeUp: elect.AnySubset},
+	Messages: []elect.MessageType{{Name: "ball"}},
+	New:      elect.NodesOf(func(p *pingPongNode, info elect.NodeInfo) { *p = pingPongNode{id: info.ID} }).New,
+}
+
+type pingPongNode struct{ id elect.ID }
+
+func (p *pingPongNode) Wake(env elect.Env, spontaneous bool) {
+	if p.id == 1 {
+		env.Decide(elect.Elected)
+		env.Send(elect.Left, elect.Message{})
+	} else {
+		env.Decide(elect.NotElected)
+	}
+}
+func (p *pingPongNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	env.Send(from, m)
+}
+func (p *pingPongNode) Clone() elect.Node           { c := *p; return &c }
+func (p *pingPongNode) AppendState(b []byte) []byte { return elect.AppendInt(b, int64(p.id)) }
+
+// TestFaultyAlgorithmsAreCaught: the checker finds the schedule that
+// elects two nodes, writes it as a trace that the reference engine replays
+// to the same failure, and reports an execution that never ends.
+func TestFaultyAlgorithmsAreCaught(t *testing.T) {
+	cat, err := catalog.Default().With(firstComer, pingPong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: "first-comer", N: 3}, IDs: "all", Delivery: "fifo"})
+	if r.Verdict != "violation" || !strings.HasPrefix(r.Violation, "multiple-leaders") && !strings.HasPrefix(r.Violation, "no-leader") {
+		t.Fatalf("first-comer: %s %s", r.Verdict, r.Violation)
+	}
+	var trace bytes.Buffer
+	if ok, err := r.WriteCounterexample(&trace); !ok || err != nil {
+		t.Fatal("no counterexample", err)
+	}
+	cfg, err := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: "first-comer", N: 3, IDs: IDsFlag(r.ViolationIDs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reference.Replay(*cfg, bytes.NewReader(trace.Bytes()))
+	if err != nil {
+		t.Fatalf("the counterexample does not replay: %v\n%s", err, trace.String())
+	}
+	if res.Outcome == sim.OutcomeElected {
+		t.Errorf("the replayed counterexample elected one leader:\n%s", trace.String())
+	}
+	t.Logf("first-comer: %s; replayed: %s with %d leaders", r.Violation, res.Outcome, res.Leaders)
+
+	r = run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: "ping-pong", N: 3}, IDs: "all", Delivery: "fifo"})
+	if r.Verdict != "violation" || !strings.HasPrefix(r.Violation, "non-termination") {
+		t.Errorf("ping-pong: %s %s", r.Verdict, r.Violation)
+	}
+}
+
+// TestSynchronousAlgorithms: time-slice over every assignment of 1..n
+// sends exactly n messages in n(m+1) = 2n rounds (m = 1, the smallest ID);
+// slow-fast elects the smallest initiator ID in every configuration.
+func TestSynchronousAlgorithms(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		r := run(t, Options{Spec: scenario.Spec{Algorithm: "time-slice", N: n}, IDs: "all", Delivery: "sync"})
+		msgs, time := extreme(r, "messages"), extreme(r, "time")
+		if r.Verdict != "ok" || msgs.Min != int64(n) || msgs.Max != int64(n) || time.Min != int64(2*n) || time.Max != int64(2*n) {
+			t.Errorf("time-slice n=%d: %s, messages %d..%d, time %d..%d", n, r.Verdict, msgs.Min, msgs.Max, time.Min, time.Max)
+		}
+	}
+	r := run(t, Options{Spec: scenario.Spec{Algorithm: "slow-fast", N: 4}, IDs: "all", Delivery: "sync", Initiators: "subsets"})
+	if r.Verdict != "ok" || r.Configurations != 6*15 {
+		t.Errorf("slow-fast: %s %s, %d configurations", r.Verdict, r.Violation, r.Configurations)
+	}
+}
+
+// TestStateLimitIsIncomplete: a search cut short never says ok.
+func TestStateLimitIsIncomplete(t *testing.T) {
+	r := run(t, Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", MaxStates: 100})
+	if r.Verdict != "incomplete" {
+		t.Errorf("verdict %s with a 100-state limit", r.Verdict)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/electkit/elect"
@@ -404,4 +404,26 @@ func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 		}
 	}
 	return tr.Flush()
+}
+
+// complete extends a counterexample to a whole execution, taking the first
+// possible step each time, so that its trace replays as a run: the
+// properties it violated stay violated (decisions are irrevocable). An
+// execution that never ends is cut after as many steps again.
+func (x *explorer) complete(steps []step) []step {
+	s := x.initial()
+	sent := make([]int64, x.nq()-2)
+	for _, st := range steps {
+		x.apply(s, st, sent)
+	}
+	out := append([]step(nil), steps...)
+	for range len(steps) + 1000 {
+		next := x.enabled(s, nil)
+		if len(next) == 0 {
+			break
+		}
+		x.apply(s, next[0], sent)
+		out = append(out, next[0])
+	}
+	return out
 }
