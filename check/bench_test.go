@@ -12,7 +12,7 @@ func BenchmarkCheck(b *testing.B) {
 	for _, c := range []struct {
 		alg string
 		n   int
-	}{{"hs", 4}, {"chang-roberts", 5}} {
+	}{{"lcr", 6}, {"hs", 4}, {"chang-roberts", 5}} {
 		b.Run(c.alg, func(b *testing.B) {
 			var states int64
 			for b.Loop() {

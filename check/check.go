@@ -12,17 +12,17 @@
 // and every link's messages in flight, each with its causal depth (under
 // bag delivery a link's contents as a multiset). The choices at a state
 // are which message is delivered next: under fifo the oldest message of
-// any link, under bag any message in flight. Initiators wake at time 0, before any message can arrive (as in
-// the simulator); a node that is not an initiator wakes when its first
-// message comes (--initiators subsets checks every set of initiators).
-// Wake-ups commute with one another, so one order of them is explored. A
-// depth-first search visits every reachable state once (states
-// are keyed by their encoding, exactly: no hash collisions), and computes
-// for each state, over every execution from it, the largest and smallest
-// number of messages still to come and the final time, with the step that
-// reaches each; the extremes of the initial state are the extremes over
-// all executions, and following the recorded steps gives an execution
-// that reaches each one.
+// any link, under bag any message in flight. Initiators wake at time 0,
+// before any message can arrive (as in the simulator); a node that is not
+// an initiator wakes when its first message comes (--initiators subsets
+// checks every set of initiators). Wake-ups commute with one another, so
+// one order of them is explored. A depth-first search visits every
+// reachable state once (states are known by a 128-bit hash of their
+// encoding; see hashSeeds), and computes for each state, over every
+// execution from it, the largest and smallest number of messages still to
+// come and the final time, with the step that reaches each; the extremes
+// of the initial state are the extremes over all executions, and
+// following the recorded steps gives an execution that reaches each one.
 //
 // Time is the causal depth (the longest chain of messages each caused by
 // the previous one), the time of an execution in which every message took
@@ -79,7 +79,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/scenario"
@@ -122,17 +124,28 @@ type BoundVerdict struct {
 
 // Report is the outcome of a check.
 type Report struct {
-	Algorithm      string         `json:"algorithm"`
-	N              int            `json:"n"`
-	Delivery       string         `json:"delivery"`
-	Verdict        string         `json:"verdict"` // ok, violation, incomplete
-	Configurations int            `json:"configurations"`
-	States         int64          `json:"states"`
-	Transitions    int64          `json:"transitions"`
-	Violation      string         `json:"violation,omitempty"`
-	ViolationIDs   []elect.ID     `json:"violation_ids,omitempty"`
-	Extremes       []Extreme      `json:"extremes"`
-	Bounds         []BoundVerdict `json:"bounds"`
+	Algorithm      string  `json:"algorithm"`
+	N              int     `json:"n"`
+	Delivery       string  `json:"delivery"`
+	Verdict        string  `json:"verdict"` // ok, violation, incomplete
+	Configurations int     `json:"configurations"`
+	States         int64   `json:"states"`
+	Transitions    int64   `json:"transitions"`
+	MaxDepth       int     `json:"max_depth"` // the longest execution explored, in steps
+	Seconds        float64 `json:"seconds"`
+	StatesPerSec   float64 `json:"states_per_second"`
+	// MessagesMax and MessagesMin are the extremes by message type, with
+	// "total"; TimeMax and TimeMin those of the time.
+	MessagesMax    map[string]int64 `json:"messages_max"`
+	MessagesMin    map[string]int64 `json:"messages_min"`
+	TimeMax        int64            `json:"time_max"`
+	TimeMin        int64            `json:"time_min"`
+	Property       string           `json:"property,omitempty"` // the property violated
+	Violation      string           `json:"violation,omitempty"`
+	ViolationIDs   []elect.ID       `json:"violation_ids,omitempty"`
+	Counterexample string           `json:"counterexample,omitempty"` // the file it was written to
+	Extremes       []Extreme        `json:"extremes"`
+	Bounds         []BoundVerdict   `json:"bounds"`
 
 	counterexample []step
 	violationCfg   *config
@@ -151,6 +164,7 @@ type config struct {
 	syncRes   *sim.Result
 	bag       bool
 	limit     int64
+	depth     int // the longest path of its search
 }
 
 // explore searches c again (a search keeps every state it visits, so the
@@ -184,6 +198,7 @@ func Run(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -204,7 +219,12 @@ func Run(opt Options) (*Report, error) {
 	}
 	close(next)
 	wg.Wait()
-	return report(opt, base, cfgs), nil
+	r := report(opt, base, cfgs)
+	r.Seconds = time.Since(start).Seconds()
+	if r.Seconds > 0 {
+		r.StatesPerSec = float64(r.States) / r.Seconds
+	}
+	return r, nil
 }
 
 // withIDs is spec with an ID arrangement and the delivery the check asks.
@@ -311,14 +331,15 @@ func (c *config) run(opt Options) {
 		return
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
-	inf, err := x.visit(x.initial())
-	c.states, c.edges, c.full = x.states, x.edges, x.full
+	id, err := x.visit(x.initial())
+	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
 		c.violation, c.bad = x.violation, x.badPath
 		return
 	}
-	c.max, c.min = inf.max, inf.min
+	hi, lo := x.extremes(id)
+	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
 }
 
 // report merges the configurations' results in their order.
@@ -337,6 +358,7 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 	for _, c := range cfgs {
 		r.States += c.states
 		r.Transitions += c.edges
+		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
 		case c.violation != "" && r.Verdict != "violation":
 			r.Verdict, r.Violation, r.ViolationIDs = "violation", c.violation, c.cfg.IDs
@@ -355,6 +377,20 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 			if c.min[q] < e.Min {
 				e.Min, e.MinIDs, e.minCfg = c.min[q], c.cfg.IDs, c
 			}
+		}
+	}
+	if r.Violation != "" {
+		r.Property, _, _ = strings.Cut(r.Violation, ":")
+	}
+	r.MessagesMax, r.MessagesMin = map[string]int64{}, map[string]int64{}
+	for q, e := range r.Extremes {
+		switch name := names[q]; {
+		case q == len(names)-1:
+			r.TimeMax, r.TimeMin = e.Max, e.Min
+		case q == len(names)-2:
+			r.MessagesMax["total"], r.MessagesMin["total"] = e.Max, e.Min
+		default:
+			r.MessagesMax[name], r.MessagesMin[name] = e.Max, e.Min
 		}
 	}
 	if r.Verdict == "ok" {

@@ -42,33 +42,15 @@ type state struct {
 	elected int
 }
 
-func (s *state) clone() *state {
-	c := &state{
-		nodes: make([]elect.Node, len(s.nodes)), woken: append([]bool(nil), s.woken...),
-		halted: append([]bool(nil), s.halted...), pending: append([]bool(nil), s.pending...),
-		dec: append([]elect.Decision(nil), s.dec...), knows: append([]elect.ID(nil), s.knows...),
-		depth: append([]int64(nil), s.depth...), links: make([][]flight, len(s.links)), elected: s.elected,
-	}
-	for i, nd := range s.nodes {
-		c.nodes[i] = nd.(elect.Snapshotter).Clone()
-	}
-	for k, l := range s.links {
-		if len(l) > 0 {
-			c.links[k] = append([]flight(nil), l...)
-		}
-	}
-	return c
-}
-
-// key is the state's canonical encoding: node states, flags, decisions,
-// learned leaders, depths and every link's contents (under bag, each
-// link's messages sorted, since their order is no part of the state).
-//
-// Without depths (behaviour: nodes never see depths), the encoding says
-// what can happen next: a path that returns to a state with the same
-// behaviour can go round for ever.
-func (x *explorer) key(s *state, buf []byte, depths bool) []byte {
-	b := buf[:0]
+// keys encodes the state canonically, in one pass: its behaviour (node
+// states, flags, decisions, learned leaders, and every link's contents;
+// under bag each link's messages sorted, as their order is no part of the
+// state) and its depths (each node's and each message's causal depth, in
+// the same order). Nodes never see depths, so the behaviour says what can
+// happen next: a path that returns to a behaviour it has been in can go
+// round for ever. The two together are the state.
+func (x *explorer) keys(s *state) (behaviour, full stateKey) {
+	b, d := x.buf[:0], x.dbuf[:0]
 	for i, nd := range s.nodes {
 		start := len(b)
 		b = append(b, 0, 0)
@@ -87,9 +69,7 @@ func (x *explorer) key(s *state, buf []byte, depths bool) []byte {
 		}
 		b = append(b, flags)
 		b = elect.AppendInt(b, int64(s.knows[i]))
-		if depths {
-			b = elect.AppendInt(b, s.depth[i])
-		}
+		d = elect.AppendInt(d, s.depth[i])
 	}
 	for _, l := range s.links {
 		b = elect.AppendUint(b, uint64(len(l)))
@@ -101,22 +81,13 @@ func (x *explorer) key(s *state, buf []byte, depths bool) []byte {
 			b = elect.AppendInt(b, int64(f.msg.ID))
 			b = elect.AppendInt(b, f.msg.A)
 			b = elect.AppendInt(b, f.msg.B)
-			if depths {
-				b = elect.AppendInt(b, f.depth)
-			}
+			d = elect.AppendInt(d, f.depth)
 		}
 	}
-	return b
-}
-
-// info is what the search keeps of a visited state: the extremes of what
-// is still to come.
-type info struct {
-	// Extremes over every execution from here to its end: messages by
-	// type (and their total, last) still to be sent, and the time (causal
-	// depth) at the end; with the step that leads to each.
-	max, min         []int64
-	maxStep, minStep []int32
+	x.buf, x.dbuf = b, d
+	behaviour = hashKey(b)
+	dk := hashKey(d)
+	return behaviour, stateKey{behaviour[0] ^ dk[0]*0x9e3779b97f4a7c15, behaviour[1] ^ (dk[1]<<1 | dk[1]>>63)}
 }
 
 // explorer searches the states of one configuration.
@@ -124,15 +95,25 @@ type explorer struct {
 	cfg      *sim.Config
 	bag      bool
 	announce bool
-	promise  elect.ID // the leader's ID the algorithm promises, or -1
-	knowsMax elect.ID // what every node must know (ElectsAnyKnowsMax: the max ID)
-	memo     map[string]*info
-	onPath   map[string]bool // the states of the current path, without depths
-	limit    int64
-	states   int64
-	edges    int64
-	buf      []byte
-	rec      *elect.Recorder
+	promise  elect.ID           // the leader's ID the algorithm promises, or -1
+	knowsMax elect.ID           // what every node must know (ElectsAnyKnowsMax: the max ID)
+	memo     map[stateKey]int32 // visited states, by hash, to their index
+	onPath   map[stateKey]bool  // the states of the current path, without depths
+	// The extremes of each visited state (by index, nq values each): over
+	// every execution from it, the messages of each type and in all still
+	// to come and the time at the end, with the step that leads to each.
+	max, min         []int64
+	maxStep, minStep []int32
+	// The links a step changed, with their contents before it, so that
+	// the search can undo the step (it explores with one state, changed
+	// and restored in place).
+	linkLog   []linkUndo
+	limit     int64
+	states    int64
+	edges     int64
+	longest   int // the longest path visited
+	buf, dbuf []byte
+	rec       *elect.Recorder
 	// The first property violated, with the path that reaches it.
 	violation string
 	path      []step
@@ -140,11 +121,50 @@ type explorer struct {
 	full      bool // the state limit was reached
 }
 
+type linkUndo struct {
+	key int64
+	old []flight
+}
+
+// undo is what a step may change besides links: node i's part of the state.
+type undo struct {
+	i                      int32
+	node                   elect.Node
+	woken, halted, pending bool
+	dec                    elect.Decision
+	knows                  elect.ID
+	depth                  int64
+	elected                int
+	links                  int // len(linkLog) before the step
+}
+
+// save records what a step of node i may change.
+func (x *explorer) save(s *state, i int32) undo {
+	return undo{i: i, node: s.nodes[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
+		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog)}
+}
+
+// restore undoes a step.
+func (x *explorer) restore(s *state, u undo) {
+	i := u.i
+	s.nodes[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.woken, u.halted, u.pending
+	s.dec[i], s.knows[i], s.depth[i], s.elected = u.dec, u.knows, u.depth, u.elected
+	for k := len(x.linkLog) - 1; k >= u.links; k-- {
+		s.links[x.linkLog[k].key] = x.linkLog[k].old
+	}
+	x.linkLog = x.linkLog[:u.links]
+}
+
+// touch records link key's contents before a step changes it.
+func (x *explorer) touch(s *state, key int64) {
+	x.linkLog = append(x.linkLog, linkUndo{key: key, old: s.links[key]})
+}
+
 // quantities: one per message type, then all messages, then time.
 func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, memo: map[string]*info{}, onPath: map[string]bool{}, limit: limit, promise: -1}
+	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]bool{}, limit: limit, promise: -1}
 	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(0, 0)) })
 	model := cfg.Algorithm.RunModel(cfg.Params)
 	x.announce = model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && cfg.Announce
@@ -237,6 +257,7 @@ func seenBefore(l []flight, k int) bool {
 // type; a property violated is returned as a message.
 func (x *explorer) apply(s *state, st step, sent []int64) string {
 	i := st.node
+	s.nodes[i] = s.nodes[i].(elect.Snapshotter).Clone() // its own copy, to change
 	if st.wake {
 		s.pending[i] = false
 		if s.woken[i] || s.halted[i] {
@@ -246,6 +267,7 @@ func (x *explorer) apply(s *state, st step, sent []int64) string {
 		return x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
 	}
 	key := x.cfg.Graph.PortIndex(i, st.port)
+	x.touch(s, key)
 	l := s.links[key]
 	f := l[st.k]
 	s.links[key] = append(l[:st.k:st.k], l[st.k+1:]...)
@@ -283,7 +305,9 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			}
 			sent[f.Msg.Type]++
 			key := x.cfg.Graph.PortIndex(to, q)
-			s.links[key] = append(s.links[key], flight{msg: f.Msg, depth: s.depth[i] + 1})
+			x.touch(s, key)
+			l := s.links[key]
+			s.links[key] = append(l[:len(l):len(l)], flight{msg: f.Msg, depth: s.depth[i] + 1}) // a new array: s shares the old
 		case elect.EffectDecide:
 			old := s.dec[i]
 			if old == f.Decision {

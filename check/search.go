@@ -1,68 +1,93 @@
 package check
 
-import "errors"
+import (
+	"errors"
+	"hash/maphash"
+)
 
 var errLimit = errors.New("state limit reached")
 
-// visit explores every execution from s (reached by x.path) and returns
-// the extremes of what is still to come. It stops at the first violated
-// property (x.violation, x.badPath) or at the state limit.
-func (x *explorer) visit(s *state) (*info, error) {
-	behaviour := string(x.key(s, x.buf, false))
+// hashSeeds key the visited set: a state is known by a 128-bit hash of its
+// encoding (two independent 64-bit hashes). Two distinct states collide
+// with probability about 2^-128 per pair, which even 10^9 states leave
+// below 10^-20; the seeds change from run to run, so a collision could not
+// repeat either.
+var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+type stateKey [2]uint64
+
+func hashKey(b []byte) stateKey {
+	return stateKey{maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b)}
+}
+
+// visit explores every execution from s (reached by x.path; visit leaves
+// s as it found it) and returns
+// the index of s's extremes (in x.max, x.min, x.maxStep, x.minStep). It
+// stops at the first violated property (x.violation, x.badPath) or at the
+// state limit.
+func (x *explorer) visit(s *state) (int32, error) {
+	behaviour, k := x.keys(s)
 	if x.onPath[behaviour] {
 		// The path returns to a state it has been in (but for depths,
 		// which no node sees): it can go round for ever.
 		x.violation = "non-termination: an execution returns to a state it has been in, and can go round for ever"
 		x.badPath = append([]step(nil), x.path...)
-		return nil, errViolation
+		return 0, errViolation
 	}
-	k := string(x.key(s, x.buf, true))
-	if inf, ok := x.memo[k]; ok {
-		return inf, nil
+	if id, ok := x.memo[k]; ok {
+		return id, nil
 	}
 	if x.states >= x.limit {
 		x.full = true
-		return nil, errLimit
+		return 0, errLimit
 	}
 	x.states++
+	x.longest = max(x.longest, len(x.path))
 	x.onPath[behaviour] = true
 	defer delete(x.onPath, behaviour)
 	nq := x.nq()
-	inf := &info{max: make([]int64, nq), min: make([]int64, nq), maxStep: make([]int32, nq), minStep: make([]int32, nq)}
-	x.memo[k] = inf
+	id := int32(len(x.max) / nq)
+	x.memo[k] = id
+	x.max = append(x.max, make([]int64, nq)...)
+	x.min = append(x.min, make([]int64, nq)...)
+	x.maxStep = append(x.maxStep, make([]int32, nq)...)
+	x.minStep = append(x.minStep, make([]int32, nq)...)
+	at := int(id) * nq
 	steps := x.enabled(s, nil)
 	if len(steps) == 0 {
 		if v := x.terminal(s); v != "" {
 			x.violation = v
 			x.badPath = append([]step(nil), x.path...)
-			return nil, errViolation
+			return 0, errViolation
 		}
 		d := maxDepth(s)
-		inf.max[nq-1], inf.min[nq-1] = d, d
-		for q := range inf.maxStep {
-			inf.maxStep[q], inf.minStep[q] = -1, -1
+		x.max[at+nq-1], x.min[at+nq-1] = d, d
+		for q := range nq {
+			x.maxStep[at+q], x.minStep[at+q] = -1, -1
 		}
-		return inf, nil
+		return id, nil
 	}
 	types := nq - 2
 	sent := make([]int64, types)
 	for j, st := range steps {
 		x.edges++
-		next := s.clone()
+		u := x.save(s, st.node)
 		clear(sent)
-		if v := x.apply(next, st, sent); v != "" {
+		if v := x.apply(s, st, sent); v != "" {
 			x.violation = v
 			x.badPath = append(append([]step(nil), x.path...), st)
-			return nil, errViolation
+			return 0, errViolation
 		}
 		x.path = append(x.path, st)
-		child, err := x.visit(next)
+		child, err := x.visit(s)
 		x.path = x.path[:len(x.path)-1]
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
+		x.restore(s, u)
+		ct := int(child) * nq
 		var total int64
-		for q := 0; q < nq; q++ {
+		for q := range nq {
 			var add int64
 			switch {
 			case q < types:
@@ -71,39 +96,48 @@ func (x *explorer) visit(s *state) (*info, error) {
 			case q == types:
 				add = total
 			}
-			hi, lo := add+child.max[q], add+child.min[q]
-			if j == 0 || hi > inf.max[q] {
-				inf.max[q], inf.maxStep[q] = hi, int32(j)
+			hi, lo := add+x.max[ct+q], add+x.min[ct+q]
+			if j == 0 || hi > x.max[at+q] {
+				x.max[at+q], x.maxStep[at+q] = hi, int32(j)
 			}
-			if j == 0 || lo < inf.min[q] {
-				inf.min[q], inf.minStep[q] = lo, int32(j)
+			if j == 0 || lo < x.min[at+q] {
+				x.min[at+q], x.minStep[at+q] = lo, int32(j)
 			}
 		}
 	}
-	return inf, nil
+	return id, nil
 }
 
 var errViolation = errors.New("property violated")
+
+// extremes returns the extremes of state id.
+func (x *explorer) extremes(id int32) (hi, lo []int64) {
+	nq := x.nq()
+	at := int(id) * nq
+	return x.max[at : at+nq], x.min[at : at+nq]
+}
 
 // schedule follows the recorded choices from the initial state to the end
 // of an execution that reaches the extreme of quantity q (max or min).
 func (x *explorer) schedule(q int, maximum bool) []step {
 	var out []step
 	s := x.initial()
+	nq := x.nq()
 	for {
-		inf := x.memo[string(x.key(s, x.buf, true))]
-		if inf == nil {
+		_, k := x.keys(s)
+		id, ok := x.memo[k]
+		if !ok {
 			return out
 		}
-		j := inf.minStep[q]
+		j := x.minStep[int(id)*nq+q]
 		if maximum {
-			j = inf.maxStep[q]
+			j = x.maxStep[int(id)*nq+q]
 		}
 		if j < 0 {
 			return out
 		}
 		st := x.enabled(s, nil)[j]
-		sent := make([]int64, x.nq()-2)
+		sent := make([]int64, nq-2)
 		x.apply(s, st, sent)
 		out = append(out, st)
 	}

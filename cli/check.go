@@ -106,7 +106,8 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if *counter != "" {
+	if *counter != "" && r.Verdict == "violation" {
+		r.Counterexample = *counter
 		if err := writeTrace(*counter, func(w io.Writer) (bool, error) { return r.WriteCounterexample(w) }); err != nil {
 			return err
 		}
@@ -123,7 +124,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	} else {
-		printCheck(stdout, r, idText)
+		printCheck(stdout, r, idText, *force, *delivery)
 	}
 	if r.Verdict != "ok" {
 		return errFailed
@@ -143,12 +144,23 @@ func writeTrace(path string, write func(io.Writer) (bool, error)) error {
 	return f.Close()
 }
 
-func printCheck(w io.Writer, r *check.Report, idText string) {
-	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions\n",
-		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions)
+func printCheck(w io.Writer, r *check.Report, idText string, force bool, delivery string) {
+	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions, %.2f s\n",
+		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n          with --ids %s\n", r.Violation, check.IDsFlag(r.ViolationIDs))
+		if r.Counterexample != "" {
+			extra := ""
+			if force {
+				extra = " --force"
+			}
+			if r.Delivery == "bag" {
+				extra += " --delivery random" // a bag execution replays only where FIFO kept its order
+			}
+			fmt.Fprintf(w, "          the execution is in %s: elect run %s --n %d --ids %s%s --replay %s\n",
+				r.Counterexample, r.Algorithm, r.N, strings.TrimPrefix(check.IDsFlag(r.ViolationIDs), "list:"), extra, r.Counterexample)
+		}
 		return
 	}
 	if r.Verdict == "incomplete" {

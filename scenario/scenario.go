@@ -101,8 +101,8 @@ func Build(s Spec) (*sim.Config, error) {
 	default:
 		return nil, errorf("unknown runtime %q%s; use one of %s", s.Runtime, Suggest(s.Runtime, Runtimes), strings.Join(Runtimes, ", "))
 	}
-	if s.Replay != nil && delivery != sim.Sync && !delivery.IsFIFO() {
-		return nil, errorf("a replay has FIFO links: use --delivery fifo (or sync), as the recorded run did")
+	if s.Replay != nil && delivery == sim.NewestFirst {
+		return nil, errorf("a replay follows its record's order: use --delivery fifo, sync, or random for a record of non-FIFO links")
 	}
 	params, err := resolveParams(alg, s.Params)
 	if err != nil {

@@ -17,10 +17,12 @@ import (
 // lines, as the goroutine runtime and the TCP runtime record them, or as
 // the simulator writes them under FIFO or synchronous delivery). Its
 // "wake" (spontaneous), "deliver", "drop" and "timer" lines are the
-// schedule, taken in file order; every other line is ignored. Links are
-// FIFO: a "deliver" line takes the oldest message in flight on its link,
-// and must name the same message type and payload, or the replay stops
-// with an error that names the line. Under synchronous delivery a line's
+// schedule, taken in file order; every other line is ignored. Under a FIFO
+// delivery model a "deliver" line takes the oldest message in flight on
+// its link, and must name the same message type and payload, or the replay
+// stops with an error that names the line; under the others (the
+// checker's bag executions) it takes the first message in flight on its
+// link that it names. Under synchronous delivery a line's
 // "t" is its round; otherwise the time of the replay, like that of the
 // runtimes with real timing, is the causal depth.
 //
@@ -113,11 +115,19 @@ func (e *Engine) replayLine(text []byte) error {
 		if len(q) == 0 {
 			return fmt.Errorf("no message is in flight to node %d on port %s", node, l.Port)
 		}
-		ev := q[0]
-		e.replay[key] = q[1:]
+		// FIFO links deliver their oldest message; other delivery models
+		// (a checker's bag) the first one in flight that the line names.
+		k := 0
+		if !e.cfg.Delivery.IsFIFO() {
+			for k < len(q)-1 && sameMessage(e.alg, q[k].msg, l) != nil {
+				k++
+			}
+		}
+		ev := q[k]
 		if err := sameMessage(e.alg, ev.msg, l); err != nil {
 			return fmt.Errorf("node %d, port %s: %w", node, l.Port, err)
 		}
+		e.replay[key] = append(q[:k:k], q[k+1:]...)
 		e.events++
 		e.deliver(ev)
 	case "timer":
