@@ -7,6 +7,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/sim/reference"
@@ -168,5 +169,52 @@ func TestStateLimitIsIncomplete(t *testing.T) {
 	r := run(t, Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", MaxStates: 100})
 	if r.Verdict != "incomplete" {
 		t.Errorf("verdict %s with a 100-state limit", r.Verdict)
+	}
+}
+
+// lcrForwardsAll is a mutant of LCR: it forwards every ID, smaller ones
+// too, instead of swallowing them. Every ID then returns to its owner, and
+// every node elects itself.
+var lcrForwardsAll = func() *elect.Algorithm {
+	a := *ring.LCR
+	a.Name = "lcr-forwards-all"
+	a.New = func(info elect.NodeInfo) elect.Node { return &forwardAll{Node: ring.LCR.New(info), id: info.ID} }
+	return &a
+}()
+
+type forwardAll struct {
+	elect.Node
+	id elect.ID
+}
+
+func (f *forwardAll) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if m.ID < f.id && m.Type == 0 {
+		env.Send(elect.Left, m) // the mutation: the smaller ID goes on
+		return
+	}
+	f.Node.Receive(env, from, m)
+}
+func (f *forwardAll) Clone() elect.Node {
+	return &forwardAll{Node: f.Node.(elect.Snapshotter).Clone(), id: f.id}
+}
+func (f *forwardAll) AppendState(b []byte) []byte { return f.Node.(elect.Snapshotter).AppendState(b) }
+
+// TestMutantIsCaught: the checker catches the mutant on every ring of 3,
+// and its counterexample replays to the same failure.
+func TestMutantIsCaught(t *testing.T) {
+	cat, err := catalog.Default().With(lcrForwardsAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: "lcr-forwards-all", N: 3}, IDs: "all", Delivery: "fifo"})
+	if r.Verdict != "violation" || r.Property != "multiple-leaders" && r.Property != "wrong-leader" {
+		t.Fatalf("%s %s", r.Verdict, r.Violation)
+	}
+	var trace bytes.Buffer
+	r.WriteCounterexample(&trace)
+	cfg, _ := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: "lcr-forwards-all", N: 3, IDs: IDsFlag(r.ViolationIDs)})
+	res, err := reference.Replay(*cfg, &trace)
+	if err != nil || res.Outcome == sim.OutcomeElected {
+		t.Errorf("replay: %v, %v", res, err)
 	}
 }
