@@ -38,8 +38,9 @@
 // the outcome: LCR's do not). A state the search returns to while
 // still exploring from it is a cycle: an infinite execution, reported as
 // non-termination with the path to it. A violated property is reported
-// with its execution, which is written as a trace that `elect run
-// --replay` replays (under fifo).
+// with the shortest execution that reaches it (found breadth-first once
+// the depth-first search has found one), written as a trace that `elect
+// run --replay` replays.
 //
 // # Reductions, and what is not reduced
 //
@@ -49,8 +50,14 @@
 // same at every node), and node code sees only its ID, its ports and its
 // own random stream, so every execution of a rotated assignment is an
 // execution of the original with nodes renamed, with the same counts and
-// outcome. Only deterministic algorithms are checked (a seeded random
-// stream would break that argument, and coin flips are not schedules).
+// outcome. That last step needs deterministic nodes: for a randomized
+// algorithm every assignment is checked.
+//
+// Randomized algorithms are checked with their seeds fixed: node i draws
+// from sim.StreamSource(seed, "node", i) as on every runtime, and the
+// stream's position is part of the state, so the check covers every
+// schedule of the draws that one seed gives (the report says so), not
+// every coin flip.
 //
 // Partial-order reduction is not applied: deliveries to different nodes
 // commute, so the state graph is full of diamonds that a persistent-set
@@ -124,8 +131,11 @@ type BoundVerdict struct {
 
 // Report is the outcome of a check.
 type Report struct {
-	Algorithm      string  `json:"algorithm"`
-	N              int     `json:"n"`
+	Algorithm string `json:"algorithm"`
+	N         int    `json:"n"`
+	// Seed is the seed that fixed a randomized algorithm's draws (0: the
+	// algorithm draws nothing).
+	Seed           uint64  `json:"seed,omitempty"`
 	Delivery       string  `json:"delivery"`
 	Verdict        string  `json:"verdict"` // ok, violation, incomplete
 	Configurations int     `json:"configurations"`
@@ -183,9 +193,6 @@ func Run(opt Options) (*Report, error) {
 		return nil, err
 	}
 	alg := base.Algorithm
-	if alg.Model.Randomized {
-		return nil, fmt.Errorf("%s is randomized: the checker explores schedules, not coin flips; check a deterministic algorithm", alg.Name)
-	}
 	for _, nd := range []elect.Node{alg.New(elect.NodeInfo{ID: 1, N: 2, Degree: 2, Params: base.Params})} {
 		if _, ok := nd.(elect.Snapshotter); !ok {
 			return nil, fmt.Errorf("%s's nodes do not implement elect.Snapshotter: the checker needs to copy and compare their states", alg.Name)
@@ -247,7 +254,7 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 		for i := range ids {
 			ids[i] = elect.ID(i + 1)
 		}
-		ring := base.Graph.Kind == topology.Ring
+		ring := base.Graph.Kind == topology.Ring && !base.Algorithm.RunModel(base.Params).Randomized
 		permute(ids, 0, func(p []elect.ID) {
 			if !ring || p[0] == 1 { // rotation symmetry: ID 1 at node 0
 				assignments = append(assignments, slices.Clone(p))
@@ -336,6 +343,12 @@ func (c *config) run(opt Options) {
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
 		c.violation, c.bad = x.violation, x.badPath
+		if !strings.HasPrefix(c.violation, "non-termination") {
+			// Report the shortest execution that breaks a property.
+			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
+				c.violation, c.bad = v, path
+			}
+		}
 		return
 	}
 	hi, lo := x.extremes(id)
@@ -346,6 +359,9 @@ func (c *config) run(opt Options) {
 func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 	alg := base.Algorithm
 	r := &Report{Algorithm: alg.Name, N: base.Graph.N, Delivery: opt.Delivery, Verdict: "ok", Configurations: len(cfgs)}
+	if alg.RunModel(base.Params).Randomized {
+		r.Seed = base.Seed
+	}
 	names := make([]string, 0, len(alg.Messages)+2)
 	for _, m := range alg.Messages {
 		names = append(names, m.Name)

@@ -40,6 +40,7 @@ type state struct {
 	depth   []int64
 	links   [][]flight // by receiving port, Graph.PortIndex
 	elected int
+	rngs    []rand.PCG // each node's random stream (randomized algorithms)
 }
 
 // keys encodes the state canonically, in one pass: its behaviour (node
@@ -69,6 +70,9 @@ func (x *explorer) keys(s *state) (behaviour, full stateKey) {
 		}
 		b = append(b, flags)
 		b = elect.AppendInt(b, int64(s.knows[i]))
+		if x.random {
+			b, _ = s.rngs[i].AppendBinary(b)
+		}
 		d = elect.AppendInt(d, s.depth[i])
 	}
 	for _, l := range s.links {
@@ -111,7 +115,10 @@ type explorer struct {
 	limit     int64
 	states    int64
 	edges     int64
-	longest   int // the longest path visited
+	longest   int    // the longest path visited
+	random    bool   // the algorithm draws random numbers
+	st        *state // the state whose node is running (Rand)
+	cur       int32  // the node running
 	buf, dbuf []byte
 	rec       *elect.Recorder
 	// The first property violated, with the path that reaches it.
@@ -130,6 +137,7 @@ type linkUndo struct {
 type undo struct {
 	i                      int32
 	node                   elect.Node
+	rng                    rand.PCG
 	woken, halted, pending bool
 	dec                    elect.Decision
 	knows                  elect.ID
@@ -140,14 +148,14 @@ type undo struct {
 
 // save records what a step of node i may change.
 func (x *explorer) save(s *state, i int32) undo {
-	return undo{i: i, node: s.nodes[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
+	return undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
 		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog)}
 }
 
 // restore undoes a step.
 func (x *explorer) restore(s *state, u undo) {
 	i := u.i
-	s.nodes[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.woken, u.halted, u.pending
+	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
 	s.dec[i], s.knows[i], s.depth[i], s.elected = u.dec, u.knows, u.depth, u.elected
 	for k := len(x.linkLog) - 1; k >= u.links; k-- {
 		s.links[x.linkLog[k].key] = x.linkLog[k].old
@@ -165,7 +173,11 @@ func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
 	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]bool{}, limit: limit, promise: -1}
-	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(0, 0)) })
+	// A randomized node draws from its own stream, seeded as in every
+	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
+	// part of the state, so each schedule sees the draws that seed gives.
+	x.random = cfg.Algorithm.RunModel(cfg.Params).Randomized
+	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(&x.st.rngs[x.cur]) })
 	model := cfg.Algorithm.RunModel(cfg.Params)
 	x.announce = model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && cfg.Announce
 	maxID, minID := elect.ID(-1), elect.ID(math.MaxInt64)
@@ -201,7 +213,9 @@ func (x *explorer) initial() *state {
 		links: make([][]flight, x.cfg.Graph.Ports()),
 	}
 	info := x.cfg.NodeInfos()
+	s.rngs = make([]rand.PCG, n)
 	for i := range n {
+		s.rngs[i] = *sim.StreamSource(x.cfg.Seed, "node", uint64(i))
 		s.nodes[i] = x.cfg.Algorithm.New(info(i))
 		s.knows[i] = -1
 		s.pending[i] = x.cfg.Wake == nil
@@ -291,6 +305,7 @@ func (x *explorer) apply(s *state, st step, sent []int64) string {
 // the properties that every state must keep.
 func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) string {
 	x.rec.ClearEffects()
+	x.st, x.cur = s, i
 	handler(x.rec)
 	for _, f := range x.rec.Effects() {
 		switch f.Kind {

@@ -142,3 +142,51 @@ func (x *explorer) schedule(q int, maximum bool) []step {
 		out = append(out, st)
 	}
 }
+
+// shortest searches breadth-first for the shortest execution that breaks
+// a property at a state or at an end (non-termination aside, which the
+// depth-first search reports with its cycle). Each frontier entry is a
+// path, replayed from the initial state to expand it; small networks keep
+// that cheap. It returns the violation and its path, or "" when none is
+// found within the state limit.
+func (x *explorer) shortest() (string, []step) {
+	seen := map[stateKey]bool{}
+	frontier := [][]step{nil}
+	var states int64
+	for len(frontier) > 0 {
+		var next [][]step
+		for _, path := range frontier {
+			s := x.initial()
+			sent := make([]int64, x.nq()-2)
+			for _, st := range path {
+				x.apply(s, st, sent)
+			}
+			x.linkLog = x.linkLog[:0]
+			steps := x.enabled(s, nil)
+			if len(steps) == 0 {
+				if v := x.terminal(s); v != "" {
+					return v, path
+				}
+				continue
+			}
+			for _, st := range steps {
+				u := x.save(s, st.node)
+				if v := x.apply(s, st, sent); v != "" {
+					return v, append(append([]step(nil), path...), st)
+				}
+				_, k := x.keys(s)
+				if !seen[k] {
+					seen[k] = true
+					states++
+					next = append(next, append(append([]step(nil), path...), st))
+				}
+				x.restore(s, u)
+			}
+			if states > x.limit {
+				return "", nil
+			}
+		}
+		frontier = next
+	}
+	return "", nil
+}

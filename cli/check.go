@@ -62,6 +62,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	force := fs.Bool("force", false, "check a configuration that breaks the algorithm's model (to find the counterexample)")
 	maxStates := fs.Int64("max-states", 2_000_000, "stop a configuration's search after this many states (verdict incomplete)")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	seed := fs.Uint64("seed", 1, "fixes a randomized algorithm's draws (node i's stream, as in every runtime)")
 	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
 	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
@@ -79,7 +80,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if *maxStates < 1 {
 		return usagef("--max-states must be at least 1, got %d", *maxStates)
 	}
-	spec := scenario.Spec{Catalog: cat, Algorithm: pos[0], N: n, Topology: *topo, Announce: *announce, Force: *force, Params: map[string]string{}}
+	spec := scenario.Spec{Catalog: cat, Algorithm: pos[0], N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
 	setParamsAndN(fs, params, &spec)
 	alg, ok := cat.Lookup(pos[0])
 	if !ok {
@@ -148,6 +149,9 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions, %.2f s\n",
 		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
+	if r.Seed != 0 {
+		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
+	}
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n          with --ids %s\n", r.Violation, check.IDsFlag(r.ViolationIDs))
 		if r.Counterexample != "" {

@@ -44,7 +44,6 @@ func TestCheckBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"check", "lcrr"}, `unknown algorithm "lcrr" (did you mean "lcr"?)`},
-		{[]string{"check", "itai-rodeh", "--n", "3"}, "randomized"},
 		{[]string{"check", "lcr", "--n", "40"}, "use 1..12"},
 		{[]string{"check", "lcr", "--delivery", "lifo"}, `--delivery "lifo": use fifo, bag or sync`},
 		{[]string{"check", "lcr", "--initiators", "some"}, `--initiators "some"`},
