@@ -75,7 +75,11 @@ var AfekGafni = &elect.Algorithm{
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.AlwaysAnnounce,
 		Randomized: true,
 	},
-	Growth: elect.Growth{Messages: "n H_n", Time: "n"},
+	// The bound is 4n*H_n, but under the default random link order the mean
+	// grows linearly: messages/n is 8.7 at n = 32, 9.2 at 100, 10.0 at 1000
+	// and 10.2 at 10^4 (random IDs, all initiate, FIFO; under --order rotate
+	// it is 11.1 at 100 and 14.6 at 1000).
+	Growth: elect.Growth{Messages: "n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "ARRIVE", Fields: []string{"id", "level"}},
 		{Name: "ACCEPT_ANSWER", Fields: []string{"id", "level"}},
