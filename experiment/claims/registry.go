@@ -254,7 +254,7 @@ func nlognRepro(alg, title, source, boundSource, formula string, limit func(int)
 				out = append(out, more...)
 			}
 			return &Report{
-				Rows: out,
+				Rows:    out,
 				Figures: []Figure{{Title: title, Measure: measure, YLabel: measure, Rows: rows, Curves: []string{"n lg n", "n^2"}}},
 			}, nil
 		},
