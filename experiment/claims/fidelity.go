@@ -105,7 +105,7 @@ func agFrameworkRows(ctx context.Context, e Env) ([]Row, Figure, error) {
 			100*(r.Mean/s.Mean-1), format.Number(x.Mean, 4)))
 	}
 	diff.Measured, diff.Verdict = strings.Join(parts, "; "), verdict(ok)
-	fig := Figure{Title: "Afek-Gafni B: link orders against the source framework's runs (random delays)", Measure: "messages", YLabel: "messages (election and termination)",
+	fig := Figure{Title: "Afek-Gafni B: link orders against the source framework's runs (random delays)", Measure: "messages", YLabel: "messages",
 		Rows: append(rows, fw...), Curves: []string{"n H_n"}}
 	return []Row{cmp, diff}, fig, nil
 }
