@@ -128,6 +128,7 @@ type legendEntry struct {
 // Figure is a plot and its legend, drawn below it.
 type Figure struct {
 	plot   *plot.Plot
+	ylabel string
 	legend []legendEntry
 	width  vg.Length
 	height vg.Length // of the plot, without the legend
@@ -152,9 +153,12 @@ func Make(s Spec) (*Figure, error) {
 	p.Title.Text = wrap(p.Title.TextStyle, s.Title, f.width-vg.Points(12))
 	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "n"
-	p.Y.Label.Text = s.YLabel
-	if p.Y.Label.Text == "" {
-		p.Y.Label.Text = s.Measure
+	// The y label is drawn by Draw: gonum/plot places its glyph box at the
+	// arithmetic middle of the range, near the top of a log axis, and pads
+	// the plot below it for nothing.
+	f.ylabel = s.YLabel
+	if f.ylabel == "" {
+		f.ylabel = s.Measure
 	}
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Scale = plot.LogScale{}
@@ -569,7 +573,14 @@ func (f *Figure) Draw(c draw.Canvas) {
 	lh := f.legendHeight()
 	// Room on the right and at the top for the last tick label and the
 	// title's ascent.
-	f.plot.Draw(draw.Crop(c, vg.Points(4), -vg.Points(18), lh, -vg.Points(6)))
+	st := textStyle(labelSize)
+	st.Rotation = math.Pi / 2
+	st.XAlign, st.YAlign = draw.XCenter, draw.YTop
+	lw := st.Height(f.ylabel) + vg.Points(8)
+	pc := draw.Crop(c, vg.Points(4)+lw, -vg.Points(18), lh, -vg.Points(6))
+	f.plot.Draw(pc)
+	dc := f.plot.DataCanvas(pc)
+	c.FillText(st, vg.Point{X: c.Min.X + vg.Points(6), Y: (dc.Min.Y + dc.Max.Y) / 2}, f.ylabel)
 	if lh == 0 {
 		return
 	}
