@@ -15,8 +15,11 @@ type Env interface {
 	Decide(d Decision)
 	// SetLeader records the ID the node has learned is the leader's.
 	SetLeader(id ID)
-	// SetTimer asks for Timer(tag) after the given number of rounds (>= 1).
-	// Only meaningful in the synchronous model.
+	// SetTimer asks for Timer(tag) after the given number of rounds (>= 0).
+	// Only meaningful in the synchronous model. A timer of 0 rounds fires at
+	// the end of the current round, after the messages that arrive in it:
+	// a node that must see its whole input of the round before acting (as
+	// "if the input buffer is empty" in a waking round) asks for one.
 	SetTimer(rounds int64, tag int64)
 	// CancelTimers drops every timer the node has set that has not fired
 	// yet (those set earlier in the same call included): they are neither

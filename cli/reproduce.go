@@ -161,7 +161,7 @@ func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, c
 		if k > 0 {
 			base = fmt.Sprintf("%s-%d", r.Name, k+1)
 		}
-		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: true}
+		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: true, Colors: fig.Colors}
 		for _, ext := range []string{".png", ".svg"} {
 			path := filepath.Join(dir, base+ext)
 			if err := plot.Save(p, path); err != nil {

@@ -297,7 +297,7 @@ func TestAfekGafniElectsOneLeaderInformsAllAndTerminates(t *testing.T) {
 	runs := 0
 	for _, n := range sizes {
 		for _, d := range agDeliveries {
-			for _, order := range []string{"rotate", "index"} {
+			for _, order := range agOrderNames {
 				for _, variant := range agVariantNames {
 					for s := range seeds {
 						seed := uint64(s)
@@ -411,7 +411,7 @@ func TestAfekGafniEqualIDsElectNobody(t *testing.T) {
 
 // BenchmarkAfekGafniMeasuredTable prints the table of docs/performance.md:
 // election plus termination messages over 100 seeds (random IDs, every node
-// an initiator, links from a random start) for n = 10, 50, 100, 1000 under
+// an initiator, links in a random order per node) for n = 10, 50, 100, 1000 under
 // FIFO and random delivery, next to seed 002's bound 4n*H_n + 3(n-1) and
 // 2n*lg n; then the election messages alone (without LEADER and END) next
 // to 4n*H_n, and how often the maximum ID won. Every run must respect the
@@ -432,7 +432,7 @@ func BenchmarkAfekGafniMeasuredTable(t *testing.B) {
 			for s := range seeds {
 				rng := rand.New(rand.NewPCG(uint64(n), uint64(s)))
 				ids := randomIDs(rng, n)
-				cfg := agConfig(ids, d, "rotate", "seed")
+				cfg := agConfig(ids, d, "shuffle", "seed")
 				cfg.Seed = uint64(s)
 				res := runOK(t, cfg)
 				sum += float64(res.Messages)
@@ -449,4 +449,67 @@ func BenchmarkAfekGafniMeasuredTable(t *testing.B) {
 		}
 	}
 	fmt.Print(b.String())
+}
+
+// TestAfekGafniShuffleIsUniform: under --order shuffle a candidate takes its
+// links in a uniformly random order, drawn one link at a time (a lazy
+// Fisher-Yates shuffle). With n-1 = 4 links, each of the 24 orders of a
+// candidate that captures everything must come up with probability 1/24:
+// over 24000 draws every count is within 4 standard errors of 1000
+// (SE = sqrt(24000 * 1/24 * 23/24) = 31), every draw is a permutation, and
+// the moved links never outnumber the captures.
+func TestAfekGafniShuffleIsUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 1))
+	env := elect.NewRecorder(func() *rand.Rand { return rng })
+	const draws = 24000
+	counts := map[[4]int32]int{}
+	for range draws {
+		p := &agNode{degree: 4, order: agShuffle}
+		var order [4]int32
+		for k := range order {
+			order[k] = p.drawLink(env)
+			p.level++
+			if len(p.moved) > int(p.level) {
+				t.Fatalf("%d moved links after %d captures", len(p.moved), p.level)
+			}
+		}
+		seen := [4]bool{}
+		for _, port := range order {
+			if port < 0 || port >= 4 || seen[port] {
+				t.Fatalf("draw %v is not a permutation of the ports", order)
+			}
+			seen[port] = true
+		}
+		counts[order]++
+	}
+	if len(counts) != 24 {
+		t.Fatalf("%d distinct orders, want 24", len(counts))
+	}
+	se := math.Sqrt(draws * (1.0 / 24) * (23.0 / 24))
+	for order, c := range counts {
+		if math.Abs(float64(c)-draws/24) > 4*se {
+			t.Errorf("order %v drawn %d times, want %d +- %.0f", order, c, draws/24, 4*se)
+		}
+	}
+}
+
+// TestAfekGafniShuffleIsSeeded: the random order comes from the node's own
+// random source, so the same seed gives the same run, delivery for
+// delivery, and another seed another run.
+func TestAfekGafniShuffleIsSeeded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	ids := randomIDs(rng, 40)
+	run := func(seed uint64) []string {
+		cfg := agConfig(ids, sim.Random, "shuffle", "seed")
+		cfg.Seed = seed
+		got, _ := deliveries(t, cfg)
+		return got
+	}
+	a, b, c := run(3), run(3), run(4)
+	if !slices.Equal(a, b) {
+		t.Error("seed 3 gave two different runs")
+	}
+	if slices.Equal(a, c) {
+		t.Error("seeds 3 and 4 gave the same run")
+	}
 }

@@ -30,6 +30,9 @@ type Row struct {
 	// IDs is the message-passing ID arrangement ("" for populations).
 	IDs string
 	OK  bool
+	// Outcome is the run's outcome (elected, symmetric, ...; "" when the
+	// record has no result).
+	Outcome string
 	// Measures holds every number of the record by name: messages, time,
 	// bits, leaders, messages:TYPE (message passing); interactions,
 	// parallel_time, states_seen, leaders and the protocol's numeric details
@@ -94,6 +97,7 @@ func mpRow(r *scenario.Record) Row {
 	if r.Result == nil {
 		return row
 	}
+	row.Outcome = string(r.Outcome)
 	m := row.Measures
 	m["messages"] = float64(r.Messages)
 	m["bits"] = float64(r.Bits)
@@ -112,7 +116,7 @@ func mpRow(r *scenario.Record) Row {
 func ppRow(r *pp.Result, details map[string]any) Row {
 	row := Row{
 		Kind: Population, Name: r.Protocol, N: r.N, Seed: r.Seed,
-		OK: r.Outcome == pp.Elected, Measures: map[string]float64{}, Flags: map[string]bool{},
+		OK: r.Outcome == pp.Elected, Outcome: string(r.Outcome), Measures: map[string]float64{}, Flags: map[string]bool{},
 	}
 	m := row.Measures
 	m["interactions"] = float64(r.Interactions)

@@ -60,7 +60,7 @@ func TestDefaultGrowthFollowsTheDeclarations(t *testing.T) {
 		{mp("lcr", "decreasing"), "time", "n"},
 		{mp("lcr", "random"), "leaders", "1"},
 		{mp("hs", "random"), "messages", "n lg n"},
-		{mp("afek-gafni", "random"), "messages", "n H_n"},
+		{mp("afek-gafni", "random"), "messages", "n"}, // linear on average under the random link order (issue 21)
 		{mp("all-to-all", "random"), "messages", "n^2"},
 		{mp("all-to-all", "random"), "time", "1"},
 		{mp("flood-max", "random"), "messages", "n^2"},

@@ -42,10 +42,21 @@ import (
 //     keeps the literal ACTIVE_CASE, whose runs end with no leader unless the
 //     winner's ID is 0 or it meets no other active node.
 //   - MAIN makes a node active only if IN_BUFFER is empty in its waking
-//     round. Our engine delivers a spontaneous wake-up before the messages of
-//     the same round (package sim), so a node scheduled to wake in the round
-//     a message reaches it is active; its ACTIVE_CASE then handles that
-//     message in the same round.
+//     round. By default (--wake prose) a node scheduled to wake
+//     spontaneously in the round a message reaches it is active, as the
+//     prose's "a processor that wakes up spontaneously is active" reads: our
+//     engine delivers a spontaneous wake-up before the messages of the same
+//     round (package sim), and ACTIVE_CASE then handles that message in the
+//     same round. --wake literal follows MAIN: the node waits for the end of
+//     its waking round (a timer of 0 rounds) and is active only if no
+//     message came in it, a relay otherwise. The readings elect different
+//     leaders: on ids [3 1 2] with node 0 waking at round 0 and node 1 at
+//     round 1, node 0's fast 3 reaches node 1 in round 1; the prose makes
+//     node 1 active, drops 3 and elects 1; the literal reading makes node 1
+//     a relay that forwards 3, which comes home: 3 is elected, not the
+//     smallest ID among the nodes that woke spontaneously (the check that
+//     promise makes fails: a measured difference, elect reproduce
+//     slow-fast).
 //
 // Messages with simultaneous start. The slides prove at most 5n for any
 // wake-up pattern; Lynch proves fewer than 2n for VariableSpeeds, where all
@@ -103,6 +114,10 @@ var SlowFast = &elect.Algorithm{
 		Name: "variant", Default: "prose",
 		Help:  "prose, or literal: the pseudo-code's ACTIVE_CASE, which sends a delayed message only when another arrives at TIMEOUT",
 		Check: checkSlowFastVariant,
+	}, {
+		Name: "wake", Default: "prose",
+		Help:  "prose (a node waking spontaneously is active, even when a message reaches it in that round), or literal: MAIN's IF(IN_BUFFER=Empty), such a node is a relay",
+		Check: checkSlowFastWake,
 	}},
 	CheckRun: checkSlowFast,
 	New:      slowFastNodes.New,
@@ -112,8 +127,20 @@ var SlowFast = &elect.Algorithm{
 var slowFastNodes = elect.NodesOf(slowFastInit)
 
 func slowFastInit(p *slowFastNode, info elect.NodeInfo) {
-	*p = slowFastNode{id: info.ID, literal: info.Params.String("variant") == "literal"}
+	*p = slowFastNode{id: info.ID, literal: info.Params.String("variant") == "literal",
+		literalWake: info.Params.String("wake") == "literal"}
 }
+
+func checkSlowFastWake(v string) error {
+	if v != "prose" && v != "literal" {
+		return fmt.Errorf("slow-fast wake readings are prose and literal, got %q", v)
+	}
+	return nil
+}
+
+// slowFastStartTag tags the timer of 0 rounds that ends a waking round under
+// --wake literal (the other timers' tags are positive generations).
+const slowFastStartTag = -1
 
 func checkSlowFastVariant(v string) error {
 	if v != "prose" && v != "literal" {
@@ -153,12 +180,14 @@ const (
 const never = math.MaxInt64
 
 type slowFastNode struct {
-	id      elect.ID
-	literal bool // --variant literal
-	woken   bool
-	active  bool
-	elected bool
-	smaller elect.ID // SMALLER_ID; +∞ (MaxInt64) for a relay that has seen nothing
+	id          elect.ID
+	literal     bool // --variant literal
+	literalWake bool // --wake literal
+	woken       bool
+	waking      bool // --wake literal: woke spontaneously this round, input not yet seen
+	active      bool
+	elected     bool
+	smaller     elect.ID // SMALLER_ID; +∞ (MaxInt64) for a relay that has seen nothing
 
 	// OUT_BUFFER and TIMEOUT; pending until sent.
 	out     elect.Message
@@ -169,19 +198,41 @@ type slowFastNode struct {
 
 // Wake is MAIN: a spontaneous wake-up makes the node active and sends its ID
 // fast; a node woken by a message is a relay and has lost.
+// Under --wake literal a spontaneous wake-up only starts the waking round:
+// the node becomes active at its end if no message came in it.
 func (p *slowFastNode) Wake(env elect.Env, spontaneous bool) {
 	p.woken = true
-	if spontaneous {
-		p.active = true
-		p.smaller = p.id
-		env.Send(elect.Left, elect.Message{Type: slowFastFast, ID: p.id})
+	if spontaneous && p.literalWake {
+		p.waking = true
+		env.SetTimer(0, slowFastStartTag)
 		return
 	}
+	if spontaneous {
+		p.becomeActive(env)
+		return
+	}
+	p.becomeRelay(env)
+}
+
+// becomeActive: SMALLER_ID <- MY_ID, and the node's ID goes out fast.
+func (p *slowFastNode) becomeActive(env elect.Env) {
+	p.active = true
+	p.smaller = p.id
+	env.Send(elect.Left, elect.Message{Type: slowFastFast, ID: p.id})
+}
+
+// becomeRelay: the node never competes.
+func (p *slowFastNode) becomeRelay(env elect.Env) {
 	p.smaller = math.MaxInt64
 	env.Decide(elect.NotElected)
 }
 
 func (p *slowFastNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if p.waking {
+		// --wake literal: IN_BUFFER is not empty in the waking round.
+		p.waking = false
+		p.becomeRelay(env)
+	}
 	if p.active {
 		p.activeCase(env, m)
 	} else {
@@ -269,6 +320,13 @@ func (p *slowFastNode) cancelTimers(env elect.Env) { env.CancelTimers() }
 
 // Timer is the check R = TIMEOUT of the round the timer was set for.
 func (p *slowFastNode) Timer(env elect.Env, tag int64) {
+	if tag == slowFastStartTag {
+		if p.waking {
+			p.waking = false // the waking round ended with IN_BUFFER empty
+			p.becomeActive(env)
+		}
+		return
+	}
 	if tag != p.gen || !p.pending || p.elected {
 		return
 	}

@@ -190,3 +190,46 @@ func TestSlowFastVariantParameter(t *testing.T) {
 		t.Errorf("--variant fast: %v", err)
 	}
 }
+
+// TestSlowFastWakeReadings: the two readings of MAIN's waking round differ
+// (issue 21). n = 3, ids [3 1 2], node 0 wakes at round 0 and node 1 at
+// round 1, when node 0's fast 3 reaches it.
+//
+//   - prose (default): node 1 woke spontaneously, so it is active; it drops
+//     3 (> 1) and sends fast 1, which node 2 (a relay, woken by it in round
+//     2) forwards and node 0 (active) slows: 2^1 rounds per hop, home at
+//     round 5. ID 1 is elected with 3 fast messages and 1 slow.
+//   - literal: IN_BUFFER is not empty in node 1's waking round, so node 1 is
+//     a relay and forwards 3 at once; node 2 (woken by it) too; node 0 gets
+//     its own ID back in round 3: ID 3 is elected with 3 fast messages,
+//     which breaks the promise of the smallest initiator ID (the monitor
+//     reports wrong-leader), since node 1 did wake spontaneously.
+func TestSlowFastWakeReadings(t *testing.T) {
+	cfg := func(wake string) sim.Config {
+		return sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{3, 1, 2}, Delivery: sim.Sync,
+			Params: elect.Params{"variant": "prose", "wake": wake}, Wake: []sim.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
+	}
+	prose := runOK(t, cfg("prose"))
+	if prose.LeaderID != 1 || prose.MessagesByType["fast"] != 3 || prose.MessagesByType["slow"] != 1 || prose.Time != 5 {
+		t.Errorf("prose: leader ID %d, messages %v, time %v; want ID 1, fast 3 slow 1, time 5", prose.LeaderID, prose.MessagesByType, prose.Time)
+	}
+	literal := runAny(t, cfg("literal"))
+	if literal.Leaders != 1 || literal.LeaderID != 3 || literal.Messages != 3 || literal.Time != 3 || literal.Outcome != sim.OutcomeViolation {
+		t.Errorf("literal: %d leaders, leader ID %d, %d messages, time %v, outcome %s; want ID 3 alone, 3 messages, time 3, violation",
+			literal.Leaders, literal.LeaderID, literal.Messages, literal.Time, literal.Outcome)
+	}
+	// With every node waking at round 0 no message arrives in a waking
+	// round: the readings are the same run.
+	all := func(wake string) sim.Config {
+		c := cfg(wake)
+		c.Wake = nil
+		return c
+	}
+	a, b := runOK(t, all("prose")), runOK(t, all("literal"))
+	if a.LeaderID != b.LeaderID || a.Messages != b.Messages || a.Time != b.Time {
+		t.Errorf("all at round 0: prose %d/%d/%v, literal %d/%d/%v (leader, messages, time)", a.LeaderID, a.Messages, a.Time, b.LeaderID, b.Messages, b.Time)
+	}
+	if _, err := scenario.Build(scenario.Spec{Algorithm: "slow-fast", N: 4, Params: map[string]string{"wake": "late"}}); err == nil || !strings.Contains(err.Error(), "prose and literal") {
+		t.Errorf("--wake late: %v", err)
+	}
+}

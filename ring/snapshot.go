@@ -116,7 +116,7 @@ func (p *slowFastNode) Clone() elect.Node { c := *p; return &c }
 // OUT_BUFFER and the timer generation are state.
 func (p *slowFastNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	for _, f := range [...]bool{p.literal, p.woken, p.active, p.elected} {
+	for _, f := range [...]bool{p.literal, p.literalWake, p.woken, p.waking, p.active, p.elected} {
 		b = elect.AppendBool(b, f)
 	}
 	b = elect.AppendInt(b, int64(p.smaller))

@@ -150,8 +150,8 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 // SetTimer implements elect.Env.
 func (e *engine) SetTimer(rounds, tag int64) {
 	i := e.current
-	if rounds < 1 {
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", i, rounds))
+	if rounds < 0 {
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds))
 		return
 	}
 	if _, ok := e.nodes.node(i).(elect.TimerNode); !ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
 )
 
@@ -221,6 +222,50 @@ func TestSyncRoundsAndTimers(t *testing.T) {
 	want := "deliver to 1 in round 1|timer of 0 in round 1|timer of 1 in round 1"
 	if got := strings.Join(log, "|"); got != want {
 		t.Fatalf("got %s\nwant %s", got, want)
+	}
+}
+
+// TestZeroRoundTimerEndsTheRound: a timer of 0 rounds fires at the end of
+// the round it is set in, after that round's messages, on the fast and the
+// reference engine alike, whether it is set at a wake-up at round 0 (before
+// any instant has run) or later. Node 0 sends at round 0 and sets one; node
+// 1, scheduled to wake at round 1, sets one at its wake-up, before the
+// message of round 1 reaches it; a 0-round timer set by a timer fires in the
+// same round too.
+func TestZeroRoundTimerEndsTheRound(t *testing.T) {
+	var log []string
+	add := func(env elect.Env, what string, id elect.ID) {
+		log = append(log, what+" "+string(rune('0'+id))+" round "+string(rune('0'+env.Round())))
+	}
+	alg := script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
+		add(env, "wake", id)
+		if id == 0 {
+			env.Send(elect.Left, elect.Message{})
+		}
+		env.SetTimer(0, int64(id))
+	}, func(env elect.Env, id elect.ID, from elect.Port, m elect.Message) {
+		add(env, "deliver", id)
+	}, func(env elect.Env, id elect.ID, tag int64) {
+		add(env, "timer", id)
+		if tag == 1 {
+			env.SetTimer(0, 9)
+		}
+	})
+	want := "wake 0 round 0|timer 0 round 0|wake 1 round 1|deliver 1 round 1|timer 1 round 1|timer 1 round 1"
+	cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync,
+		Wake: []sim.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
+	for _, e := range []struct {
+		name string
+		run  func(sim.Config) (*sim.Result, error)
+	}{{"fast", sim.Run}, {"reference", reference.Run}} {
+		log = nil
+		res, err := e.run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(log, "|"); got != want || res.Violation != "" {
+			t.Errorf("%s engine: got %s (violation %q)\nwant %s", e.name, got, res.Violation, want)
+		}
 	}
 }
 

@@ -65,6 +65,9 @@ type Figure struct {
 	// Curves names the theoretical curves drawn beside the data (growth
 	// names of experiment.Growths).
 	Curves []string
+	// Colors fixes some series' colours by the rows' Name (names of
+	// plot.Palette), for a title that names them.
+	Colors map[string]string
 }
 
 // Report is what a reproduction produced.

@@ -2,8 +2,10 @@ package claims
 
 import (
 	"context"
+	"math"
 	"testing"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/experiment"
 )
 
@@ -60,5 +62,49 @@ func TestRegistryNamesAreUnique(t *testing.T) {
 			t.Errorf("reproduction %q: duplicate, or no source or needs", r.Name)
 		}
 		seen[r.Name] = true
+	}
+}
+
+// TestIndependentSamplesCanFail: two ID arrangements run on the same seeds,
+// or with the same means at every n, are not independent samples (issue
+// 21: randomized LCR drew one sample three times).
+func TestIndependentSamplesCanFail(t *testing.T) {
+	row := func(ids string, seed uint64, v float64) experiment.Row {
+		return experiment.Row{Name: "a", IDs: ids, N: 16, Seed: seed, Measures: map[string]float64{"m": v}}
+	}
+	orders := []string{"x", "y"}
+	same := []experiment.Row{row("x", 1, 5), row("x", 2, 7), row("y", 1, 5), row("y", 2, 7)}
+	if independentSamples("", "", same, orders, "m").Verdict != Fail {
+		t.Error("a sample drawn twice on the same seeds passed")
+	}
+	apart := []experiment.Row{row("x", 1, 5), row("x", 2, 7), row("y", 11, 6), row("y", 12, 9)}
+	if independentSamples("", "", apart, orders, "m").Verdict != Pass {
+		t.Error("two samples on distinct seeds failed")
+	}
+}
+
+// TestComparisonFloor: the floor sums n/(2(2k+1)) over the first n/8
+// active rounds: 16/6 + 16/10 at n = 16, nothing below n = 8.
+func TestComparisonFloor(t *testing.T) {
+	if got, want := comparisonFloor(16), 16.0/6+16.0/10; math.Abs(got-want) > 1e-12 {
+		t.Errorf("floor(16) = %v, want %v", got, want)
+	}
+	if comparisonFloor(4) != 0 {
+		t.Error("floor(4) != 0")
+	}
+}
+
+// TestSmallestOrderClass: on the bit-reversal ring of 8 nodes (IDs 0 4 2 6
+// 1 5 3 7) the smallest order class of the segments of length 3 has 2
+// members (a shift by 4 positions keeps the order: n/2^ceil(lg 3) = 2), and a ring in increasing order has one
+// segment pattern that wraps (7 0 1) apart from the rest.
+func TestSmallestOrderClass(t *testing.T) {
+	rev := []elect.ID{0, 4, 2, 6, 1, 5, 3, 7}
+	if got := smallestOrderClass(rev, 3); got != 2 {
+		t.Errorf("bit-reversal n=8, l=3: smallest class %d, want 2", got)
+	}
+	inc := []elect.ID{0, 1, 2, 3, 4, 5, 6, 7}
+	if got := smallestOrderClass(inc, 3); got != 1 {
+		t.Errorf("increasing n=8, l=3: smallest class %d, want 1", got)
 	}
 }

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"flag"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/electkit/elect/experiment"
 )
@@ -146,5 +151,108 @@ func TestBoundMatchesMeasure(t *testing.T) {
 		if got := matches(quantity(c.bound), c.measure); got != c.want {
 			t.Errorf("%q on %q: %v", c.bound, c.measure, got)
 		}
+	}
+}
+
+// TestLogTicksLabelEveryAxisAlike: powers of ten are labelled 10ᵉ, and 2
+// and 5 times them (m×10ᵉ) only when fewer than two powers are in range;
+// minor ticks are unlabelled.
+func TestLogTicksLabelEveryAxisAlike(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (logTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{10, 4096, "10¹ 10² 10³"},
+		{16, 4096, "10² 10³"},
+		{1000, 1e5, "10³ 10⁴ 10⁵"},
+		{64, 512, "10² 2×10² 5×10²"},
+		{0.5, 3, "5×10⁻¹ 10⁰ 2×10⁰"},
+	} {
+		if got := strings.Join(labels(c.lo, c.hi), " "); got != c.want {
+			t.Errorf("%g..%g: labels %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
+
+// TestFigureLayout: a long title wraps to the figure's width instead of
+// being clipped; the legend is drawn below the data (it adds to the height)
+// with a line per configuration, per declared bound labelled by its
+// algorithm, and per theory curve, each bound and theory line in a style
+// of its own; the PNG is 1600 pixels wide at the default size.
+func TestFigureLayout(t *testing.T) {
+	s := goldenSpec()
+	s.Width, s.Height = 0, 0
+	s.Title = strings.Repeat("a long title that names every colour it uses ", 4)
+	f, err := Make(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(f.plot.Title.Text, "\n") {
+		if w := f.plot.Title.TextStyle.Width(line); w > f.width {
+			t.Errorf("title line %q is %v wide, more than the figure's %v", line, w, f.width)
+		}
+	}
+	if _, h := f.Size(); h <= f.height {
+		t.Errorf("height %v with the legend, %v without", h, f.height)
+	}
+	var got []string
+	for _, e := range f.legend {
+		got = append(got, e.label)
+	}
+	want := []string{"mean, 95% CI: quadratic (ids decreasing)", "mean, 95% CI: nlogn (ids random)", "bound (quadratic): messages <= n(n+1)/2",
+		"theory: n^2 (coefficient 1)", "theory: n H_n (coefficient 1)", "theory: n lg n (coefficient 1)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+	for i := range referenceStyles {
+		for j := range i {
+			a, b := referenceLine(i), referenceLine(j)
+			if a.Color == b.Color || slices.Equal(a.Dashes, b.Dashes) {
+				t.Errorf("reference styles %d and %d share a colour or a dash pattern", i, j)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "fig.png")
+	if err := Save(s, path); err != nil {
+		t.Fatal(err)
+	}
+	if img := decode(t, path); img.Bounds().Dx() != 1600 {
+		t.Errorf("PNG %d pixels wide, want 1600", img.Bounds().Dx())
+	}
+}
+
+// TestSeriesColoursByName: a series given a colour by name gets it, and
+// the others skip it.
+func TestSeriesColoursByName(t *testing.T) {
+	s := goldenSpec()
+	s.Colors = map[string]string{"nlogn": "blue"}
+	f, err := Make(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blue, _ := paletteColor("blue")
+	colour := func(label string) color.Color {
+		for _, e := range f.legend {
+			if strings.Contains(e.label, label) {
+				for _, th := range e.thumbs {
+					if l, ok := th.(*plotter.Line); ok {
+						return l.Color
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if colour("nlogn") != blue || colour("quadratic") == blue {
+		t.Errorf("nlogn %v, quadratic %v; want nlogn alone blue", colour("nlogn"), colour("quadratic"))
 	}
 }

@@ -18,8 +18,8 @@ import (
 var variants = map[string]map[string][]string{
 	"lcr-random":    {"bits": {"1", "3"}},
 	"peterson":      {"variant": {"untagged"}},
-	"slow-fast":     {"variant": {"literal"}},
-	"afek-gafni":    {"order": {"index"}, "variant": {"wait", "literal"}},
+	"slow-fast":     {"variant": {"literal"}, "wake": {"literal"}},
+	"afek-gafni":    {"order": {"rotate", "index"}, "variant": {"wait", "literal"}},
 	"flood-max":     {"variant": {"on-change"}, "diam": {"2"}},
 	"itai-rodeh":    {},
 	"all-to-all":    {},

@@ -363,8 +363,8 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 // setTimer schedules Timer(tag) of node i rounds ahead.
 func (e *Engine) setTimer(i int32, rounds, tag int64) {
 	switch _, ok := e.nodes[i].(elect.TimerNode); {
-	case rounds < 1:
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", i, rounds))
+	case rounds < 0:
+		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds))
 	case !ok:
 		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", i))
 	case rounds > (math.MaxInt64-e.now)/e.unit:
