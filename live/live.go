@@ -354,8 +354,8 @@ func (r *run) setTimer(nd *node, now, rounds, tag int64) {
 	switch {
 	case r.cfg.Delivery != sim.Sync:
 		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer, but timers exist only in the synchronous model", nd.index))
-	case rounds < 1:
-		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; timers need at least 1", nd.index, rounds))
+	case rounds < 0:
+		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", nd.index, rounds))
 	case !isTimerNode:
 		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", nd.index))
 	case rounds > math.MaxInt64-now:

@@ -221,3 +221,24 @@ func TestReplaySimulatorTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowFastLiteralOnGoroutines: the literal reading of slow-fast waits
+// for the end of its waking round with a timer of 0 rounds; the round
+// barrier fires it after the round's messages, as the simulator does.
+func TestSlowFastLiteralOnGoroutines(t *testing.T) {
+	for _, wake := range []string{"0@0,1@1", "0@0,1@1,2@3"} {
+		spec := scenario.Spec{Algorithm: "slow-fast", N: 5, Seed: 1, IDs: "3,1,2,5,4", Initiators: "nodes:" + wake, Params: map[string]string{"wake": "literal"}}
+		cfg, err := scenario.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := sim.Run(*cfg)
+		got, err := live.Run(*cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if summary(got) != summary(want) {
+			t.Errorf("%s:\ngoroutines %s\nsimulator  %s", wake, summary(got), summary(want))
+		}
+	}
+}

@@ -175,7 +175,8 @@ func (r *run) syncRound(nd *node, round int64) {
 		r.receive(nd, round, ev)
 	}
 	nd.spare = batch[:0]
-	// Timers due now, in the order set; a timer cancelled by this round's
+	// Timers due now, in the order set (those of 0 rounds set in this
+	// round's handlers included); a timer cancelled by this round's
 	// handlers does not fire.
 	for k := 0; k < len(nd.timers); {
 		t := nd.timers[k]
