@@ -224,7 +224,7 @@ func (s *CountSim[S, P]) Result() Result {
 	if s.exactCfg && (leaders != c.leaders || (c.spec.Goal == GoalCount && goal != c.goal) || total != c.n) {
 		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
 	}
-	res.settle(s.violation, mismatch, s.done, c.leaders)
+	res.settle(s.violation, mismatch, s.done, c.leaders, c.spec.NoElection)
 	res.ParallelTime = float64(res.Interactions) / float64(c.n)
 	res.Details = Details{{"batches", s.batches}, {"non_null_events", s.events}}
 	if f, ok := any(c.p).(CountFinisher[S]); ok {

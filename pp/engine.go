@@ -66,6 +66,10 @@ type Spec struct {
 	StateSpace uint64
 	// DefaultMaxSteps is the step limit used when Options.MaxSteps is 0.
 	DefaultMaxSteps int64
+	// NoElection is true for protocols that elect no leader (consensus,
+	// majority): a run that reaches their goal ends as GoalReached, not by
+	// its number of leaders.
+	NoElection bool
 }
 
 // Protocol is a population protocol instance for one population size: the
@@ -102,7 +106,14 @@ const (
 	StepLimit Outcome = "step-limit"
 	// Violation: a promised property failed; Result.Violation names it.
 	Violation Outcome = "violation"
+	// GoalReached: a protocol that elects no leader (Spec.NoElection)
+	// reached its goal.
+	GoalReached Outcome = "goal-reached"
 )
+
+// Succeeded reports whether a run with this outcome ended as its protocol
+// promises: elected, or the goal of a protocol that elects no leader.
+func (o Outcome) Succeeded() bool { return o == Elected || o == GoalReached }
 
 // Options configure one run.
 type Options struct {
@@ -453,7 +464,7 @@ func (s *Sim[S, P]) Result() Result {
 	if recount != s.leaders || (s.spec.Goal == GoalCount && regoal != s.goal) {
 		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
 	}
-	res.settle(s.violation, mismatch, s.done, s.leaders)
+	res.settle(s.violation, mismatch, s.done, s.leaders, s.spec.NoElection)
 	res.ParallelTime = float64(res.Interactions) / float64(s.n)
 	if f, ok := any(p).(Finisher[S]); ok {
 		f.Finish(s.states, &res)
@@ -467,8 +478,9 @@ func (s *Sim[S, P]) Result() Result {
 // settle sets the outcome of a run that has stopped: the first violation
 // the engine saw, else a mismatch between its counters and a recount of
 // the final configuration, else the step limit when the goal was not
-// reached, else what the number of leaders says.
-func (res *Result) settle(violation, mismatch string, done bool, leaders int64) {
+// reached, else GoalReached for a protocol that elects no leader, else what
+// the number of leaders says.
+func (res *Result) settle(violation, mismatch string, done bool, leaders int64, noElection bool) {
 	switch {
 	case violation != "":
 		res.Outcome, res.Violation = Violation, violation
@@ -476,6 +488,8 @@ func (res *Result) settle(violation, mismatch string, done bool, leaders int64) 
 		res.Outcome, res.Violation = Violation, mismatch
 	case !done:
 		res.Outcome = StepLimit
+	case noElection:
+		res.Outcome = GoalReached
 	case leaders == 1:
 		res.Outcome = Elected
 	case leaders == 0:

@@ -1,0 +1,265 @@
+package ppfile
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/electkit/elect/pp"
+)
+
+// Load reads and compiles the protocol file at path.
+func Load(path string) (*File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Path: path, Msg: "cannot read: " + pathErr(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{Path: path, Msg: "not a regular file"}
+	}
+	if fi.Size() > MaxBytes {
+		return nil, &Error{Path: path, Msg: fmt.Sprintf("file of %d bytes; protocol files are limited to %d", fi.Size(), MaxBytes)}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Path: path, Msg: "cannot read: " + pathErr(err)}
+	}
+	return Parse(path, data)
+}
+
+func pathErr(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// State is the agent state of a compiled protocol: the state's index, in a
+// byte when the protocol has at most 256 states.
+type State interface{ ~uint8 | ~uint16 }
+
+// step is the transition of one ordered pair with the changes it makes to
+// the engine's counters (the zero step is null).
+type step struct {
+	x, y   uint16
+	dl, dg int8
+	set    bool
+}
+
+// Protocol is a compiled file protocol for one population size: a
+// pp.Protocol whose states are indices into the file's states and whose
+// transition function is a table lookup. It has a Census (the initial
+// configuration is given in counts), so every engine runs it.
+type Protocol[S State] struct {
+	f      *File
+	n      int64
+	spec   pp.Spec
+	q      int
+	dense  []step
+	sparse map[uint32]step
+	leader []bool
+	goal   []bool
+	init   []S
+	cum    []int64 // cum[i]: agents in init[0..i]
+	counts []int64
+}
+
+// New compiles f for n agents; it fails when the initial configuration
+// does not add up to n or S cannot hold f's states.
+func New[S State](f *File, n int64) (*Protocol[S], error) {
+	var zero S
+	if q := len(f.States); uint64(q-1) > uint64(^zero) {
+		return nil, fmt.Errorf("ppfile: %d states do not fit the state type", q)
+	}
+	states, counts, err := f.Initial(n)
+	if err != nil {
+		return nil, err
+	}
+	q := len(f.States)
+	p := &Protocol[S]{f: f, n: n, q: q, counts: counts, leader: make([]bool, q), goal: make([]bool, q)}
+	for s := range q {
+		o := f.Output(s)
+		p.leader[s] = o == LeaderOutput
+		p.goal[s] = f.Stop.Kind == Consensus && o == f.Stop.Output
+	}
+	var c int64
+	for i, s := range states {
+		p.init = append(p.init, S(s))
+		c += counts[i]
+		p.cum = append(p.cum, c)
+	}
+	mk := func(a, b, x, y int) step {
+		d := step{x: uint16(x), y: uint16(y), set: true}
+		d.dl = int8(b2i(p.leader[x]) + b2i(p.leader[y]) - b2i(p.leader[a]) - b2i(p.leader[b]))
+		d.dg = int8(b2i(p.goal[x]) + b2i(p.goal[y]) - b2i(p.goal[a]) - b2i(p.goal[b]))
+		return d
+	}
+	if q <= denseMax {
+		p.dense = make([]step, q*q)
+		f.trans.each(func(a, b, x, y int) { p.dense[a*q+b] = mk(a, b, x, y) })
+	} else {
+		p.sparse = make(map[uint32]step, f.NonNull)
+		f.trans.each(func(a, b, x, y int) { p.sparse[uint32(a)<<16|uint32(b)] = mk(a, b, x, y) })
+	}
+	nn := float64(n)
+	lim := int64(math.MaxInt64)
+	// A generous default limit: 100 n^2 (ln n + 1) interactions, which
+	// covers the quadratic protocols (Angluin's, the four-state exact
+	// majority) many times over.
+	if x := 100*nn*nn*(math.Log(nn)+1) + 1000; x < 9e18 {
+		lim = int64(x)
+	}
+	p.spec = pp.Spec{Name: f.Name, Goal: pp.GoalOneLeader, Monotone: f.monotone, StateSpace: uint64(q), DefaultMaxSteps: lim}
+	if f.Stop.Kind == Consensus {
+		p.spec.Goal, p.spec.Target, p.spec.Monotone, p.spec.NoElection = pp.GoalCount, n, false, true
+	}
+	return p, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// File returns the protocol's file.
+func (p *Protocol[S]) File() *File { return p.f }
+
+// Spec describes the instance: one leader, or consensus (a goal count of
+// n agents giving the stop output).
+func (p *Protocol[S]) Spec() pp.Spec { return p.spec }
+
+// Init gives agent i its initial state: the first agents take the first
+// state of the file's initial mapping, and so on.
+func (p *Protocol[S]) Init(i int) S {
+	for k, c := range p.cum {
+		if int64(i) < c {
+			return p.init[k]
+		}
+	}
+	return p.init[len(p.init)-1]
+}
+
+// Census lists the initial configuration.
+func (p *Protocol[S]) Census(int64) []pp.StateCount[S] {
+	out := make([]pp.StateCount[S], len(p.init))
+	for k, s := range p.init {
+		out[k] = pp.StateCount[S]{State: s, Count: p.counts[k]}
+	}
+	return out
+}
+
+func (p *Protocol[S]) lookup(a, b S) step {
+	if p.dense != nil {
+		return p.dense[int(a)*p.q+int(b)]
+	}
+	return p.sparse[uint32(a)<<16|uint32(b)]
+}
+
+// Interact applies the file's rule for the ordered pair (a, b), if any.
+func (p *Protocol[S]) Interact(a, b *S) pp.Delta {
+	e := p.lookup(*a, *b)
+	if !e.set {
+		return pp.Delta{}
+	}
+	*a, *b = S(e.x), S(e.y)
+	return pp.Delta{Leaders: int32(e.dl), Goal: int32(e.dg)}
+}
+
+// IsLeader: the state's output is leader.
+func (p *Protocol[S]) IsLeader(s S) bool { return p.leader[s] }
+
+// InGoal: the state's output is the consensus the run waits for.
+func (p *Protocol[S]) InGoal(s S) bool { return p.goal[s] }
+
+// Index is the state's index.
+func (p *Protocol[S]) Index(s S) uint64 { return uint64(s) }
+
+// InteractUntil implements pp.Batcher: the table lookups in one loop.
+func (p *Protocol[S]) InteractUntil(s []S, pairs []pp.Pair) (int, pp.Delta) {
+	for i, pr := range pairs {
+		if pr.U == pr.V {
+			continue
+		}
+		a, b := &s[pr.U], &s[pr.V]
+		e := p.lookup(*a, *b)
+		if !e.set {
+			continue
+		}
+		*a, *b = S(e.x), S(e.y)
+		if e.dl != 0 || e.dg != 0 {
+			return i, pp.Delta{Leaders: int32(e.dl), Goal: int32(e.dg)}
+		}
+	}
+	return len(pairs), pp.Delta{}
+}
+
+// InteractSum implements pp.Summer.
+func (p *Protocol[S]) InteractSum(s []S, pairs []pp.Pair, eachLeaderChange bool) (int, pp.Delta, pp.Delta) {
+	var sum pp.Delta
+	for i, pr := range pairs {
+		if pr.U == pr.V {
+			continue
+		}
+		a, b := &s[pr.U], &s[pr.V]
+		e := p.lookup(*a, *b)
+		if !e.set {
+			continue
+		}
+		*a, *b = S(e.x), S(e.y)
+		if e.dl > 0 || (eachLeaderChange && e.dl != 0) {
+			return i, sum, pp.Delta{Leaders: int32(e.dl), Goal: int32(e.dg)}
+		}
+		sum.Leaders += int32(e.dl)
+		sum.Goal += int32(e.dg)
+	}
+	return len(pairs), sum, pp.Delta{}
+}
+
+// Finish records the number of agents giving each output (agent array).
+func (p *Protocol[S]) Finish(states []S, r *pp.Result) {
+	c := make([]int64, p.q)
+	for _, s := range states {
+		c[s]++
+	}
+	p.addOutputs(c, r)
+}
+
+// FinishCounts records the same figures on the count-based engines.
+func (p *Protocol[S]) FinishCounts(counts []pp.StateCount[S], r *pp.Result) {
+	c := make([]int64, p.q)
+	for _, sc := range counts {
+		c[sc.State] += sc.Count
+	}
+	p.addOutputs(c, r)
+}
+
+func (p *Protocol[S]) addOutputs(perState []int64, r *pp.Result) {
+	per := make([]int64, len(p.f.Outputs))
+	for s, k := range perState {
+		per[p.f.out[s]] += k
+	}
+	out := make(pp.Details, len(per))
+	for i, o := range p.f.Outputs {
+		out[i] = pp.Detail{Key: o, Value: per[i]}
+	}
+	r.Add("outputs", out)
+}
+
+// Simulate runs f on n agents with the engine opt.Engine (auto chooses as
+// for the built-in protocols, see pp.ChooseEngine).
+func Simulate(f *File, n int, seed uint64, opt pp.Options) (pp.Result, error) {
+	if len(f.States) <= 256 {
+		p, err := New[uint8](f, int64(n))
+		if err != nil {
+			return pp.Result{}, err
+		}
+		return pp.Simulate[uint8](p, n, seed, opt)
+	}
+	p, err := New[uint16](f, int64(n))
+	if err != nil {
+		return pp.Result{}, err
+	}
+	return pp.Simulate[uint16](p, n, seed, opt)
+}
