@@ -19,12 +19,19 @@ func init() {
 }
 
 const ppUsage = `usage: elect pp PROTOCOL [flags]
+       elect pp FILE.yaml|FILE.json [flags]
        elect pp list
 
 Runs a population protocol: n agents, and at every step an ordered pair of
 distinct agents chosen uniformly at random interacts. "interactions" is the
 step at which the protocol's goal first held (see 'elect pp list'); parallel
 time is interactions / n.
+
+A protocol can also be written in a file (YAML or JSON: states, initial
+configuration, rules, outputs, stop condition; see docs/pp-files.md and
+examples/protocols/): 'elect pp examples/protocols/angluin.yaml --n 1e6'
+runs it on the same engines, with the same flags. When the file's initial
+configuration is given in counts, --n defaults to their sum.
 
 Engines (--engine; every result records the one that ran in "engine"):
 agent-array (exact reference, one state per agent, n <= 2^31), batched
@@ -90,8 +97,15 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	entry, ok := protocols.Lookup(pos[0])
-	if !ok {
-		return usagef("pp: unknown protocol %q%s; protocols: %s", pos[0], suggest(pos[0], protocols.Names()), strings.Join(protocols.Names(), ", "))
+	if protocols.IsFile(pos[0]) {
+		if entry, err = protocols.LoadFile(pos[0]); err != nil {
+			return usagef("pp: %v", err)
+		}
+		if entry.DefaultN > 0 && !flagGiven(fs, "n") {
+			f.n = entry.DefaultN
+		}
+	} else if !ok {
+		return usagef("pp: unknown protocol %q%s; protocols: %s (or a protocol file, NAME.yaml or NAME.json)", pos[0], suggest(pos[0], protocols.Names()), strings.Join(protocols.Names(), ", "))
 	}
 	var badParam error
 	fs.Visit(func(fl *flag.Flag) {
@@ -135,6 +149,9 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		cfg.Seed = pp.TrialSeed(f.seed, t)
 		res, err := entry.Run(cfg)
 		if err != nil {
+			if entry.File != "" {
+				return usagef("pp: %v", err)
+			}
 			return usagef("pp %s: %v", entry.Name, err)
 		}
 		if f.json {
@@ -148,7 +165,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		printPPSummary(stdout, entry, f, sched, results)
 	}
 	for _, r := range results {
-		if r.Outcome != pp.Elected {
+		if !r.Outcome.Succeeded() {
 			return errFailed
 		}
 	}
@@ -246,7 +263,7 @@ func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Schedule
 		row("states seen", states, "%.1f")
 	}
 	// Outcomes in a fixed order, then any violation messages.
-	order := []pp.Outcome{pp.Elected, pp.NoLeader, pp.MultipleLeaders, pp.StepLimit, pp.Violation}
+	order := []pp.Outcome{pp.Elected, pp.GoalReached, pp.NoLeader, pp.MultipleLeaders, pp.StepLimit, pp.Violation}
 	counts := map[pp.Outcome]int{}
 	for _, r := range rs {
 		counts[r.Outcome]++

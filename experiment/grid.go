@@ -108,6 +108,12 @@ func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 
 // resolve says which engine runs name and returns its bare name.
 func resolve(cat *catalog.Catalog, name string) (Kind, string, error) {
+	if file, ok := strings.CutPrefix(name, "pp:"); (ok && protocols.IsFile(file)) || protocols.IsFile(name) {
+		if !ok {
+			file = name
+		}
+		return Population, file, nil
+	}
 	if rest, ok := strings.CutPrefix(name, "pp:"); ok {
 		if _, ok := protocols.Lookup(rest); !ok {
 			return 0, "", errorf("unknown population protocol %q%s; 'elect pp list' shows them", rest, scenario.Suggest(rest, protocols.Names()))
@@ -126,6 +132,20 @@ func resolve(cat *catalog.Catalog, name string) (Kind, string, error) {
 	}
 	all := append(cat.Names(), protocols.Names()...)
 	return 0, "", errorf("unknown algorithm or protocol %q%s; 'elect list' and 'elect pp list' show them", name, scenario.Suggest(name, all))
+}
+
+// ppEntry returns the population protocol called name: a catalog entry,
+// or the protocol read from a file (name ending in .yaml, .yml or .json).
+func ppEntry(name string) (protocols.Entry, error) {
+	if protocols.IsFile(name) {
+		e, err := protocols.LoadFile(name)
+		if err != nil {
+			return protocols.Entry{}, &Error{Msg: err.Error()}
+		}
+		return e, nil
+	}
+	e, _ := protocols.Lookup(name)
+	return e, nil
 }
 
 // ppParams are the parameters population protocols take.
@@ -156,6 +176,7 @@ func (g *Grid) Points() ([]*Point, error) {
 	anyMP := false
 	var points []*Point
 	for _, raw := range g.Algorithms {
+		var pe protocols.Entry
 		kind, name, err := resolve(g.catalog(), raw)
 		if err != nil {
 			return nil, err
@@ -173,7 +194,10 @@ func (g *Grid) Points() ([]*Point, error) {
 				}
 			}
 		} else {
-			e, _ := protocols.Lookup(name)
+			if pe, err = ppEntry(name); err != nil {
+				return nil, err
+			}
+			e := pe
 			for _, p := range paramNames {
 				if e.HasParam(p) {
 					mine = append(mine, p)
@@ -186,7 +210,7 @@ func (g *Grid) Points() ([]*Point, error) {
 		combos := paramCombos(mine, g.Params)
 		for _, n := range g.Sizes {
 			if kind == Population {
-				e, _ := protocols.Lookup(name)
+				e := pe
 				for _, c := range combos {
 					cfg, err := ppConfig(g, n, c)
 					if err != nil {

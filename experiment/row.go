@@ -29,7 +29,10 @@ type Row struct {
 	Config string
 	// IDs is the message-passing ID arrangement ("" for populations).
 	IDs string
-	OK  bool
+	// File is the protocol file of a population protocol read from one
+	// ("" for the built-in protocols).
+	File string
+	OK   bool
 	// Outcome is the run's outcome (elected, symmetric, ...; "" when the
 	// record has no result).
 	Outcome string
@@ -116,7 +119,7 @@ func mpRow(r *scenario.Record) Row {
 func ppRow(r *pp.Result, details map[string]any) Row {
 	row := Row{
 		Kind: Population, Name: r.Protocol, N: r.N, Seed: r.Seed,
-		OK: r.Outcome == pp.Elected, Outcome: string(r.Outcome), Measures: map[string]float64{}, Flags: map[string]bool{},
+		OK: r.Outcome.Succeeded(), Outcome: string(r.Outcome), Measures: map[string]float64{}, Flags: map[string]bool{},
 	}
 	m := row.Measures
 	m["interactions"] = float64(r.Interactions)
@@ -140,6 +143,9 @@ func ppRow(r *pp.Result, details map[string]any) Row {
 		switch k {
 		case "variant", "min_interactions":
 			parts = append(parts, fmt.Sprintf("%s %v", k, details[k]))
+		case "file":
+			row.File, _ = details[k].(string)
+			parts = append(parts, fmt.Sprintf("file %v", details[k]))
 		case "m":
 			// pll's default m = ceil(lg n) varies with n: not a curve's name.
 			if v, ok := details[k].(float64); ok && !(strings.HasPrefix(r.Protocol, "pll") && int(v) == elect.CeilLog2(r.N)) {

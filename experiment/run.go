@@ -27,7 +27,7 @@ func (r *Result) Succeeded() bool {
 	if r.MP != nil {
 		return r.MP.Succeeded()
 	}
-	return r.PP.Outcome == pp.Elected
+	return r.PP.Outcome.Succeeded()
 }
 
 // RunJob runs one job with the grid's master seed.

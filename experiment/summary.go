@@ -88,7 +88,7 @@ func DefaultGrowth(r *Row, measure string) Growth {
 func declaredGrowth(r *Row, measure string) string {
 	if r.Kind == Population {
 		e, ok := protocols.Lookup(r.Name)
-		if !ok {
+		if !ok || r.File != "" { // a protocol file declares no growth
 			return ""
 		}
 		switch measure {

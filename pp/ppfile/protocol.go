@@ -217,7 +217,8 @@ func (p *Protocol[S]) InteractSum(s []S, pairs []pp.Pair, eachLeaderChange bool)
 	return len(pairs), sum, pp.Delta{}
 }
 
-// Finish records the number of agents giving each output (agent array).
+// Finish records the protocol's file and the number of agents giving each
+// output (agent array).
 func (p *Protocol[S]) Finish(states []S, r *pp.Result) {
 	c := make([]int64, p.q)
 	for _, s := range states {
@@ -244,6 +245,7 @@ func (p *Protocol[S]) addOutputs(perState []int64, r *pp.Result) {
 	for i, o := range p.f.Outputs {
 		out[i] = pp.Detail{Key: o, Value: per[i]}
 	}
+	r.Add("file", p.f.Path)
 	r.Add("outputs", out)
 }
 

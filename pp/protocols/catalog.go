@@ -41,7 +41,12 @@ type Entry struct {
 	Params []Param // accepted parameters
 	// Growth is what its measures are expected to grow like with n.
 	Growth Growth
-	run    func(c Config) (pp.Result, error)
+	// File is the path of a protocol read from a file (LoadFile), "" for
+	// the built-in ones; DefaultN is the population its initial counts
+	// fix (0: none).
+	File     string
+	DefaultN int
+	run      func(c Config) (pp.Result, error)
 }
 
 // Growth declares what a protocol's measures are expected to grow like as n
