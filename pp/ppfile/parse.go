@@ -223,17 +223,21 @@ func (p *parser) file(root *yaml.Node) error {
 		}
 		vals[k.Value], keys[k.Value] = v, k
 	}
-	for _, k := range []string{"name", "states", "initial", "output", "stop"} {
+	need := func(k string) (*yaml.Node, error) {
 		if vals[k] == nil {
-			return p.errorf(root, "missing key %q (a protocol needs name, states, initial, rules, output and stop)", k)
+			return nil, p.errorf(root, "missing key %q (a protocol needs name, states, initial, rules, output and stop)", k)
 		}
+		return vals[k], nil
 	}
-	var err error
-	if p.f.Name, err = p.scalar(vals["name"], "name"); err != nil {
+	v, err := need("name")
+	if err != nil {
+		return err
+	}
+	if p.f.Name, err = p.scalar(v, "name"); err != nil {
 		return err
 	}
 	if !validName(p.f.Name) || len(p.f.Name) > 64 {
-		return p.errorf(vals["name"], "name %q: use at most 64 letters, digits and _ . + -", p.f.Name)
+		return p.errorf(v, "name %q: use at most 64 letters, digits and _ . + -", p.f.Name)
 	}
 	for _, k := range []string{"source", "description"} {
 		if v := vals[k]; v != nil {
@@ -248,22 +252,35 @@ func (p *parser) file(root *yaml.Node) error {
 			}
 		}
 	}
-	if err := p.states(vals["states"]); err != nil {
+	if v, err = need("states"); err != nil {
+		return err
+	}
+	if err := p.states(v); err != nil {
+		return err
+	}
+	if v, err = need("output"); err != nil {
+		return err
+	}
+	if err := p.output(v, keys["output"].Line); err != nil {
+		return err
+	}
+	if v, err = need("stop"); err != nil {
+		return err
+	}
+	if err := p.stop(v); err != nil {
 		return err
 	}
 	rules := vals["rules"]
 	if rules == nil {
 		rules = &yaml.Node{Kind: yaml.SequenceNode, Line: keys["stop"].Line}
 	}
-	if err := p.output(vals["output"]); err != nil {
-		return err
-	}
-	if err := p.stop(vals["stop"]); err != nil {
-		return err
-	}
 	if err := p.rules(rules); err != nil {
 		return err
 	}
+	if v, err = need("initial"); err != nil {
+		return err
+	}
+	p.f.initLine = keys["initial"].Line
 	return p.initial(vals["initial"])
 }
 
@@ -275,6 +292,19 @@ func noAliases(p *parser, n *yaml.Node, depth int) error {
 	}
 	if depth > 8 {
 		return p.errorf(n, "nesting too deep for a protocol file")
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if l, ok := seen[k.Value]; ok {
+				return p.errorf(k, "key %q is already defined on line %d", k.Value, l)
+			}
+			seen[k.Value] = k.Line
+		}
 	}
 	for _, c := range n.Content {
 		if err := noAliases(p, c, depth+1); err != nil {
@@ -420,6 +450,15 @@ func (f *File) encode(v []int) int {
 // an open field matches any value, on its right side it is kept.
 type pattern []int
 
+func (p pattern) match(v []int) bool {
+	for i, x := range p {
+		if x >= 0 && x != v[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func (p pattern) open() bool {
 	for _, v := range p {
 		if v < 0 {
@@ -562,8 +601,47 @@ func (p *parser) rules(n *yaml.Node) error {
 	f := p.f
 	q := len(f.States)
 	f.trans = newTable(q)
-	owner := map[uint64]int{} // ordered pair -> line of its rule
+	// Who names each ordered pair: a bitset (q^2 bits, at most 512 MiB
+	// for 2^16 states, allocated only when the rules name many pairs) or a
+	// map; the line of an earlier rule is found again from its patterns.
+	type named struct {
+		left [2]pattern
+		line int
+	}
+	var done []named
+	var bits []uint64
+	owner := map[uint64]bool{}
+	useBits := q <= 1<<13
+	if useBits {
+		bits = make([]uint64, (q*q+63)/64)
+	}
+	taken := func(a, b int) bool {
+		if useBits {
+			k := a*q + b
+			w, m := k/64, uint64(1)<<(k%64)
+			old := bits[w]&m != 0
+			bits[w] |= m
+			return old
+		}
+		key := uint64(a)<<32 | uint64(b)
+		old := owner[key]
+		owner[key] = true
+		return old
+	}
 	scratch := make([]int, len(f.fields))
+	va, vb := make([]int, len(f.fields)), make([]int, len(f.fields))
+	isL := func(s int) int8 {
+		if f.Outputs[f.out[s]] == LeaderOutput {
+			return 1
+		}
+		return 0
+	}
+	inGoal := func(s int) int8 {
+		if f.Stop.Kind == Consensus && f.Outputs[f.out[s]] == f.Stop.Output {
+			return 1
+		}
+		return 0
+	}
 	for _, r := range n.Content {
 		var sides [4]*yaml.Node
 		switch {
@@ -592,40 +670,41 @@ func (p *parser) rules(n *yaml.Node) error {
 		f.Rules++
 		for _, a := range as {
 			for _, b := range bs {
-				key := uint64(a)<<32 | uint64(b)
-				if l, ok := owner[key]; ok {
-					return p.errorf(r, "two rules for the ordered pair (%s, %s): this one and the one on line %d", f.States[a], f.States[b], l)
+				if taken(a, b) {
+					line := 0
+					f.decode(a, va)
+					f.decode(b, vb)
+					for _, d := range done {
+						if d.left[0].match(va) && d.left[1].match(vb) {
+							line = d.line
+						}
+					}
+					return p.errorf(r, "two rules for the ordered pair (%s, %s): this one and the one on line %d", f.States[a], f.States[b], line)
 				}
-				owner[key] = r.Line
 				f.Pairs++
 				x, y := f.apply(pats[2], a, scratch), f.apply(pats[3], b, scratch)
 				if x != a || y != b {
 					f.NonNull++
-					f.trans.set(a, b, x, y)
+					f.trans.set(a, b, step{x: uint16(x), y: uint16(y), set: true,
+						dl: isL(x) + isL(y) - isL(a) - isL(b), dg: inGoal(x) + inGoal(y) - inGoal(a) - inGoal(b)})
 				}
 			}
 		}
+		done = append(done, named{[2]pattern{pats[0], pats[1]}, r.Line})
 	}
 	// Monotone leaders: no rule increases the number of agents that output
 	// leader, and none removes the last leader of its pair. The engines'
 	// monitor then checks both at every step.
 	f.monotone = true
-	isL := func(s int) int {
-		if f.Outputs[f.out[s]] == LeaderOutput {
-			return 1
-		}
-		return 0
-	}
-	f.trans.each(func(a, b, x, y int) {
-		in, out := isL(a)+isL(b), isL(x)+isL(y)
-		if out > in || (in > 0 && out == 0) {
+	f.trans.each(func(a, b int, v step) {
+		if in := isL(a) + isL(b); v.dl > 0 || (in > 0 && in+v.dl == 0) {
 			f.monotone = false
 		}
 	})
 	return nil
 }
 
-func (p *parser) output(n *yaml.Node) error {
+func (p *parser) output(n *yaml.Node, keyLine int) error {
 	f := p.f
 	if n.Kind != yaml.MappingNode {
 		return p.errorf(n, "output: a mapping from states to outputs expected, e.g. {L: leader, F: follower}")
@@ -690,7 +769,7 @@ func (p *parser) output(n *yaml.Node) error {
 	}
 	for s := range q {
 		if line[s] == 0 {
-			return p.errorf(n, "no output for state %s: every state needs one", f.States[s])
+			return &Error{Path: p.path, Line: keyLine, Msg: fmt.Sprintf("no output for state %s: every state needs one", f.States[s])}
 		}
 	}
 	return nil
@@ -752,7 +831,6 @@ func (p *parser) stop(n *yaml.Node) error {
 
 func (p *parser) initial(n *yaml.Node) error {
 	f := p.f
-	f.initLine = n.Line
 	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
 		return p.errorf(n, "initial: a mapping from states to counts, fractions, rest or all expected, e.g. {L: all}")
 	}

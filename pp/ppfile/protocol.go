@@ -38,14 +38,6 @@ func pathErr(err error) string {
 // byte when the protocol has at most 256 states.
 type State interface{ ~uint8 | ~uint16 }
 
-// step is the transition of one ordered pair with the changes it makes to
-// the engine's counters (the zero step is null).
-type step struct {
-	x, y   uint16
-	dl, dg int8
-	set    bool
-}
-
 // Protocol is a compiled file protocol for one population size: a
 // pp.Protocol whose states are indices into the file's states and whose
 // transition function is a table lookup. It has a Census (the initial
@@ -55,8 +47,8 @@ type Protocol[S State] struct {
 	n      int64
 	spec   pp.Spec
 	q      int
-	dense  []step
-	sparse map[uint32]step
+	dense  []step // f's dense table, nil for the hash table
+	trans  *table
 	leader []bool
 	goal   []bool
 	init   []S
@@ -88,19 +80,7 @@ func New[S State](f *File, n int64) (*Protocol[S], error) {
 		c += counts[i]
 		p.cum = append(p.cum, c)
 	}
-	mk := func(a, b, x, y int) step {
-		d := step{x: uint16(x), y: uint16(y), set: true}
-		d.dl = int8(b2i(p.leader[x]) + b2i(p.leader[y]) - b2i(p.leader[a]) - b2i(p.leader[b]))
-		d.dg = int8(b2i(p.goal[x]) + b2i(p.goal[y]) - b2i(p.goal[a]) - b2i(p.goal[b]))
-		return d
-	}
-	if q <= denseMax {
-		p.dense = make([]step, q*q)
-		f.trans.each(func(a, b, x, y int) { p.dense[a*q+b] = mk(a, b, x, y) })
-	} else {
-		p.sparse = make(map[uint32]step, f.NonNull)
-		f.trans.each(func(a, b, x, y int) { p.sparse[uint32(a)<<16|uint32(b)] = mk(a, b, x, y) })
-	}
+	p.trans, p.dense = &f.trans, f.trans.dense
 	nn := float64(n)
 	lim := int64(math.MaxInt64)
 	// A generous default limit: 100 n^2 (ln n + 1) interactions, which
@@ -114,13 +94,6 @@ func New[S State](f *File, n int64) (*Protocol[S], error) {
 		p.spec.Goal, p.spec.Target, p.spec.Monotone, p.spec.NoElection = pp.GoalCount, n, false, true
 	}
 	return p, nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // File returns the protocol's file.
@@ -154,7 +127,7 @@ func (p *Protocol[S]) lookup(a, b S) step {
 	if p.dense != nil {
 		return p.dense[int(a)*p.q+int(b)]
 	}
-	return p.sparse[uint32(a)<<16|uint32(b)]
+	return p.trans.get(int(a), int(b))
 }
 
 // Interact applies the file's rule for the ordered pair (a, b), if any.

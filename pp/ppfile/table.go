@@ -8,64 +8,120 @@ import (
 
 // denseMax is the largest number of states whose transitions are kept in a
 // dense q x q table (8 bytes a pair: 8 MiB at 1024 states); beyond it the
-// non-null pairs are kept in a map.
+// non-null pairs are kept in a hash table.
 const denseMax = 1 << 10
 
-// entry is the transition of one ordered pair: the new states, and whether
-// the pair is non-null (the zero entry is null).
-type entry struct {
-	x, y uint16
-	set  bool
+// step is the transition of one ordered pair with the changes it makes to
+// the engine's counters (leaders: agents that output leader; goal: agents
+// that give the consensus output); the zero step is null.
+type step struct {
+	x, y   uint16
+	dl, dg int8
+	set    bool
 }
 
-// table holds the non-null transitions of a compiled protocol.
+// table holds the non-null transitions of a compiled protocol: dense for
+// up to denseMax states, else an open-addressing hash table keyed by the
+// pair a<<16 | b (linear probing, at most half full, so a lookup of a null
+// pair ends at the first empty slot).
 type table struct {
-	q      int
-	dense  []entry
-	sparse map[uint32]entry
+	q     int
+	dense []step
+	keys  []uint32
+	vals  []step
+	shift uint
+	used  int
 }
 
 func newTable(q int) table {
 	if q <= denseMax {
-		return table{q: q, dense: make([]entry, q*q)}
+		return table{q: q, dense: make([]step, q*q)}
 	}
-	return table{q: q, sparse: map[uint32]entry{}}
+	t := table{q: q}
+	t.resize(1 << 10)
+	return t
 }
 
-func (t *table) set(a, b, x, y int) {
-	e := entry{x: uint16(x), y: uint16(y), set: true}
+func (t *table) resize(size int) {
+	keys, vals := t.keys, t.vals
+	t.keys, t.vals = make([]uint32, size), make([]step, size)
+	t.shift = uint(64 - bitsLen(size))
+	t.used = 0
+	for i, v := range vals {
+		if v.set {
+			t.put(keys[i], v)
+		}
+	}
+}
+
+func bitsLen(size int) int {
+	k := 0
+	for 1<<k < size {
+		k++
+	}
+	return k
+}
+
+func (t *table) slot(key uint32) int {
+	return int((uint64(key) * 0x9E3779B97F4A7C15) >> t.shift)
+}
+
+func (t *table) put(key uint32, v step) {
+	if 2*(t.used+1) > len(t.keys) {
+		t.resize(2 * len(t.keys))
+	}
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		if !t.vals[i].set {
+			t.keys[i], t.vals[i] = key, v
+			t.used++
+			return
+		}
+		if t.keys[i] == key {
+			t.vals[i] = v
+			return
+		}
+	}
+}
+
+func (t *table) set(a, b int, v step) {
 	if t.dense != nil {
-		t.dense[a*t.q+b] = e
+		t.dense[a*t.q+b] = v
 		return
 	}
-	t.sparse[uint32(a)<<16|uint32(b)] = e
+	t.put(uint32(a)<<16|uint32(b), v)
 }
 
-func (t *table) get(a, b int) entry {
+func (t *table) get(a, b int) step {
 	if t.dense != nil {
 		return t.dense[a*t.q+b]
 	}
-	return t.sparse[uint32(a)<<16|uint32(b)]
+	key := uint32(a)<<16 | uint32(b)
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		if !t.vals[i].set {
+			return step{}
+		}
+		if t.keys[i] == key {
+			return t.vals[i]
+		}
+	}
 }
 
-// each visits the non-null transitions in the order of their pairs.
-func (t *table) each(fn func(a, b, x, y int)) {
+// each visits the non-null transitions (in a deterministic order).
+func (t *table) each(fn func(a, b int, v step)) {
 	if t.dense != nil {
 		for k, e := range t.dense {
 			if e.set {
-				fn(k/t.q, k%t.q, int(e.x), int(e.y))
+				fn(k/t.q, k%t.q, e)
 			}
 		}
 		return
 	}
-	keys := make([]uint32, 0, len(t.sparse))
-	for k := range t.sparse {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		e := t.sparse[k]
-		fn(int(k>>16), int(k&0xffff), int(e.x), int(e.y))
+	for i, e := range t.vals {
+		if e.set {
+			fn(int(t.keys[i]>>16), int(t.keys[i]&0xffff), e)
+		}
 	}
 }
 
