@@ -731,7 +731,8 @@ func (p *parser) output(n *yaml.Node, keyLine int) error {
 		if fi := p.fieldIndex(k.Value); k.Kind == yaml.ScalarNode && fi >= 0 && v.Kind == yaml.MappingNode {
 			// By one field: {role: {L: leader, F: follower}}.
 			fd := f.fields[fi]
-			vals := make([]int, len(f.fields))
+			byValue := make([]string, len(fd.values))
+			lineOf := make([]int, len(fd.values))
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				vk, vv := v.Content[j], v.Content[j+1]
 				x, ok := fd.index[vk.Value]
@@ -742,13 +743,20 @@ func (p *parser) output(n *yaml.Node, keyLine int) error {
 				if err != nil {
 					return err
 				}
-				for s := range q {
-					f.decode(s, vals)
-					if vals[fi] == x {
-						if err := give(s, o, vk.Line); err != nil {
-							return err
-						}
-					}
+				byValue[x], lineOf[x] = o, vk.Line
+			}
+			// The field's value of state s is (s / stride) mod k.
+			stride := 1
+			for _, g := range f.fields[fi+1:] {
+				stride *= len(g.values)
+			}
+			for s := range q {
+				x := s / stride % len(fd.values)
+				if lineOf[x] == 0 {
+					continue // left to another entry; checked below
+				}
+				if err := give(s, byValue[x], lineOf[x]); err != nil {
+					return err
 				}
 			}
 			continue
