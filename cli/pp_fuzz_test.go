@@ -14,6 +14,8 @@ func FuzzPPArguments(f *testing.F) {
 	f.Add("epidemic-term --n 40 --m 4 --variant literal")
 	f.Add("pll-sym --n 3 --scheduler symmetric")
 	f.Add("angluin --n 1125899906842624 --engine agent-array")
+	f.Add("../examples/protocols/exact-majority.yaml --n 41 --engine batched")
+	f.Add("../examples/protocols/epidemic.json --n 100 --json")
 	f.Fuzz(func(t *testing.T, line string) {
 		args := append([]string{"pp"}, strings.Fields(line)...)
 		if n := nArg(args); n > 300 && !strings.Contains(line, "agent-array") || strings.Contains(line, "trials") && !strings.Contains(line, "--trials 2") {
