@@ -6,8 +6,12 @@ go 1.26.8
 // gonum's plot draws the figures of 'elect plot' and 'elect reproduce'
 // (PNG and SVG, no cgo); sigs.k8s.io/yaml (the Kubernetes project's YAML
 // reader) is used only by the tests that check deploy/ against 'elect
-// cluster init'.
+// cluster init'; go.yaml.in/yaml/v3 (the YAML organisation's maintained
+// yaml.v3, which sigs.k8s.io/yaml's family already pulls in) reads
+// population protocol files (pp/ppfile): its yaml.Node keeps the line of
+// every value, so validation errors name the line.
 require (
+	go.yaml.in/yaml/v3 v3.0.3
 	gonum.org/v1/plot v0.17.0
 	sigs.k8s.io/yaml v1.6.0
 )
@@ -20,7 +24,6 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	go.yaml.in/yaml/v3 v3.0.3 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
