@@ -25,3 +25,35 @@ func (p *PLL) Census(n int64) []pp.StateCount[uint32] {
 func (p *EpidemicTerm) AgentArrayOnly() string {
 	return "its declaration is judged from per-interaction bookkeeping that the count engines' cached transitions would skip"
 }
+
+// FinishCounts gives the count engines the details of Finish that do not
+// depend on per-agent side effects: the parameters and the largest epoch
+// reached (epochs never decrease, so it is the largest epoch of the final
+// configuration). The steps at which epochs 2 and 3 began, and the leaders
+// then, come from events, which only the agent array records; they are
+// absent here.
+func (p *PLL) FinishCounts(counts []pp.StateCount[uint32], r *pp.Result) {
+	r.Add("m", p.m)
+	r.Add("c_max", p.cmax)
+	r.Add("variant", p.variant)
+	var top uint8 = 1
+	for _, sc := range counts {
+		if sc.Count > 0 {
+			top = max(top, unpack(sc.State).epoch)
+		}
+	}
+	r.Add("max_epoch", top)
+}
+
+// FinishCounts records the parameters on the count engines (the Theorem 2
+// and 3 counters are side effects of Interact, which the count engines call
+// once per state pair, so they are absent here).
+func (p *Epidemic) FinishCounts(_ []pp.StateCount[uint32], r *pp.Result) {
+	r.Add("variant", variantName(p.literal))
+	r.Add("max_id", p.n)
+}
+
+// FinishCounts records the leader's ID, as Finish.
+func (p *NumberedKnown) FinishCounts(_ []pp.StateCount[uint32], r *pp.Result) {
+	r.Add("leader_id", p.n)
+}

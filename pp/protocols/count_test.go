@@ -2,6 +2,8 @@ package protocols
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/electkit/elect/pp"
@@ -151,6 +153,55 @@ func TestCountEnginesHugeN(t *testing.T) {
 		slack := 2*float64(steps)*float64(steps)/n + 10*math.Sqrt(float64(steps))
 		if lost > float64(steps) || lost < float64(steps)-slack {
 			t.Errorf("%s: %v leaders lost in %d steps (expected within %v below)", e, lost, steps, slack)
+		}
+	}
+}
+
+// TestCountEnginesReportProtocolDetails (issue 21): the count engines give a
+// protocol's details too (they used to drop every detail of pll, epidemic
+// and numbered-known): the same keys as the agent array with the same
+// parameter values, except the figures that only the agent array can
+// record (event steps and per-interaction side effects), listed here.
+func TestCountEnginesReportProtocolDetails(t *testing.T) {
+	agentOnly := map[string][]string{
+		"pll":      {"epoch2_step", "epoch3_step", "leaders_leaving_epoch1", "leaders_leaving_epoch2", "backup_needed"},
+		"pll-sym":  {"epoch2_step", "epoch3_step", "leaders_leaving_epoch1", "leaders_leaving_epoch2", "backup_needed"},
+		"epidemic": {"leader_conversions", "leader_follower_meetings"},
+	}
+	for _, e := range Catalog {
+		if e.Name == "epidemic-term" { // agent array only
+			continue
+		}
+		c := Config{N: 1000, Seed: 3, Options: pp.Options{Engine: pp.AgentArray}}
+		ref, err := e.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Options.Engine = pp.Batched
+		got, err := e.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ref.Details {
+			if slices.Contains(agentOnly[e.Name], d.Key) {
+				if got.Details.Get(d.Key) != nil {
+					t.Errorf("%s: %s on the batched engine, which cannot record it", e.Name, d.Key)
+				}
+				continue
+			}
+			v := got.Details.Get(d.Key)
+			if v == nil {
+				t.Errorf("%s: detail %s missing on the batched engine", e.Name, d.Key)
+				continue
+			}
+			if d.Key != "max_epoch" && v != d.Value {
+				t.Errorf("%s: %s = %v on the batched engine, %v on the agent array", e.Name, d.Key, v, d.Value)
+			}
+		}
+		if strings.HasPrefix(e.Name, "pll") {
+			if me := got.Details.Get("max_epoch").(uint8); me < 1 || me > 3 || got.Details.Get("m") != 10 {
+				t.Errorf("%s: max_epoch %d, m %v", e.Name, me, got.Details.Get("m"))
+			}
 		}
 	}
 }
