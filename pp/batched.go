@@ -160,6 +160,7 @@ func (s *CountSim[S, P]) batch(end int64) {
 		}
 	}
 	c, g := s.c, s.g
+	c.batchNew = c.batchNew[:0]
 	n := c.n
 	R := end - s.step
 	l := sampleFresh(g, n, 0, R)
@@ -193,6 +194,7 @@ func (s *CountSim[S, P]) batch(end int64) {
 	}
 	if replay && s.replay(l) {
 		clear(s.b.upd)
+		c.retractUnreached()
 		return
 	}
 	if !replay && (neg != 0 || pos != 0) {

@@ -157,6 +157,9 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 	}
 	for _, so := range w.same {
 		i, x, m := so.i, so.x, del[so.i]
+		if m == 0 {
+			continue
+		}
 		c.touch(x)
 		s.b.upd[x] += m
 		dl += (b2i64(c.leader[x]) - b2i64(c.leader[i])) * m

@@ -15,6 +15,9 @@ import (
 // protocol's Interact on copies of the two states, and cached (in a dense
 // table, grown by doubling, for the first 1024 states, in a map beyond). No q x q table
 // is built up front, so P_LL's 2^23 possible states cost nothing until met.
+// Computing a transition discovers states that the run may never reach
+// (null-skipping computes every pair of live states); states_seen counts
+// only the states that held an agent (counter.reached).
 //
 // Protocol statistics that Interact keeps as side effects (for example
 // Epidemic's conversion counters) are not meaningful under caching, so the
@@ -63,7 +66,14 @@ type counter[S comparable, P Protocol[S]] struct {
 	// so that they stop early, and dead states drop out at each sort.
 	order   []int32
 	inOrder []bool
-	leaders int64
+	// reached marks the states that have held an agent (states_seen);
+	// batchNew lists those first reached in the current batch, which a
+	// batch stopped at a step inside it retracts when the stop comes
+	// before their interactions.
+	reached  []bool
+	nReached int
+	batchNew []int32
+	leaders  int64
 	goal    int64
 	// Partner classes (protocols that are PartnerClassers, else nil): the
 	// class of each state, and one state of each class.
@@ -131,6 +141,7 @@ func (c *counter[S, P]) stateIndex(s S) int32 {
 	c.inGoal = append(c.inGoal, inGoal(c.p, s))
 	c.counts = append(c.counts, 0)
 	c.inOrder = append(c.inOrder, false)
+	c.reached = append(c.reached, false)
 	if c.partnerClass != nil {
 		k := c.partnerClass(s)
 		a, ok := c.classIndex[k]
@@ -205,12 +216,34 @@ func b2i64(b bool) int64 {
 	return 0
 }
 
-// touch puts state i in the visiting order (before it receives agents).
+// touch puts state i in the visiting order (before it receives agents)
+// and marks it reached: every caller touches the states that receive
+// agents in interactions that happen (a batch stopped inside itself
+// retracts the ones its stop excludes, see retractUnreached).
 func (c *counter[S, P]) touch(i int32) {
+	if !c.reached[i] {
+		c.reached[i] = true
+		c.nReached++
+		c.batchNew = append(c.batchNew, i)
+	}
 	if !c.inOrder[i] {
 		c.inOrder[i] = true
 		c.order = append(c.order, i)
 	}
+}
+
+// retractUnreached unmarks the states first reached in this batch that
+// hold no agent once the batch has been cut at its stop: inside a batch
+// every agent interacts at most once, so a state that an interaction of
+// the kept prefix produced still holds that agent at the stop.
+func (c *counter[S, P]) retractUnreached() {
+	for _, i := range c.batchNew {
+		if c.counts[i] == 0 {
+			c.reached[i] = false
+			c.nReached--
+		}
+	}
+	c.batchNew = c.batchNew[:0]
 }
 
 // sortOrder drops the states without agents from the visiting order and

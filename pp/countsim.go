@@ -217,7 +217,7 @@ func (s *CountSim[S, P]) Result() Result {
 		res.EventSteps[b], res.EventLeaders[b] = -1, -1
 	}
 	if s.opt.TrackStates {
-		res.StatesSeen = len(c.states)
+		res.StatesSeen = c.nReached
 	}
 	leaders, goal, total := c.recount()
 	var mismatch string

@@ -1,6 +1,7 @@
 package pp_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -110,4 +111,110 @@ func harmonic(k int) float64 {
 		h += 1 / float64(i)
 	}
 	return h
+}
+
+// TestStatesSeenCountsStatesReached (issue 21): on the count engines
+// states_seen counted every state that a computed transition discovered,
+// and null-skipping computes the transitions of every pair of live states,
+// reached or not. Here one agent starts in S and the others in B; S and
+// then A spread; the rule S,S -> C,C needs two agents in S, which never
+// happens, so C is never reached. Every engine must report three states.
+func TestStatesSeenCountsStatesReached(t *testing.T) {
+	f, err := ppfile.Parse("s.yaml", []byte(`name: lone
+states: [S, A, B, C]
+initial: {S: 1, B: rest}
+rules:
+  - [S, S, C, C]      # needs two agents in S: never happens
+  - [S, B, S, A]
+  - [A, B, A, A]
+output: {S: yes, A: yes, B: no, C: no}
+stop: {consensus: yes}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []pp.Engine{pp.AgentArray, pp.Batched, pp.NullSkipping, pp.Auto} {
+		for seed := uint64(1); seed <= 5; seed++ {
+			r, err := ppfile.Simulate(f, 5000, seed, pp.Options{Engine: e, TrackStates: true})
+			if err != nil || r.Outcome != pp.GoalReached || r.StatesSeen != 3 {
+				t.Errorf("%s seed %d: %s, states_seen %d; want goal-reached and 3 (S, A, B)", e, seed, r.Outcome, r.StatesSeen)
+			}
+		}
+	}
+	// In distribution: the number of distinct states the epidemic's run
+	// meets (IDs with and without the leader bit) is random; the count
+	// engines must give it the agent array's law (tests of equiv_test.go),
+	// including when the last batch is cut at the goal's step.
+	T := equivTrials() / 3
+	st := func(e pp.Engine, seed uint64, _ func(l, n int64) int64) float64 {
+		r, err := pp.Simulate(protocols.NewEpidemic(24, "prose"), 24, seed, pp.Options{Engine: e, TrackStates: true})
+		if err != nil {
+			panic(err)
+		}
+		return float64(r.StatesSeen)
+	}
+	ref := sampleStat(st, pp.AgentArray, T, 1, nil)
+	for k, e := range []pp.Engine{pp.Batched, pp.NullSkipping} {
+		got := sampleStat(st, e, T, uint64(5000+k), nil)
+		r := compare(ref, got)
+		t.Logf("epidemic n=24 states_seen, %s vs agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
+		if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
+			t.Errorf("states_seen on %s differs from the agent array: z = %.2f, chi-square p = %.3g", e, r.z, r.pChi)
+		}
+	}
+}
+
+// twoCounters counts, in each agent, its interactions as initiator (a) and
+// as responder (b), each capped at 7; the goal is the first agent with
+// a = 3. Its runs meet many distinct (a, b) states, so many states are
+// first reached in the batch that holds the goal's step, some of them
+// after that step: the batched engine must not count those.
+type twoCounters struct{}
+
+func (twoCounters) Spec() pp.Spec {
+	return pp.Spec{Name: "two-counters", Goal: pp.GoalCount, Target: 1, StateSpace: 64, DefaultMaxSteps: math.MaxInt64}
+}
+func (twoCounters) Init(int) uint8 { return 0 }
+func (twoCounters) Census(n int64) []pp.StateCount[uint8] {
+	return []pp.StateCount[uint8]{{State: 0, Count: n}}
+}
+func (twoCounters) Interact(x, y *uint8) pp.Delta {
+	var d pp.Delta
+	if a := *x & 7; a < 7 {
+		*x++
+		if a+1 == 3 {
+			d.Goal = 1
+		}
+	}
+	if b := *y >> 3; b < 7 {
+		*y += 8
+	}
+	return d
+}
+func (twoCounters) IsLeader(uint8) bool  { return false }
+func (twoCounters) InGoal(s uint8) bool  { return s&7 >= 3 }
+func (twoCounters) Index(s uint8) uint64 { return uint64(s) }
+
+// TestStatesSeenExcludesStatesAfterTheStop: states_seen of two-counters
+// at n = 400 has the agent array's law on the count engines.
+// Without the retraction of the states first reached after the stop, the
+// batched engine's mean is 0.2 sd too high (z = 4.4 at T = 1000).
+func TestStatesSeenExcludesStatesAfterTheStop(t *testing.T) {
+	T := equivTrials()
+	st := func(e pp.Engine, seed uint64, _ func(l, n int64) int64) float64 {
+		r, err := pp.Simulate(twoCounters{}, 400, seed, pp.Options{Engine: e, TrackStates: true})
+		if err != nil || r.Outcome != pp.NoLeader {
+			panic(fmt.Sprint(err, r.Outcome))
+		}
+		return float64(r.StatesSeen)
+	}
+	ref := sampleStat(st, pp.AgentArray, T, 1, nil)
+	for k, e := range []pp.Engine{pp.Batched, pp.NullSkipping} {
+		got := sampleStat(st, e, T, uint64(6000+k), nil)
+		r := compare(ref, got)
+		t.Logf("two-counters n=400 states_seen, %s vs agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
+		if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
+			t.Errorf("states_seen on %s differs from the agent array: z = %.2f, chi-square p = %.3g", e, r.z, r.pChi)
+		}
+	}
 }
