@@ -151,12 +151,18 @@ func (p *Protocol[S]) Index(s S) uint64 { return uint64(s) }
 
 // InteractUntil implements pp.Batcher: the table lookups in one loop.
 func (p *Protocol[S]) InteractUntil(s []S, pairs []pp.Pair) (int, pp.Delta) {
+	dense, q := p.dense, p.q
 	for i, pr := range pairs {
 		if pr.U == pr.V {
 			continue
 		}
 		a, b := &s[pr.U], &s[pr.V]
-		e := p.lookup(*a, *b)
+		var e step
+		if dense != nil {
+			e = dense[int(*a)*q+int(*b)]
+		} else {
+			e = p.trans.get(int(*a), int(*b))
+		}
 		if !e.set {
 			continue
 		}
@@ -170,13 +176,38 @@ func (p *Protocol[S]) InteractUntil(s []S, pairs []pp.Pair) (int, pp.Delta) {
 
 // InteractSum implements pp.Summer.
 func (p *Protocol[S]) InteractSum(s []S, pairs []pp.Pair, eachLeaderChange bool) (int, pp.Delta, pp.Delta) {
+	if p.dense == nil {
+		return p.interactSumSparse(s, pairs, eachLeaderChange)
+	}
+	dense, q := p.dense, p.q
+	var dl, dg int32
+	for i, pr := range pairs {
+		if pr.U == pr.V {
+			continue
+		}
+		a, b := &s[pr.U], &s[pr.V]
+		e := dense[int(*a)*q+int(*b)]
+		if !e.set {
+			continue
+		}
+		*a, *b = S(e.x), S(e.y)
+		if e.dl > 0 || (eachLeaderChange && e.dl != 0) {
+			return i, pp.Delta{Leaders: dl, Goal: dg}, pp.Delta{Leaders: int32(e.dl), Goal: int32(e.dg)}
+		}
+		dl += int32(e.dl)
+		dg += int32(e.dg)
+	}
+	return len(pairs), pp.Delta{Leaders: dl, Goal: dg}, pp.Delta{}
+}
+
+func (p *Protocol[S]) interactSumSparse(s []S, pairs []pp.Pair, eachLeaderChange bool) (int, pp.Delta, pp.Delta) {
 	var sum pp.Delta
 	for i, pr := range pairs {
 		if pr.U == pr.V {
 			continue
 		}
 		a, b := &s[pr.U], &s[pr.V]
-		e := p.lookup(*a, *b)
+		e := p.trans.get(int(*a), int(*b))
 		if !e.set {
 			continue
 		}

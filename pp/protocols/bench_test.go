@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/pp/ppfile"
 )
 
 // benchSim measures the agent-array engine's cost per interaction for one
@@ -67,4 +68,21 @@ func BenchmarkAgentArrayPLL(b *testing.B) {
 			benchSim[uint32](b, n, func() *PLL { p, _ := NewPLL(n, 0, false, "prose"); return p })
 		})
 	}
+}
+
+// BenchmarkAgentArrayFileVsBuiltIn: angluin read from a file
+// (examples/protocols/angluin.yaml: a table lookup per interaction) against
+// the built-in Go protocol on the agent array at n = 2^20.
+func BenchmarkAgentArrayFileVsBuiltIn(b *testing.B) {
+	const n = 1 << 20
+	b.Run("protocol=angluin/impl=builtin", func(b *testing.B) {
+		benchSim[uint8](b, n, func() *Angluin { return NewAngluin(n) })
+	})
+	b.Run("protocol=angluin/impl=file", func(b *testing.B) {
+		f, err := ppfile.Load("../../examples/protocols/angluin.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSim[uint8](b, n, func() *ppfile.Protocol[uint8] { p, _ := ppfile.New[uint8](f, n); return p })
+	})
 }
