@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,24 @@ func TestReadmeExamples(t *testing.T) {
 	if len(examples) < 10 {
 		t.Fatalf("found %d examples in README.md; the parser or the README changed", len(examples))
 	}
-	t.Chdir(t.TempDir()) // examples such as reproduce write files in the working directory
+	// Examples such as reproduce write files in the working directory, so
+	// they run in a temporary one, with a copy of the example protocol
+	// files that 'elect pp examples/protocols/...' reads.
+	protos, _ := filepath.Glob("../examples/protocols/*")
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "examples", "protocols"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range protos {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "examples", "protocols", filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
 	for _, ex := range examples {
 		command, comment, _ := strings.Cut(ex, "#")
 		if strings.ContainsAny(command, "$>{|&") || strings.Contains(command, "--out") {
