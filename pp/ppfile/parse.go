@@ -564,21 +564,35 @@ func listHead(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-// matches lists the states a left-side pattern matches, in index order.
+// matches lists the states a left-side pattern matches, in index order,
+// in time proportional to their number: the open fields are enumerated
+// like the digits of a mixed-radix counter.
 func (f *File) matches(pat pattern) []int {
-	var out []int
 	v := make([]int, len(f.fields))
-	for s := range f.States {
-		f.decode(s, v)
-		ok := true
-		for i, x := range pat {
-			ok = ok && (x < 0 || x == v[i])
-		}
-		if ok {
-			out = append(out, s)
+	var open []int
+	for i, x := range pat {
+		if x < 0 {
+			open = append(open, i)
+		} else {
+			v[i] = x
 		}
 	}
-	return out
+	var out []int
+	for {
+		out = append(out, f.encode(v))
+		// Next value of the open fields, the last one fastest.
+		k := len(open) - 1
+		for ; k >= 0; k-- {
+			i := open[k]
+			if v[i]++; v[i] < len(f.fields[i].values) {
+				break
+			}
+			v[i] = 0
+		}
+		if k < 0 {
+			return out
+		}
+	}
 }
 
 // apply gives state s the fields that a right-side pattern sets.
