@@ -74,7 +74,7 @@ type counter[S comparable, P Protocol[S]] struct {
 	nReached int
 	batchNew []int32
 	leaders  int64
-	goal    int64
+	goal     int64
 	// Partner classes (protocols that are PartnerClassers, else nil): the
 	// class of each state, and one state of each class.
 	partnerClass func(S) uint64
