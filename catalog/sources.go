@@ -118,6 +118,14 @@ var References = []Reference{
 		Year:     2006,
 		Sections: "the two-state leader election protocol",
 	},
+	{
+		Key:      "Angluin, Aspnes and Eisenstat",
+		Authors:  "Dana Angluin, James Aspnes and David Eisenstat",
+		Title:    "A simple population protocol for fast robust approximate majority",
+		Venue:    "Distributed Computing 21(2), pp. 87-102 (conference version: DISC 2007)",
+		Year:     2008,
+		Sections: "the three-state approximate majority protocol; Theorem 1 (consensus on the initial majority w.h.p. in O(log n) parallel time for a gap of omega(sqrt(n) log n))",
+	},
 }
 
 // Short returns the reference as authors, title and year: the form Cite

@@ -58,6 +58,7 @@ flags:
 // against the chosen protocol's parameter list.
 type ppFlags struct {
 	n, trials, m, minInter int
+	fracA                  float64
 	seed                   uint64
 	variant, scheduler     string
 	engine                 string
@@ -75,6 +76,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&f.m, "m", 0, "protocol parameter m (epidemic-term: multiplier, default 4; pll, pll-sym: m >= lg n, default ceil(lg n))")
 	fs.IntVar(&f.minInter, "min-interactions", 0, "epidemic-term: interactions a declaring agent must have taken part in")
 	fs.StringVar(&f.variant, "variant", "", "reading of the pseudo-code (see 'elect pp list'); default prose")
+	fs.Float64Var(&f.fracA, "fraction-a", 0, "approx-majority: fraction of agents that start with opinion A (default 0.6)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per trial")
@@ -110,7 +112,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	var badParam error
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "m", "variant", "min-interactions":
+		case "m", "variant", "min-interactions", "fraction-a":
 			if !entry.HasParam(fl.Name) && badParam == nil {
 				badParam = usagef("pp: %s has no parameter --%s; its parameters: %s", entry.Name, fl.Name, paramList(entry))
 			}
@@ -118,6 +120,9 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	})
 	if badParam != nil {
 		return badParam
+	}
+	if flagGiven(fs, "fraction-a") && !(f.fracA > 0 && f.fracA <= 1) {
+		return usagef("pp: --fraction-a must be in (0, 1], got %g", f.fracA)
 	}
 	if f.m < 0 || (f.m == 0 && flagGiven(fs, "m")) {
 		return usagef("pp: --m must be at least 1, got %d (omit --m for the protocol's default)", f.m)
@@ -140,7 +145,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
 	}
 	cfg := protocols.Config{
-		N: f.n, M: f.m, Variant: f.variant, MinInteractions: f.minInter,
+		N: f.n, M: f.m, Variant: f.variant, MinInteractions: f.minInter, FractionA: f.fracA,
 		Options: pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates, Engine: engine},
 	}
 	var results []pp.Result

@@ -112,3 +112,30 @@ func TestSweepProtocolFile(t *testing.T) {
 		t.Errorf("missing file in a sweep: exit %d, %q", code, errs)
 	}
 }
+
+// TestPPApproxMajorityListedAndRuns (issue 21): approximate majority is in
+// 'elect pp list' (text and JSON), runs with --fraction-a, succeeds (exit
+// 0) when it reaches consensus on A, and refuses a fraction out of (0, 1].
+func TestPPApproxMajorityListedAndRuns(t *testing.T) {
+	out, _, _ := runPP("pp", "list")
+	js, _, _ := runPP("pp", "list", "--json")
+	if !strings.Contains(out, "approx-majority\n") || !strings.Contains(out, "--fraction-a (default 0.6)") || !strings.Contains(js, `"name": "approx-majority"`) {
+		t.Errorf("pp list lacks approx-majority:\n%s", out)
+	}
+	out, errs, code := runPP("pp", "approx-majority", "--n", "20000", "--trials", "3", "--json")
+	if code != 0 || strings.Count(out, `"outcome":"goal-reached"`) != 3 || strings.Count(out, `"holding_a":20000`) != 3 {
+		t.Errorf("exit %d: %s%s", code, out, errs)
+	}
+	// 30% A: consensus on B, so the goal (all A) is never reached.
+	if _, _, code := runPP("pp", "approx-majority", "--n", "500", "--fraction-a", "0.3", "--max-steps", "200000"); code != 1 {
+		t.Errorf("30%% A: exit %d, want 1 (step limit)", code)
+	}
+	for _, bad := range []string{"0", "1.5", "-0.2"} {
+		if _, errs, code := runPP("pp", "approx-majority", "--fraction-a", bad); code != 2 || !strings.Contains(errs, "--fraction-a must be in (0, 1]") {
+			t.Errorf("--fraction-a %s: exit %d, %q", bad, code, errs)
+		}
+	}
+	if _, errs, code := runPP("pp", "angluin", "--fraction-a", "0.5"); code != 2 || !strings.Contains(errs, "angluin has no parameter --fraction-a") {
+		t.Errorf("angluin --fraction-a: exit %d, %q", code, errs)
+	}
+}

@@ -149,7 +149,7 @@ func ppEntry(name string) (protocols.Entry, error) {
 }
 
 // ppParams are the parameters population protocols take.
-var ppParams = []string{"m", "variant", "min-interactions"}
+var ppParams = []string{"m", "variant", "min-interactions", "fraction-a"}
 
 // Points expands the grid in grid order: algorithms as listed, then sizes,
 // ID arrangements, delivery models, initiator sets and parameter values, each
@@ -290,6 +290,13 @@ func ppConfig(g *Grid, n int, c map[string]string) (protocols.Config, error) {
 	cfg := protocols.Config{
 		N: n, Variant: c["variant"],
 		Options: pp.Options{Scheduler: g.Scheduler, MaxSteps: g.MaxSteps, TrackStates: !g.NoStates, Engine: g.Engine},
+	}
+	if v, ok := c["fraction-a"]; ok {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x > 0 && x <= 1) {
+			return cfg, fmt.Errorf("--fraction-a must be a number in (0, 1], got %q", v)
+		}
+		cfg.FractionA = x
 	}
 	for _, k := range []string{"m", "min-interactions"} {
 		v, ok := c[k]

@@ -85,7 +85,7 @@ func amCount(n, a, steps int64) statistic {
 			s.Advance(steps)
 			r = s.Result()
 		}
-		if r.Interactions != steps && r.Outcome != pp.NoLeader {
+		if r.Interactions != steps && r.Outcome != pp.GoalReached {
 			panic("approx-majority: run ended early")
 		}
 		return float64(r.Details.Get("holding_a").(int64))

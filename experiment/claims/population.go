@@ -41,7 +41,44 @@ func init() {
 			Name: "angluin", Title: "Angluin et al.'s two-state protocol: Theta(n) parallel time", Source: src004 + ", Section 1 and Table 1; " + src000 + ", Section II",
 			Needs: []string{"pp:angluin"}, run: angluinRepro,
 		},
+		&Reproduction{
+			Name: "approx-majority", Title: "Approximate majority (three states): consensus on the initial majority in O(log n) parallel time", Source: srcAAE + ", Theorem 1",
+			Needs: []string{"pp:approx-majority"}, run: approxMajorityRepro,
+		},
 	)
+}
+
+const srcAAE = "Angluin, Aspnes and Eisenstat (Distributed Computing 2008)"
+
+// approxMajorityRepro checks Theorem 1 of Angluin, Aspnes and Eisenstat:
+// from an initial gap of omega(sqrt(n) log n) between the two opinions, the
+// three-state protocol reaches consensus on the initial majority with high
+// probability, in O(log n) parallel time. The runs start with 60% A (a gap
+// of 0.2n, far above sqrt(n) log n for every n used: 0.2n / (sqrt(n) ln n)
+// is 0.9 at n = 1000 and 14 at n = 1024000).
+func approxMajorityRepro(ctx context.Context, e Env) (*Report, error) {
+	rows, err := sweep(ctx, e, experiment.Grid{
+		Algorithms: []string{"pp:approx-majority"}, Sizes: pick(e, []int{1000, 4000, 16000, 64000}, []int{1000, 4000, 16000, 64000, 256000, 1024000}),
+		Trials: pick(e, 50, 400), NoStates: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	src := srcAAE + ", Theorem 1"
+	ok := 0
+	for _, r := range rows {
+		if r.OK && r.Measures["holding_a"] == float64(r.N) {
+			ok++
+		}
+	}
+	return &Report{
+		Rows: []Row{
+			{Claim: "every run ends with every agent holding the initial majority's opinion A (60% A)", Source: src, Rule: "exact, every run", Expected: "consensus on A",
+				Measured: fmt.Sprintf("%d of %d runs", ok, len(rows)), Verdict: verdict(ok == len(rows) && ok > 0)},
+			stable("O(log n) parallel time to consensus", src, rows, "parallel_time", "lg n"),
+		},
+		Figures: []Figure{{Title: "Approximate majority: parallel time to consensus (60% A)", Measure: "parallel_time", YLabel: "parallel time", Rows: rows, Curves: []string{"lg n"}}},
+	}, nil
 }
 
 // seed000Theorems checks Theorems 1-3 with the exact expectations for the

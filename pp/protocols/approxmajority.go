@@ -18,8 +18,8 @@ import (
 // every other pair is null. Initially a agents hold A and n-a hold B. The
 // goal is consensus on A (every agent holds A); it is not a leader-election
 // protocol, so no agent outputs L (a run that reaches its goal ends as
-// "no-leader"; one that reaches consensus on B stays silent until its step
-// limit).
+// "goal-reached"; one that reaches consensus on B stays silent until its
+// step limit).
 type ApproxMajority struct {
 	n, a int64
 }
@@ -42,7 +42,7 @@ func (p *ApproxMajority) Spec() pp.Spec {
 	if nn < 1e15 {
 		lim = int64(200*nn*(math.Log(nn)+1)) + 1000
 	}
-	return pp.Spec{Name: "approx-majority", Goal: pp.GoalCount, Target: p.n, StateSpace: 3, DefaultMaxSteps: lim}
+	return pp.Spec{Name: "approx-majority", Goal: pp.GoalCount, Target: p.n, StateSpace: 3, DefaultMaxSteps: lim, NoElection: true}
 }
 
 // Init: agents 0..a-1 hold A, the others B.

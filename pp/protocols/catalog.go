@@ -5,6 +5,7 @@ package protocols
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -31,6 +32,9 @@ type Config struct {
 	// MinInteractions is epidemic-term's minimum number of interactions of a
 	// declaring agent (0: none).
 	MinInteractions int
+	// FractionA is approx-majority's fraction of agents that start with
+	// opinion A (0: the default 0.6).
+	FractionA float64
 }
 
 // Entry describes one protocol of the catalog.
@@ -146,6 +150,29 @@ var Catalog = []Entry{
 	},
 	pllEntry("pll", false),
 	pllEntry("pll-sym", true),
+	{
+		Name:   "approx-majority",
+		Goal:   "every agent holds opinion A (consensus; elects no leader: the outcome is goal-reached)",
+		Source: "Angluin, Aspnes and Eisenstat (Distributed Computing 2008), the three-state protocol",
+		// Theorem 1: O(log n) parallel time w.h.p. from a large enough gap;
+		// three states (A, B, blank).
+		Growth: Growth{ParallelTime: "lg n", States: "1"},
+		Params: []Param{{"fraction-a", "0.6", "fraction of agents that start with opinion A (the others hold B)"}},
+		run: func(c Config) (pp.Result, error) {
+			f := c.FractionA
+			if f == 0 {
+				f = 0.6
+			}
+			if !(f > 0 && f <= 1) {
+				return pp.Result{}, fmt.Errorf("fraction-a must be in (0, 1]; got %g", f)
+			}
+			a := int64(math.Round(f * float64(c.N)))
+			if a < 1 {
+				return pp.Result{}, fmt.Errorf("fraction-a %g of n = %d leaves no agent with opinion A", f, c.N)
+			}
+			return pp.Simulate(NewApproxMajority(int64(c.N), a), c.N, c.Seed, c.Options)
+		},
+	},
 }
 
 func pllEntry(name string, sym bool) Entry {
