@@ -143,6 +143,8 @@ func ppRow(r *pp.Result, details map[string]any) Row {
 		switch k {
 		case "variant", "min_interactions":
 			parts = append(parts, fmt.Sprintf("%s %v", k, details[k]))
+		case "fraction_a":
+			parts = append(parts, fmt.Sprintf("fraction-a %v", details[k]))
 		case "file":
 			row.File, _ = details[k].(string)
 			parts = append(parts, fmt.Sprintf("file %v", details[k]))

@@ -22,6 +22,9 @@ import (
 // step limit).
 type ApproxMajority struct {
 	n, a int64
+	// FractionA, when set, is the fraction of A that the catalog's
+	// --fraction-a asked for; the details report it.
+	FractionA float64
 }
 
 // The states of ApproxMajority.
@@ -94,6 +97,13 @@ func (p *ApproxMajority) Finish(states []uint8, r *pp.Result) {
 	for _, s := range states {
 		c[s]++
 	}
+	p.finish(c, r)
+}
+
+func (p *ApproxMajority) finish(c [3]int64, r *pp.Result) {
+	if p.FractionA > 0 {
+		r.Add("fraction_a", p.FractionA)
+	}
 	r.Add("holding_a", c[AMA])
 	r.Add("holding_b", c[AMB])
 }
@@ -104,8 +114,7 @@ func (p *ApproxMajority) FinishCounts(counts []pp.StateCount[uint8], r *pp.Resul
 	for _, sc := range counts {
 		c[sc.State] += sc.Count
 	}
-	r.Add("holding_a", c[AMA])
-	r.Add("holding_b", c[AMB])
+	p.finish(c, r)
 }
 
 // Counter is a benchmark and test protocol whose states count interactions:

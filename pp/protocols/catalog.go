@@ -170,7 +170,9 @@ var Catalog = []Entry{
 			if a < 1 {
 				return pp.Result{}, fmt.Errorf("fraction-a %g of n = %d leaves no agent with opinion A", f, c.N)
 			}
-			return pp.Simulate(NewApproxMajority(int64(c.N), a), c.N, c.Seed, c.Options)
+			p := NewApproxMajority(int64(c.N), a)
+			p.FractionA = f
+			return pp.Simulate(p, c.N, c.Seed, c.Options)
 		},
 	},
 }
