@@ -72,6 +72,7 @@ type runFlags struct {
 	trials     int
 	maxEvents  int64
 	maxTime    int64
+	memLimit   int64
 	params     map[string]*string
 }
 
@@ -93,6 +94,7 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
+	memLimitVar(fs, &f.memLimit)
 	f.params = registerParams(fs, cat)
 }
 
@@ -130,7 +132,10 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
-		Runtime: f.runtime,
+		Runtime: f.runtime, MemLimit: f.memLimit,
+	}
+	if !f.json && f.trials > 1 {
+		s.KeptBytes = int64(f.trials) * trialBytes
 	}
 	setParamsAndN(fs, f.params, &s)
 	return s
@@ -148,7 +153,7 @@ func setParamsAndN(fs *flag.FlagSet, params map[string]*string, s *scenario.Spec
 		nGiven = nGiven || fl.Name == "n"
 	})
 	if !nGiven {
-		if k, ok, err := topology.SpecNodes(s.Topology); err == nil && ok {
+		if k, ok := scenario.SpecNodes(s.Topology); ok {
 			s.N = k
 		}
 	}
@@ -207,7 +212,10 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		}
 		defer traceFile.Close()
 	}
-	var records []*scenario.Record
+	var trials *trialSummary
+	if !f.json && f.trials > 1 {
+		trials = &trialSummary{}
+	}
 	failed := false
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -233,8 +241,8 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		} else if f.trials == 1 {
 			printRecord(stdout, f.cat, rec)
 		}
-		if f.trials > 1 {
-			records = append(records, rec)
+		if trials != nil {
+			trials.add(rec)
 		}
 	}
 	if traceFile != nil {
@@ -242,8 +250,8 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
-	if !f.json && f.trials > 1 {
-		printTrials(stdout, records)
+	if trials != nil {
+		trials.print(stdout)
 	}
 	if failed {
 		return errFailed
@@ -291,6 +299,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
 	}
+	if r.ForcedEventLimit > 0 && r.Events >= r.ForcedEventLimit {
+		fmt.Fprintf(w, "stuck     stopped after %d events, the limit of a forced run (100 times its message bound, at least 10^6): off its model it may never end; --max-events sets another limit\n", r.ForcedEventLimit)
+	}
 	if r.Outcome == sim.Symmetric {
 		fmt.Fprintf(w, "          every node was in the same state after every round up to round %d: an anonymous\n", r.SymmetricRound)
 		fmt.Fprintln(w, "          deterministic ring cannot break symmetry (seed 001, Lemma 5.1.1; seed 003, impossibility theorem)")
@@ -325,69 +336,88 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	}
 }
 
-// printTrials summarises many runs of one configuration.
-func printTrials(w io.Writer, recs []*scenario.Record) {
-	r0 := recs[0]
-	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %d trials (seeds %d..%d)\n",
-		r0.Algorithm, r0.Topology, r0.N, r0.IDs, r0.Delivery, len(recs), r0.Seed, recs[len(recs)-1].Seed)
-	outcomes := map[sim.Outcome]int{}
-	var names []string
-	for _, r := range recs {
-		if outcomes[r.Outcome] == 0 {
-			names = append(names, string(r.Outcome))
+// trialBytes is what a trialSummary keeps per trial: four measures.
+const trialBytes = 4 * 8
+
+// trialSummary gathers many runs of one configuration as they end, keeping
+// per trial only the measures it summarises (trialBytes), so that many
+// trials take little memory.
+type trialSummary struct {
+	first, last                    *scenario.Record
+	count                          int
+	messages, bits, times, leaders []float64
+	outcomes                       map[sim.Outcome]int
+	failedChecks                   map[string]int
+	checkNames                     []string
+	several                        int // trials with two or more leaders
+}
+
+func (s *trialSummary) add(r *scenario.Record) {
+	if s.first == nil {
+		s.first = r
+		s.outcomes = map[sim.Outcome]int{}
+		s.failedChecks = map[string]int{}
+	}
+	s.last = r
+	s.count++
+	s.outcomes[r.Outcome]++
+	for _, c := range r.Checks {
+		if !c.Holds {
+			if s.failedChecks[c.Name] == 0 {
+				s.checkNames = append(s.checkNames, c.Name)
+			}
+			s.failedChecks[c.Name]++
 		}
-		outcomes[r.Outcome]++
+	}
+	s.messages = append(s.messages, float64(r.Messages))
+	s.bits = append(s.bits, float64(r.Bits))
+	s.times = append(s.times, r.Time)
+	s.leaders = append(s.leaders, float64(r.Leaders))
+	if r.Leaders >= 2 {
+		s.several++
+	}
+}
+
+// print summarises the runs.
+func (s *trialSummary) print(w io.Writer) {
+	r0 := s.first
+	if r0 == nil {
+		return
+	}
+	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %d trials (seeds %d..%d)\n",
+		r0.Algorithm, r0.Topology, r0.N, r0.IDs, r0.Delivery, s.count, r0.Seed, s.last.Seed)
+	var names []string
+	for o := range s.outcomes {
+		names = append(names, string(o))
 	}
 	slices.Sort(names)
 	fmt.Fprint(w, "outcomes ")
 	for _, o := range names {
-		k := outcomes[sim.Outcome(o)]
-		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(len(recs)))
+		k := s.outcomes[sim.Outcome(o)]
+		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(s.count))
 	}
 	fmt.Fprintln(w)
-	failedChecks := map[string]int{}
-	var checkNames []string
-	for _, r := range recs {
-		for _, c := range r.Checks {
-			if !c.Holds {
-				if failedChecks[c.Name] == 0 {
-					checkNames = append(checkNames, c.Name)
-				}
-				failedChecks[c.Name]++
-			}
-		}
-	}
 	fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", "", "mean", "std dev", "min", "max")
-	summary := func(name string, get func(*scenario.Record) float64) {
-		xs := make([]float64, len(recs))
-		for i, r := range recs {
-			xs[i] = get(r)
-		}
-		s := experiment.Summarize(xs, 0, experiment.Growth{})
-		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, format.Number(s.Mean, 6), format.Number(s.SD, 6), format.Number(s.Min, 6), format.Number(s.Max, 6))
+	summary := func(name string, xs []float64) {
+		st := experiment.Summarize(xs, 0, experiment.Growth{})
+		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, format.Number(st.Mean, 6), format.Number(st.SD, 6), format.Number(st.Min, 6), format.Number(st.Max, 6))
 	}
-	summary("messages", func(r *scenario.Record) float64 { return float64(r.Messages) })
-	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
-	summary("time", func(r *scenario.Record) float64 { return r.Time })
-	summary("leaders", func(r *scenario.Record) float64 { return float64(r.Leaders) })
+	summary("messages", s.messages)
+	summary("bits", s.bits)
+	summary("time", s.times)
+	summary("leaders", s.leaders)
 	// Two or more leaders, whatever the outcome's name (multiple-leaders, or
 	// symmetric when every node elected itself): the estimate a randomized
 	// algorithm's failure probability needs, with its binomial standard error.
-	several := 0
-	for _, r := range recs {
-		if r.Leaders >= 2 {
-			several++
-		}
-	}
-	if several > 0 {
-		p := float64(several) / float64(len(recs))
+	if s.several > 0 {
+		p := float64(s.several) / float64(s.count)
 		fmt.Fprintf(w, "%-10s %d of %d trials elected two or more nodes: p = %.4g ± %.2g (standard error)\n",
-			"leaders", several, len(recs), p, math.Sqrt(p*(1-p)/float64(len(recs))))
+			"leaders", s.several, s.count, p, math.Sqrt(p*(1-p)/float64(s.count)))
 	}
-	if len(checkNames) == 0 {
+	if len(s.checkNames) == 0 {
 		fmt.Fprintln(w, "checks     all held in every trial")
 	}
-	for _, c := range checkNames {
-		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", failedChecks[c], c)
+	for _, c := range s.checkNames {
+		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", s.failedChecks[c], c)
 	}
 }

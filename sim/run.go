@@ -125,7 +125,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.loop()
+	e.loopRecovered()
 	r := e.finish()
 	e.releaseBuffers()
 	if e.trace != nil {
@@ -134,6 +134,26 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// loopRecovered is loop, with a node's panic turned into the run's
+// violation: a forced run off its model may drive a node into a state its
+// code calls impossible, and that run must still end with an outcome that
+// says so (outcome violation, "panic: node I panicked: ..."). The run stops
+// where the panic left it; what was counted so far is reported.
+func (e *engine) loopRecovered() {
+	defer func() {
+		if p := recover(); p != nil {
+			e.mon.Violate("panic", PanicMessage(e.current, p))
+		}
+	}()
+	e.loop()
+}
+
+// PanicMessage describes a panic of node i's code with value p, as every
+// engine reports it in the violation "panic".
+func PanicMessage(i int32, p any) string {
+	return fmt.Sprintf("node %d panicked: %v", i, p)
 }
 
 // CheckConfig returns an error for a Config no engine can run: no

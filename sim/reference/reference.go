@@ -292,7 +292,11 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	e.cur = i
 	e.rec.ClearEffects()
 	e.rec.SetRound(e.now / e.unit)
-	handler(e.rec)
+	if !e.callRecovered(i, handler) {
+		// The node panicked: what it did before the panic is carried
+		// out, as the fast engine does, and the run stops there.
+		e.stopped = true
+	}
 	for _, f := range e.rec.Effects() {
 		switch f.Kind {
 		case elect.EffectSend:
@@ -314,6 +318,20 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 		}
 	}
 	e.rec.ClearEffects()
+}
+
+// callRecovered runs handler and reports false, after recording the
+// violation "panic", if the node's code panicked (a forced run off its
+// model can drive a node into a state its code calls impossible).
+func (e *Engine) callRecovered(i int32, handler func(elect.Env)) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.mon.Violate("panic", sim.PanicMessage(i, p))
+			ok = false
+		}
+	}()
+	handler(e.rec)
+	return true
 }
 
 // rand is the Env's random source: the current node's own stream.
