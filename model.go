@@ -126,9 +126,14 @@ type Model struct {
 	FIFO      bool // needs FIFO channels
 	UniqueIDs bool // needs distinct IDs
 	KnowsN    bool // nodes are told n
-	WakeUp    WakeUp
-	Elects    Elects
-	Announce  Announce
+	// SenseOfDirection: the ports name directions all nodes agree on. On a
+	// complete graph, port p leads to the node p+1 steps further along a
+	// fixed Hamiltonian cycle (topology complete:chordal); on a hypercube,
+	// port k leads along dimension k.
+	SenseOfDirection bool
+	WakeUp           WakeUp
+	Elects           Elects
+	Announce         Announce
 	// Randomized: its nodes may draw from Env.Rand (with some parameter
 	// values). False promises that they never do, so that a run is a
 	// function of the IDs, the network, the wake-ups and the delivery order

@@ -111,6 +111,14 @@ var References = []Reference{
 		Sections: "4.1.2 (FloodMax), 4.1.3 (OptFloodMax)",
 	},
 	{
+		Key:      "Loui, Matsushita and West",
+		Authors:  "Michael C. Loui, Teresa A. Matsushita and Douglas B. West",
+		Title:    "Election in a complete network with a sense of direction",
+		Venue:    "Information Processing Letters 22(4), pp. 185-187, doi:10.1016/0020-0190(86)90025-6",
+		Year:     1986,
+		Sections: "the algorithm and its message analysis (the recurrence on active nodes per phase)",
+	},
+	{
 		Key:      "Angluin et al.",
 		Authors:  "Dana Angluin, James Aspnes, Zoë Diamadi, Michael J. Fischer and René Peralta",
 		Title:    "Computation in networks of passively mobile finite-state sensors",

@@ -119,7 +119,7 @@ func Build(s Spec) (*sim.Config, error) {
 	}
 	topoSpec := s.Topology
 	if topoSpec == "" {
-		topoSpec = naturalTopology(alg.Model.Topology)
+		topoSpec = naturalTopology(alg.Model)
 	}
 	if err := checkMemory(alg, params, s.N, topoSpec); err != nil {
 		return nil, err
@@ -156,8 +156,11 @@ func Build(s Spec) (*sim.Config, error) {
 }
 
 // naturalTopology is the topology an algorithm runs on when none is named.
-func naturalTopology(c elect.TopologyClass) string {
-	if c == elect.Complete {
+func naturalTopology(m elect.Model) string {
+	if m.Topology == elect.Complete && m.SenseOfDirection {
+		return "complete:chordal"
+	}
+	if m.Topology == elect.Complete {
 		return "complete"
 	}
 	return "ring"

@@ -36,6 +36,9 @@ func (cfg *Config) CheckModel() error {
 			return fail(m.Topology.String(), "runs on complete graphs, not on %s", cfg.Graph.Name)
 		}
 	}
+	if m.SenseOfDirection && !cfg.Graph.SenseOfDirection() {
+		return fail("sense of direction", "needs ports labelled with a sense of direction (complete:chordal, hypercube), not %s", cfg.Graph.Name)
+	}
 	if cfg.Delivery == Sync && !m.Sync {
 		return fail("asynchronous model", "is an asynchronous algorithm; choose an asynchronous delivery (--timing async)")
 	}

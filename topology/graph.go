@@ -16,7 +16,7 @@ type Kind uint8
 // The graph kinds.
 const (
 	Ring     Kind = iota // oriented ring: port Left to i+1, Right to i-1
-	Complete             // complete graph: port p of node i leads to p if p < i, else p+1
+	Complete             // complete graph: port p of node i leads to p if p < i, else p+1 (chordal: to i+p+1 mod n)
 	General              // explicit adjacency lists
 )
 
@@ -27,6 +27,12 @@ type Graph struct {
 	Kind Kind
 	N    int
 	Name string // how it was specified, e.g. "ring", "grid:10x10"
+
+	// Chordal marks a complete graph whose ports carry the chordal sense
+	// of direction: port p of node i leads to node i+p+1 mod n, the node
+	// p+1 steps further along the Hamiltonian cycle 0, 1, ..., n-1, so a
+	// port names a distance along that cycle (Loui, Matsushita and West).
+	Chordal bool
 
 	// General graphs: node i's ports are offsets[i]..offsets[i+1]-1 in nbr;
 	// nbr[k] is the neighbour and back[k] the port at which it sees node i.
@@ -41,6 +47,20 @@ func NewRing(n int) *Graph { return &Graph{Kind: Ring, N: n, Name: "ring"} }
 
 // NewComplete returns the complete graph on n nodes.
 func NewComplete(n int) *Graph { return &Graph{Kind: Complete, N: n, Name: "complete"} }
+
+// NewChordalComplete returns the complete graph on n nodes with the chordal
+// sense of direction (see Graph.Chordal): a node's port p leads p+1 steps
+// along the cycle 0, 1, ..., n-1, and the node there sees the link on port
+// n-p-2 (the distance back).
+func NewChordalComplete(n int) *Graph {
+	return &Graph{Kind: Complete, N: n, Name: "complete:chordal", Chordal: true}
+}
+
+// SenseOfDirection reports whether the ports of g name directions that all
+// nodes agree on: the chordal complete graph (port p: distance p+1 along a
+// Hamiltonian cycle) and the hypercube (port k: dimension k, see
+// Hypercube).
+func (g *Graph) SenseOfDirection() bool { return g.Chordal || g.Name == "hypercube" }
 
 // Degree returns the number of ports of node i.
 func (g *Graph) Degree(i int) int {
@@ -71,6 +91,13 @@ func (g *Graph) Neighbor(i int32, p elect.Port) (int32, elect.Port) {
 		}
 		return j, elect.Left
 	case Complete:
+		if g.Chordal {
+			j := i + int32(p) + 1
+			if int(j) >= g.N {
+				j -= int32(g.N)
+			}
+			return j, elect.Port(int32(g.N) - int32(p) - 2)
+		}
 		j := int32(p)
 		if j >= i {
 			j++

@@ -1,0 +1,58 @@
+package claims
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/electkit/elect/experiment"
+)
+
+// The reproductions of the complete-graph and general-network algorithms
+// added for breadth (issue 22): each checks its source's bound against
+// measured counts, and the exact counts its rules give on arranged IDs.
+func init() {
+	registry = append(registry, lmwRepro())
+}
+
+// lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
+// complete graph: the n-1 + phi^2 n bound on every run, and the hand-derived
+// counts on monotone cycles (complete/lmw_test.go derives them).
+func lmwRepro() *Reproduction {
+	const src = "Loui, Matsushita and West 1986"
+	return &Reproduction{
+		Name: "lmw", Title: "Loui-Matsushita-West: O(n) messages with a sense of direction", Source: src,
+		Needs: []string{"lmw"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"lmw"}, Sizes: pick(e, []int{8, 32, 128, 512}, []int{8, 32, 128, 512, 2048, 8192}),
+				IDs: []string{"random", "increasing", "decreasing"}, Deliveries: []string{"fifo", "random"},
+				Initiators: []string{"all", "1"}, Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			phi2 := (3 + math.Sqrt(5)) / 2
+			fifoAll := func(ids string) []experiment.Row {
+				return filter(rows, func(r *experiment.Row) bool {
+					return r.IDs == ids && strings.Contains(r.Config, "fifo") && strings.Contains(r.Config, "all initiate")
+				})
+			}
+			return &Report{
+				Rows: []Row{
+					bound("passive nodes send at most n-1 ELECTION messages, active ones fewer than phi^2 n", src+", message analysis", rows,
+						"messages:ELECTION", "n-1 + phi^2 n", func(n int) float64 { return float64(n-1) + phi2*float64(n) }),
+					exact("IDs decreasing along the cycle (FIFO, all start): n first messages, one answer, n-1 forwards", src+"; counted from the rules",
+						fifoAll("decreasing"), "messages:ELECTION", "2n", func(n int) float64 { return float64(2 * n) }),
+					exact("IDs increasing along the cycle (FIFO, all start): n first messages, n-1 answers, n forwards and answers", src+"; counted from the rules",
+						fifoAll("increasing"), "messages:ELECTION", "3n-1", func(n int) float64 { return float64(3*n - 1) }),
+					exact("the leader tells every other node", src, rows, "messages:LEADER", "n-1", func(n int) float64 { return float64(n - 1) }),
+					stable("O(n) messages on random IDs", src, fifoAll("random"), "messages:ELECTION", "n"),
+					allElected("the maximum ID is elected and every node knows it", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Loui-Matsushita-West: ELECTION messages", Measure: "messages:ELECTION", YLabel: "ELECTION messages",
+					Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
