@@ -32,6 +32,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.ItaiRodeh,
 	complete.AllToAll,
 	complete.AfekGafni,
+	complete.Humblet,
 	complete.LMW,
 	general.Echo,
 	general.FloodMax,

@@ -111,6 +111,14 @@ var References = []Reference{
 		Sections: "4.1.2 (FloodMax), 4.1.3 (OptFloodMax)",
 	},
 	{
+		Key:      "Humblet",
+		Authors:  "Pierre A. Humblet",
+		Title:    "Selecting a leader in a clique in O(N log N) messages",
+		Venue:    "23rd IEEE Conference on Decision and Control, doi:10.1109/CDC.1984.272191 (also MIT LIDS report, DTIC ADA146581)",
+		Year:     1984,
+		Sections: "the algorithm (states active/stopped, SIZE, MASTER; messages TEST and WINNER) and its O(N log K) bound",
+	},
+	{
 		Key:      "Loui, Matsushita and West",
 		Authors:  "Michael C. Loui, Teresa A. Matsushita and Douglas B. West",
 		Title:    "Election in a complete network with a sense of direction",

@@ -12,7 +12,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, lmwRepro())
+	registry = append(registry, humbletRepro(), lmwRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -52,6 +52,72 @@ func lmwRepro() *Reproduction {
 				},
 				Figures: []Figure{{Title: "Loui-Matsushita-West: ELECTION messages", Measure: "messages:ELECTION", YLabel: "ELECTION messages",
 					Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
+
+// humbletRepro checks Humblet's clique election: the bound 4 sum_s min(K,
+// floor(n/s)) on every run (all starting, or one or a few), both stopping
+// rules, and the lone starter's 2 messages per capture.
+func humbletRepro() *Reproduction {
+	const src = "Humblet 1984"
+	return &Reproduction{
+		Name: "humblet", Title: "Humblet: O(n log K) messages on complete graphs", Source: src,
+		Needs: []string{"humblet"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"humblet"}, Sizes: pick(e, []int{8, 32, 128, 512}, []int{8, 32, 128, 512, 2048, 8192}),
+				IDs: []string{"random", "increasing"}, Deliveries: []string{"fifo", "random"},
+				Initiators: []string{"all", "1", "4"}, Params: map[string][]string{"variant": {"all", "majority"}},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				r := &rows[i]
+				r.Measures["election"] = r.Get("messages") - r.Get("messages:LEADER")
+			}
+			variant := func(v string) func(*experiment.Row) bool {
+				return func(r *experiment.Row) bool { return strings.Contains(r.Config, "--variant "+v) }
+			}
+			k := func(r *experiment.Row) int {
+				switch {
+				case strings.Contains(r.Config, "all initiate"):
+					return r.N
+				case strings.Contains(r.Config, "4 initiators"):
+					return min(4, r.N)
+				}
+				return 1
+			}
+			limit := func(last func(n int) int) func(r *experiment.Row) float64 {
+				return func(r *experiment.Row) float64 {
+					total := 0
+					for s := 1; s <= last(r.N); s++ {
+						total += min(k(r), r.N/s)
+					}
+					return 4 * float64(total)
+				}
+			}
+			lone := filter(rows, func(r *experiment.Row) bool { return k(r) == 1 })
+			all := filter(rows, func(r *experiment.Row) bool {
+				return strings.Contains(r.Config, "all initiate") && r.IDs == "random" && strings.Contains(r.Config, "fifo")
+			})
+			return &Report{
+				Rows: []Row{
+					boundEach("equal-size territories are disjoint, 4 messages per TEST: at most 4 sum_{s<n} min(K, n/s)", src+", message analysis",
+						filter(rows, variant("all")), "election", "4 sum_{s=1..n-1} min(K, floor(n/s))", limit(func(n int) int { return n - 1 })),
+					boundEach("stopping at a majority: sizes up to n/2 test", src+"; the source framework's stopping rule",
+						filter(rows, variant("majority")), "election", "4 sum_{s=1..n/2} min(K, floor(n/s))", limit(func(n int) int { return n / 2 })),
+					exact("one starter captures every other node with TEST and WINNER", src+"; counted from the rules",
+						filter(lone, variant("all")), "election", "2(n-1)", func(n int) float64 { return float64(2 * (n - 1)) }),
+					exact("the majority rule announces to the n-1 others", "the source framework's Humblet", filter(rows, variant("majority")), "messages:LEADER", "n-1",
+						func(n int) float64 { return float64(n - 1) }),
+					allElected("one leader, which every node knows (its master, or LEADER)", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Humblet: messages, all nodes starting", Measure: "election", YLabel: "election messages",
+					Rows: all, Curves: []string{"n H_n", "n"}}},
 			}, nil
 		},
 	}
