@@ -36,6 +36,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.LMW,
 	general.Echo,
 	general.FloodMax,
+	general.YoYo,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

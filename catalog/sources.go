@@ -119,6 +119,14 @@ var References = []Reference{
 		Sections: "the algorithm (states active/stopped, SIZE, MASTER; messages TEST and WINNER) and its O(N log K) bound",
 	},
 	{
+		Key:      "Santoro",
+		Authors:  "Nicola Santoro",
+		Title:    "Design and Analysis of Distributed Algorithms",
+		Venue:    "Wiley Series on Parallel and Distributed Computing, John Wiley & Sons, doi:10.1002/0470072644",
+		Year:     2007,
+		Sections: "3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
+	},
+	{
 		Key:      "Loui, Matsushita and West",
 		Authors:  "Michael C. Loui, Teresa A. Matsushita and Douglas B. West",
 		Title:    "Election in a complete network with a sense of direction",

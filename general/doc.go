@@ -7,6 +7,8 @@
 //     seed 001 section 5.3.
 //   - FloodMax (floodmax.go): the synchronous baseline that floods the
 //     largest ID for a known bound on the diameter (Lynch, section 4.1).
+//   - YoYo (yoyo.go): Santoro's YO-YO with pruning, asynchronous, elects
+//     the minimum.
 //
-// Both also run on rings (ports Left and Right) and complete graphs.
+// All also run on rings (ports Left and Right) and complete graphs.
 package general

@@ -12,7 +12,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, humbletRepro(), lmwRepro())
+	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -118,6 +118,56 @@ func humbletRepro() *Reproduction {
 				},
 				Figures: []Figure{{Title: "Humblet: messages, all nodes starting", Measure: "election", YLabel: "election messages",
 					Rows: all, Curves: []string{"n H_n", "n"}}},
+			}, nil
+		},
+	}
+}
+
+// yoyoRepro checks Santoro's YO-YO on several families of graphs: the
+// set-up's 2|E| messages, one vote per VALUE, the VALUE bound, and one
+// iteration on a line with monotone IDs.
+func yoyoRepro() *Reproduction {
+	const src = "Santoro 2007, section 3.8 (YO-YO)"
+	return &Reproduction{
+		Name: "yoyo", Title: "YO-YO: 2|E| to set up, one vote per VALUE, O(|E| log n) in all", Source: src,
+		Needs: []string{"yoyo"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			var rows []experiment.Row
+			for _, topo := range []string{"ring", "line", "tree", "hypercube", "gnp:0.05"} {
+				ids := []string{"random"}
+				if topo == "line" || topo == "ring" {
+					ids = append(ids, "increasing", "bit-reversal")
+				}
+				r, err := sweep(ctx, e, experiment.Grid{
+					Algorithms: []string{"yoyo"}, Topology: topo, Sizes: pick(e, []int{64, 256}, []int{64, 256, 1024, 4096}),
+					IDs: ids, Deliveries: []string{"fifo", "random"}, Trials: pick(e, 2, 5),
+				})
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r...)
+			}
+			for i := range rows {
+				r := &rows[i]
+				r.Measures["edges"] = r.Get("messages:ID") / 2
+				r.Measures["votes"] = r.Get("messages:YES") + r.Get("messages:NO")
+			}
+			monotoneLine := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "increasing" && strings.Contains(r.Config, "line")
+			})
+			lg := func(n int) float64 { return math.Ceil(math.Log2(float64(n))) }
+			return &Report{
+				Rows: []Row{
+					exactEach("every VALUE is answered by exactly one vote", src+", -YO", rows, "votes", "VALUE messages",
+						func(r *experiment.Row) float64 { return r.Get("messages:VALUE") }),
+					boundEach("at most one VALUE per link and iteration, ceil(lg diam)+2 iterations", src+", iterations", rows,
+						"messages:VALUE", "|E|(ceil(lg n)+2)", func(r *experiment.Row) float64 { return r.Get("edges") * (lg(r.N) + 2) }),
+					exact("a line with increasing IDs: one source, one iteration, the whole path pruned", src+", pruning; counted from the rules",
+						monotoneLine, "messages:VALUE", "n-1", func(n int) float64 { return float64(n - 1) }),
+					allElected("the minimum ID is elected", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "YO-YO: VALUE messages", Measure: "messages:VALUE", YLabel: "VALUE messages",
+					Rows: filter(rows, withIDs("random")), Curves: []string{"n lg n", "n"}}},
 			}, nil
 		},
 	}
