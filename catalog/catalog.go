@@ -37,6 +37,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	general.Echo,
 	general.FloodMax,
 	general.YoYo,
+	general.HyperElect,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

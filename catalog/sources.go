@@ -119,6 +119,14 @@ var References = []Reference{
 		Sections: "the algorithm (states active/stopped, SIZE, MASTER; messages TEST and WINNER) and its O(N log K) bound",
 	},
 	{
+		Key:      "Flocchini and Mans",
+		Authors:  "Paola Flocchini and Bernard Mans",
+		Title:    "Optimal elections in labeled hypercubes",
+		Venue:    "Journal of Parallel and Distributed Computing 33(1), pp. 76-83",
+		Year:     1996,
+		Sections: "HyperElect: duels along one dimension per stage, defeated nodes' routes to their winners",
+	},
+	{
 		Key:      "Santoro",
 		Authors:  "Nicola Santoro",
 		Title:    "Design and Analysis of Distributed Algorithms",

@@ -30,3 +30,23 @@ func TestYoYoHoldsInEverySchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestHyperElectHoldsInEverySchedule: every ID assignment, set of starters
+// and non-FIFO delivery order on the 4-node hypercube.
+func TestHyperElectHoldsInEverySchedule(t *testing.T) {
+	r, err := check.Run(check.Options{
+		Spec: scenario.Spec{Algorithm: "hyperelect", N: 4, Seed: 1},
+		IDs:  "all", Delivery: "bag", Initiators: "subsets",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "ok" {
+		t.Fatalf("verdict %s: %s", r.Verdict, r.Property)
+	}
+	for _, b := range r.Bounds {
+		if !b.Holds {
+			t.Errorf("bound %s fails in some schedule", b.Name)
+		}
+	}
+}

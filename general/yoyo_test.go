@@ -4,21 +4,53 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
-func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d sim.Delivery, seed uint64) *sim.Result {
+// yoyoIDs returns n random IDs drawn from seed.
+func yoyoIDs(t *testing.T, n int, seed uint64) []elect.ID {
+	t.Helper()
+	return arrangedIDs(t, "random", n, seed)
+}
+
+func arrangedIDs(t *testing.T, arrangement string, n int, seed uint64) []elect.ID {
 	t.Helper()
 	spec, err := ids.Parse(arrangement)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idList, err := spec.Generate(g.N, rand.New(rand.NewPCG(seed, 22)))
+	idList, err := spec.Generate(n, rand.New(rand.NewPCG(seed, 22)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return idList
+}
+
+// yoyoRunWith runs alg once on g (FIFO or as given, seed 1) and fails the
+// test unless it elected one leader and every check held.
+func yoyoRunWith(t *testing.T, alg *elect.Algorithm, g *topology.Graph, arrangement string, d sim.Delivery) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(sim.Config{Algorithm: alg, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, 1), Delivery: d, Seed: 1, Announce: true, MaxEvents: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 {
+		t.Fatalf("%s on %s, ids %s: outcome %s (%s)", alg.Name, g.Name, arrangement, res.Outcome, res.Violation)
+	}
+	for _, c := range res.Checks {
+		if !c.Holds {
+			t.Fatalf("%s on %s, ids %s: check %q failed: %v %s %v", alg.Name, g.Name, arrangement, c.Name, c.Actual, c.Relation, c.Expected)
+		}
+	}
+	return res
+}
+
+func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d sim.Delivery, seed uint64) *sim.Result {
+	t.Helper()
+	idList := arrangedIDs(t, arrangement, g.N, seed)
 	res, err := sim.Run(sim.Config{Algorithm: YoYo, Graph: g, IDs: idList, Delivery: d, Seed: seed, MaxEvents: 1 << 30})
 	if err != nil {
 		t.Fatal(err)

@@ -163,6 +163,9 @@ func naturalTopology(m elect.Model) string {
 	if m.Topology == elect.Complete {
 		return "complete"
 	}
+	if m.Topology == elect.General && m.SenseOfDirection {
+		return "hypercube"
+	}
 	return "ring"
 }
 

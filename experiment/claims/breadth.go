@@ -12,7 +12,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro())
+	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -168,6 +168,52 @@ func yoyoRepro() *Reproduction {
 				},
 				Figures: []Figure{{Title: "YO-YO: VALUE messages", Measure: "messages:VALUE", YLabel: "VALUE messages",
 					Rows: filter(rows, withIDs("random")), Curves: []string{"n lg n", "n"}}},
+			}, nil
+		},
+	}
+}
+
+// hyperElectRepro checks HyperElect on hypercubes: the MATCH count, the
+// n-1 announcement, and 2(n-1) one-hop MATCHes when IDs increase with the
+// node numbers.
+func hyperElectRepro() *Reproduction {
+	const src = "Flocchini and Mans 1996 (HyperElect)"
+	return &Reproduction{
+		Name: "hyperelect", Title: "HyperElect: O(n) messages on hypercubes with a sense of direction", Source: src,
+		Needs: []string{"hyperelect"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"hyperelect"}, Topology: "hypercube", Sizes: pick(e, []int{64, 256, 1024}, []int{16, 256, 4096, 65536}),
+				IDs: []string{"random", "increasing"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"},
+				Trials: pick(e, 2, 5),
+			})
+			if err != nil {
+				return nil, err
+			}
+			k := func(n int) int { return int(math.Round(math.Log2(float64(n)))) }
+			count := func(n int) float64 {
+				total := 0.0
+				for i := 1; i <= k(n); i++ {
+					total += math.Pow(2, float64(k(n)-i+1)) * (1 + float64(i*(i-1))/2)
+				}
+				return total
+			}
+			inc := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "increasing" && strings.Contains(r.Config, "all initiate")
+			})
+			return &Report{
+				Rows: []Row{
+					bound("a MATCH of stage i costs at most 1 + i(i-1)/2 messages, 2^(k-i+1) are sent", src+"; the source framework's write-up", rows,
+						"messages:MATCH", "sum_i 2^(k-i+1)(1+i(i-1)/2)", count),
+					exact("IDs increasing with the node numbers: every MATCH crosses one link", src+"; counted from the rules", inc,
+						"messages:MATCH", "2(n-1)", func(n int) float64 { return float64(2 * (n - 1)) }),
+					exact("the announcement reaches every node once", src, rows, "messages:LEADER", "n-1", func(n int) float64 { return float64(n - 1) }),
+					stable("O(n) messages on random IDs", src, filter(rows, func(r *experiment.Row) bool {
+						return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "fifo")
+					}), "messages", "n"),
+					allElected("the minimum ID is elected and every node knows it", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "HyperElect: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
 			}, nil
 		},
 	}
