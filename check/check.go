@@ -169,6 +169,7 @@ type config struct {
 	edges     int64
 	violation string
 	bad       []step
+	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
 	full      bool
 	max, min  []int64
 	syncRes   *sim.Result
@@ -342,7 +343,7 @@ func (c *config) run(opt Options) {
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
-		c.violation, c.bad = x.violation, x.badPath
+		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
 		if !strings.HasPrefix(c.violation, "non-termination") {
 			// Report the shortest execution that breaks a property.
 			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
@@ -496,6 +497,11 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 		return false, nil
 	}
 	x := newExplorer(c.cfg, c.bag, c.limit)
+	if strings.HasPrefix(c.violation, "non-termination") {
+		// The execution to the cycle and once round it, marked so that a
+		// replay can check that it comes back to where the loop began.
+		return true, x.writeLoop(w, c.bad, c.loopFrom)
+	}
 	return true, x.writeSchedule(w, x.complete(r.counterexample))
 }
 

@@ -143,7 +143,27 @@ func TestFaultyAlgorithmsAreCaught(t *testing.T) {
 
 	r = run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: "ping-pong", N: 3}, IDs: "all", Delivery: "fifo"})
 	if r.Verdict != "violation" || !strings.HasPrefix(r.Violation, "non-termination") {
-		t.Errorf("ping-pong: %s %s", r.Verdict, r.Violation)
+		t.Fatalf("ping-pong: %s %s", r.Verdict, r.Violation)
+	}
+	// The counterexample is the way into the cycle and once round it; the
+	// replay checks that it comes back to the state where the loop began.
+	trace.Reset()
+	if ok, err := r.WriteCounterexample(&trace); !ok || err != nil {
+		t.Fatal("no counterexample", err)
+	}
+	cfg, err = scenario.Build(scenario.Spec{Catalog: cat, Algorithm: "ping-pong", N: 3, IDs: IDsFlag(r.ViolationIDs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = reference.Replay(*cfg, bytes.NewReader(trace.Bytes()))
+	if err != nil || !strings.HasPrefix(res.Violation, "non-termination") {
+		t.Fatalf("the cycle does not replay: %v, %+v\n%s", err, res, trace.String())
+	}
+	// Cut one step short, the record no longer comes back to its loop.
+	lines := strings.Split(strings.TrimSpace(trace.String()), "\n")
+	short := strings.Join(append(lines[:len(lines)-2:len(lines)-2], lines[len(lines)-1]), "\n")
+	if _, err := reference.Replay(*cfg, strings.NewReader(short)); err == nil || !strings.Contains(err.Error(), "not in the state") {
+		t.Errorf("a loop cut short replays: %v\n%s", err, short)
 	}
 }
 

@@ -102,7 +102,7 @@ type explorer struct {
 	promise  elect.ID           // the leader's ID the algorithm promises, or -1
 	knowsMax elect.ID           // what every node must know (ElectsAnyKnowsMax: the max ID)
 	memo     map[stateKey]int32 // visited states, by hash, to their index
-	onPath   map[stateKey]bool  // the states of the current path, without depths
+	onPath   map[stateKey]int   // the states of the current path, without depths, to their place on it
 	// The extremes of each visited state (by index, nq values each): over
 	// every execution from it, the messages of each type and in all still
 	// to come and the time at the end, with the step that leads to each.
@@ -125,6 +125,7 @@ type explorer struct {
 	violation string
 	path      []step
 	badPath   []step
+	loopFrom  int  // non-termination: badPath returns to the state after its first loopFrom steps
 	full      bool // the state limit was reached
 }
 
@@ -172,7 +173,7 @@ func (x *explorer) touch(s *state, key int64) {
 func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]bool{}, limit: limit, promise: -1}
+	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]int{}, limit: limit, promise: -1}
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
@@ -420,11 +421,25 @@ func sortedFlights(l []flight) []flight {
 // writeSchedule writes an execution as trace lines (sim.Tracer's wake and
 // deliver lines, with decisions), which `elect run --replay` replays.
 func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
+	return x.writeSteps(w, steps, -1)
+}
+
+// writeLoop writes an execution that never ends: steps return to the state
+// after their first loopFrom steps, marked with a "loop" line there and a
+// "cut" line at the end; the replay checks that the two states are equal.
+func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
+	return x.writeSteps(w, steps, loopFrom)
+}
+
+func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
 	var now int64
 	tr := sim.NewTracer(w, x.cfg, func() int64 { return now })
 	s := x.initial()
 	sent := make([]int64, x.nq()-2)
-	for _, st := range steps {
+	for i, st := range steps {
+		if i == loopFrom {
+			tr.Loop()
+		}
 		if st.wake {
 			if s.pending[st.node] && !s.woken[st.node] && !s.halted[st.node] {
 				tr.Wake(st.node, true)
@@ -441,6 +456,9 @@ func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 				tr.Decide(int32(i), d)
 			}
 		}
+	}
+	if loopFrom >= 0 {
+		tr.Cut("non-termination")
 	}
 	return tr.Flush()
 }

@@ -27,11 +27,12 @@ func hashKey(b []byte) stateKey {
 // state limit.
 func (x *explorer) visit(s *state) (int32, error) {
 	behaviour, k := x.keys(s)
-	if x.onPath[behaviour] {
+	if at, ok := x.onPath[behaviour]; ok {
 		// The path returns to a state it has been in (but for depths,
 		// which no node sees): it can go round for ever.
 		x.violation = "non-termination: an execution returns to a state it has been in, and can go round for ever"
 		x.badPath = append([]step(nil), x.path...)
+		x.loopFrom = at
 		return 0, errViolation
 	}
 	if id, ok := x.memo[k]; ok {
@@ -43,7 +44,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 	}
 	x.states++
 	x.longest = max(x.longest, len(x.path))
-	x.onPath[behaviour] = true
+	x.onPath[behaviour] = len(x.path)
 	defer delete(x.onPath, behaviour)
 	nq := x.nq()
 	id := int32(len(x.max) / nq)

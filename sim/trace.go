@@ -15,7 +15,9 @@ import (
 //
 // Other events: "wake" (with "spontaneous"), "timer" (with "tag"), "learn"
 // (with "leader"), "halt", "drop" (a delivery to a halted node) and
-// "violation" (with "name" and "message"). Lines are written in event order
+// "violation" (with "name" and "message"); a checker's counterexample of
+// non-termination has "loop" (the state it returns to) and "cut" (with
+// "reason") lines. Lines are written in event order
 // with a fixed field order, so equal runs give equal bytes.
 //
 // Every engine writes its traces with a Tracer, so that equal runs give equal
@@ -145,6 +147,21 @@ func (t *Tracer) Violation(name, msg string) {
 	t.start("violation")
 	t.str("name", name)
 	t.str("message", msg)
+	t.end()
+}
+
+// Loop marks the state the run has reached as the one it returns to where
+// the record is cut (a checker's counterexample of non-termination): the
+// lines between Loop and Cut can repeat for ever.
+func (t *Tracer) Loop() {
+	t.start("loop")
+	t.end()
+}
+
+// Cut ends a record that is not a whole run, saying why.
+func (t *Tracer) Cut(reason string) {
+	t.start("cut")
+	t.str("reason", reason)
 	t.end()
 }
 

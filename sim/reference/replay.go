@@ -2,9 +2,13 @@ package reference
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/electkit/elect"
@@ -22,7 +26,11 @@ import (
 // its link, and must name the same message type and payload, or the replay
 // stops with an error that names the line; under the others (the
 // checker's bag executions) it takes the first message in flight on its
-// link that it names. Under synchronous delivery a line's
+// link that it names. A record that ends with a "cut" line is an
+// execution that never ends (a checker's counterexample): its "loop" line
+// marks the state it must come back to at the cut, which the replay
+// checks, reporting the run as a non-termination violation. Under
+// synchronous delivery a line's
 // "t" is its round; otherwise the time of the replay, like that of the
 // runtimes with real timing, is the causal depth.
 //
@@ -43,9 +51,35 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	e.replayTimers = make([][]event, e.n)
 	sc := bufio.NewScanner(record)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var loop []byte // the network's state at the "loop" line
+	loopLine := 0
 	for line := 1; sc.Scan(); line++ {
-		if err := e.replayLine(sc.Bytes()); err != nil {
+		ev, err := e.replayLine(sc.Bytes())
+		if err != nil {
 			return nil, fmt.Errorf("replay, line %d: %w", line, err)
+		}
+		switch ev {
+		case "loop":
+			if loop, err = e.networkState(); err != nil {
+				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+			}
+			loopLine = line
+			continue
+		case "cut":
+			// A record that is not a whole run: a checker's execution that
+			// never ends, which must come back to its loop's state.
+			if loop == nil {
+				return nil, fmt.Errorf("replay, line %d: the record is cut without a \"loop\" line: it is not a whole run", line)
+			}
+			now, err := e.networkState()
+			if err != nil {
+				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+			}
+			if !bytes.Equal(now, loop) {
+				return nil, fmt.Errorf("replay, line %d: the record is cut as a loop, but the network is not in the state it was in at line %d", line, loopLine)
+			}
+			e.mon.Violate("non-termination", fmt.Sprintf("the execution came back at line %d of the record to the state it was in at line %d, and can repeat those steps for ever", line, loopLine))
+			return e.Finish()
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -61,6 +95,59 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	return e.Finish()
 }
 
+// networkState encodes what a node could ever see of the network: every
+// node's state, flags, decision and random stream, the messages in flight
+// on each link (as a multiset unless links are FIFO) and the timers
+// pending. Causal depths are left out: no node sees them, so equal
+// encodings mean the same steps can follow.
+func (e *Engine) networkState() ([]byte, error) {
+	var b []byte
+	for i, nd := range e.nodes {
+		s, ok := nd.(elect.Snapshotter)
+		if !ok {
+			return nil, fmt.Errorf("%s's nodes cannot be compared (no elect.Snapshotter), so a loop cannot be checked", e.alg.Name)
+		}
+		b = s.AppendState(b)
+		b = elect.AppendBool(b, e.woken[i])
+		b = elect.AppendBool(b, e.halted[i])
+		b = elect.AppendUint(b, uint64(e.mon.Decision(int32(i))))
+		if r := e.nodeRand[i]; r != nil {
+			st, _ := r.MarshalBinary()
+			b = append(b, st...)
+		}
+		for _, t := range e.replayTimers[i] {
+			if t.seq > e.cancelSeq[i] {
+				b = elect.AppendInt(b, t.tag)
+			}
+		}
+		b = append(b, '|')
+	}
+	keys := slices.Sorted(maps.Keys(e.replay))
+	for _, k := range keys {
+		msgs := make([]elect.Message, 0, len(e.replay[k]))
+		for _, ev := range e.replay[k] {
+			msgs = append(msgs, ev.msg)
+		}
+		if len(msgs) == 0 {
+			continue
+		}
+		if !e.cfg.Delivery.IsFIFO() {
+			slices.SortFunc(msgs, func(a, b elect.Message) int {
+				return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.ID, b.ID), cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
+			})
+		}
+		b = elect.AppendInt(b, k)
+		for _, m := range msgs {
+			b = elect.AppendUint(b, uint64(m.Type))
+			b = elect.AppendInt(b, int64(m.ID))
+			b = elect.AppendInt(b, m.A)
+			b = elect.AppendInt(b, m.B)
+		}
+		b = append(b, '|')
+	}
+	return b, nil
+}
+
 // recordLine is what Replay reads of a trace line.
 type recordLine struct {
 	T           json.Number      `json:"t"`
@@ -74,11 +161,16 @@ type recordLine struct {
 	Tag         int64            `json:"tag"`
 }
 
-func (e *Engine) replayLine(text []byte) error {
+// replayLine replays one line of a record and returns its event name.
+func (e *Engine) replayLine(text []byte) (string, error) {
 	var l recordLine
 	if err := json.Unmarshal(text, &l); err != nil {
-		return fmt.Errorf("not a trace line: %v", err)
+		return "", fmt.Errorf("not a trace line: %v", err)
 	}
+	return l.Ev, e.replayEvent(l)
+}
+
+func (e *Engine) replayEvent(l recordLine) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 	default:
