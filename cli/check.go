@@ -41,6 +41,13 @@ examples:
   elect check time-slice --n 6 --delivery sync
   elect check peterson --n 4 --variant untagged --delivery bag --force --counterexample bad.jsonl
 
+Population protocols with few states (angluin, epidemic, approx-majority;
+the name first: 'elect check angluin --n 8') are checked over their graph of
+configurations (how many agents are in each state): every fair execution must
+end in a correct stable configuration (every bottom strongly connected
+component correct), and the probability of each ending under the uniformly
+random scheduler is computed exactly.
+
 A counterexample or extreme written with --counterexample or --worst is a
 trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
 
@@ -51,6 +58,13 @@ flags:
 `
 
 func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if e, ok := check.LookupPopulation(args[0]); ok {
+			if _, alg := cat.Lookup(args[0]); !alg {
+				return checkPopulation(e, args[1:], stdout)
+			}
+		}
+	}
 	fs := newFlagSet("check", checkUsage)
 	var n int
 	sizeVar(fs, &n, "n", 4, "number of nodes (keep it small: the states grow exponentially)")
@@ -195,4 +209,92 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
 	}
+}
+
+const checkPopulationUsage = `usage: elect check PROTOCOL --n N [--max-states K] [--json] [protocol flags]
+
+Explores the graph of configurations of a population protocol (how many of
+the n agents are in each state; every ordered pair of agents may interact
+next). Under the fairness of population protocols every execution ends in a
+bottom strongly connected component of that graph and visits all of it, so
+the protocol is correct from its initial configuration exactly when every
+bottom component is: the goal reached and, for protocols that start with
+leaders, exactly one. Each bottom component is printed with one of its
+configurations, a shortest way into it, and the probability that the
+uniformly random scheduler ends there (exact, over the same graph).
+
+protocols: angluin, epidemic (--variant prose|literal), approx-majority (--a A)
+
+examples:
+  elect check angluin --n 10
+  elect check approx-majority --n 10 --a 6    (two endings: all A with probability 0.746, all B)
+
+Exit status: 0 when every bottom component is correct; 1 when one is not (or
+the search was incomplete); 2 for bad input.
+
+flags:
+`
+
+func checkPopulation(e check.PopulationEntry, args []string, stdout io.Writer) error {
+	fs := newFlagSet("check", checkPopulationUsage)
+	var n int
+	sizeVar(fs, &n, "n", 6, "number of agents (the configurations grow like n^(states-1))")
+	maxStates := fs.Int64("max-states", 2_000_000, "stop after this many configurations (verdict incomplete)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	params := map[string]*string{}
+	for _, p := range e.Params {
+		params[p.Name] = fs.String(p.Name, "", p.Help+" (default "+p.Default+")")
+	}
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("check %s takes no other argument (got %q)", e.Name, pos)
+	}
+	if *maxStates < 1 {
+		return usagef("--max-states must be at least 1, got %d", *maxStates)
+	}
+	o := check.PopulationOptions{Protocol: e.Name, N: n, MaxStates: *maxStates, Params: map[string]string{}}
+	for k, v := range params {
+		o.Params[k] = *v
+	}
+	r, err := e.Run(o)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s, n = %d: %d configurations, %d transitions, %.2f s\n", r.Protocol, r.N, r.Configurations, r.Transitions, r.Seconds)
+		fmt.Fprintf(stdout, "property  %s\n", r.Property)
+		fmt.Fprintf(stdout, "verdict   %s\n", r.Verdict)
+		if r.Violation != "" {
+			fmt.Fprintf(stdout, "violation %s\n", r.Violation)
+		}
+		if r.Verdict != "incomplete" {
+			fmt.Fprintf(stdout, "initial   %s\n", r.Initial)
+			for _, b := range r.Bottoms {
+				verdict := "correct"
+				if !b.Correct {
+					verdict = "WRONG"
+				}
+				size := "1 configuration"
+				if b.Configurations != 1 {
+					size = fmt.Sprintf("%d configurations", b.Configurations)
+				}
+				fmt.Fprintf(stdout, "ending    %-7s %s (%s), probability %.6f, reached in %d interactions: %s\n",
+					verdict, b.Example, size, b.Probability, len(b.Path), strings.Join(b.Path, " "))
+			}
+			fmt.Fprintf(stdout, "P(correct ending) = %.6f under the uniformly random scheduler\n", r.CorrectProbability)
+		}
+	}
+	if r.Verdict != "ok" {
+		return errFailed
+	}
+	return nil
 }
