@@ -125,8 +125,12 @@ type explorer struct {
 	violation string
 	path      []step
 	badPath   []step
-	loopFrom  int  // non-termination: badPath returns to the state after its first loopFrom steps
-	full      bool // the state limit was reached
+	// Buffers by depth on the path, reused: the steps enabled at a state
+	// and the messages a step sent.
+	stepBufs [][]step
+	sentBufs [][]int64
+	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
+	full     bool // the state limit was reached
 }
 
 type linkUndo struct {
