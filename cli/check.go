@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -133,9 +132,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
+		if err := writeJSONLine(stdout, r); err != nil {
 			return err
 		}
 	} else {
@@ -264,9 +261,7 @@ func checkPopulation(e check.PopulationEntry, args []string, stdout io.Writer) e
 		return usagef("%v", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
+		if err := writeJSONLine(stdout, r); err != nil {
 			return err
 		}
 	} else {
