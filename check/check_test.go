@@ -238,3 +238,44 @@ func TestMutantIsCaught(t *testing.T) {
 		t.Errorf("replay: %v, %v", res, err)
 	}
 }
+
+// TestReductionKeepsExtremes: on unidirectional rings under FIFO the
+// partial-order reduction explores one delivery per state; the extremes of
+// every quantity, the verdict and the property violated must be those of
+// the full search, with fewer states.
+func TestReductionKeepsExtremes(t *testing.T) {
+	for _, c := range []struct {
+		alg        string
+		n          int
+		initiators string
+		params     map[string]string
+		ids        string
+	}{
+		{"lcr", 5, "all", nil, "all"},
+		{"chang-roberts", 4, "subsets", nil, "all"},
+		{"peterson", 5, "all", nil, "all"},
+		{"peterson", 4, "subsets", map[string]string{"variant": "untagged"}, "all"},
+		{"lcr", 4, "all", nil, "list:3,1,3,2"}, // two largest IDs: two leaders
+	} {
+		opt := Options{Spec: scenario.Spec{Algorithm: c.alg, N: c.n, Params: c.params, Force: true}, IDs: c.ids, Delivery: "fifo", Initiators: c.initiators}
+		reduced := run(t, opt)
+		opt.NoReduction = true
+		full := run(t, opt)
+		if reduced.Verdict != full.Verdict || reduced.Property != full.Property {
+			t.Errorf("%s n=%d: verdict %s %s reduced, %s %s in full", c.alg, c.n, reduced.Verdict, reduced.Property, full.Verdict, full.Property)
+		}
+		if full.Verdict == "ok" && reduced.States >= full.States {
+			t.Errorf("%s n=%d: %d states reduced, %d in full", c.alg, c.n, reduced.States, full.States)
+		}
+		if full.Verdict != "ok" {
+			continue // the search stopped at the violation: no extremes
+		}
+		for q, e := range full.Extremes {
+			r := reduced.Extremes[q]
+			if r.Max != e.Max || r.Min != e.Min {
+				t.Errorf("%s n=%d %s: %d..%d reduced, %d..%d in full", c.alg, c.n, e.Quantity, r.Min, r.Max, e.Min, e.Max)
+			}
+		}
+		t.Logf("%s n=%d initiators %s: %d states reduced, %d in full", c.alg, c.n, c.initiators, reduced.States, full.States)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
 // step is one choice of the scheduler: a spontaneous wake-up, or the
@@ -98,6 +99,7 @@ func (x *explorer) keys(s *state) (behaviour, full stateKey) {
 type explorer struct {
 	cfg      *sim.Config
 	bag      bool
+	reduce   bool // one delivery per state stands for all (see reducible)
 	announce bool
 	promise  elect.ID           // the leader's ID the algorithm promises, or -1
 	knowsMax elect.ID           // what every node must know (ElectsAnyKnowsMax: the max ID)
@@ -259,6 +261,15 @@ func (x *explorer) enabled(s *state, out []step) []step {
 		}
 	}
 	return out
+}
+
+// reducible says whether the partial-order reduction is sound for cfg:
+// links are FIFO and every node has one incoming link (a unidirectional
+// ring), so that a node's only steps are "take the next message of my
+// link", and any one enabled delivery forms a persistent set (see the
+// package doc).
+func reducible(cfg *sim.Config, bag bool) bool {
+	return !bag && cfg.Graph.Kind == topology.Ring && cfg.Algorithm.RunModel(cfg.Params).Topology == elect.UniRing
 }
 
 // seenBefore reports whether l[k] equals an earlier message of l: under bag

@@ -64,6 +64,9 @@ func (x *explorer) visit(s *state) (int32, error) {
 	}
 	steps := x.enabled(s, x.stepBufs[depth])
 	x.stepBufs[depth] = steps
+	if x.reduce && len(steps) > 1 {
+		steps = steps[:1] // a persistent set: see reducible
+	}
 	if len(steps) == 0 {
 		if v := x.terminal(s); v != "" {
 			x.violation = v

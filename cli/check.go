@@ -79,6 +79,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
 	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
+	reduction := fs.String("reduction", "por", "por: one delivery per state where that is sound (unidirectional rings under fifo), or none: every interleaving")
 	params := registerParams(fs, cat)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
@@ -115,7 +116,11 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			idText = "random"
 		}
 	}
-	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers}
+	if *reduction != "por" && *reduction != "none" {
+		return usagef("--reduction %q: use por or none", *reduction)
+	}
+	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers,
+		NoReduction: *reduction == "none"}
 	r, err := check.Run(opt)
 	if err != nil {
 		return usagef("%v", err)
@@ -157,9 +162,16 @@ func writeTrace(path string, write func(io.Writer) (bool, error)) error {
 }
 
 func printCheck(w io.Writer, r *check.Report, idText string, force bool, delivery string) {
-	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions, %.2f s\n",
-		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions, r.Seconds)
+	configs := fmt.Sprintf("%d configurations", r.Configurations)
+	if r.Configurations == 1 {
+		configs = "1 configuration"
+	}
+	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
+		r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
+	if r.Reduction != "none" {
+		fmt.Fprintf(w, "          %s reduction: one delivery per state stands for all (--reduction none explores every interleaving)\n", r.Reduction)
+	}
 	if r.Seed != 0 {
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
 	}
