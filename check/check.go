@@ -246,8 +246,9 @@ func Run(opt Options) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var spare *explorer // the last search's memory, reused
 			for c := range next {
-				c.run(opt)
+				spare = c.run(opt, spare)
 			}
 		}()
 	}
@@ -351,12 +352,15 @@ func permute(a []elect.ID, k int, f func([]elect.ID)) {
 }
 
 // run checks one configuration.
-func (c *config) run(opt Options) {
+// run checks configuration c; spare, when not nil, is a finished search
+// whose memory the new one may reuse. It returns its own search (nil for
+// synchronous runs).
+func (c *config) run(opt Options, spare *explorer) *explorer {
 	if c.cfg.Delivery == sim.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
 			c.violation = err.Error()
-			return
+			return spare
 		}
 		c.syncRes = r
 		c.states, c.edges = 1, r.Events
@@ -365,9 +369,10 @@ func (c *config) run(opt Options) {
 		}
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		c.min = c.max
-		return
+		return spare
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	x.reuseMemory(spare)
 	c.reduce = !opt.NoReduction && reducible(c.cfg, x.bag)
 	x.reduce = c.reduce
 	id, err := x.visit(x.initial())
@@ -381,10 +386,11 @@ func (c *config) run(opt Options) {
 				c.violation, c.bad = v, path
 			}
 		}
-		return
+		return x
 	}
 	hi, lo := x.extremes(id)
 	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
+	return x
 }
 
 // report merges the configurations' results in their order.

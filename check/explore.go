@@ -211,6 +211,20 @@ func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
 	return x
 }
 
+// reuseMemory takes over the maps and buffers of a finished search, so
+// that checking many small configurations does not allocate them anew.
+func (x *explorer) reuseMemory(old *explorer) {
+	if old == nil || old.nq() != x.nq() {
+		return
+	}
+	clear(old.memo)
+	clear(old.onPath)
+	x.memo, x.onPath = old.memo, old.onPath
+	x.max, x.min, x.maxStep, x.minStep = old.max[:0], old.min[:0], old.maxStep[:0], old.minStep[:0]
+	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
+	x.buf, x.dbuf, x.linkLog, x.path = old.buf[:0], old.dbuf[:0], old.linkLog[:0], old.path[:0]
+}
+
 // initial is the state before anything happened.
 func (x *explorer) initial() *state {
 	n := x.cfg.Graph.N
