@@ -1,8 +1,6 @@
 package reference
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,12 +8,15 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/trace"
 )
 
 // Replay runs cfg on the reference engine in the order of a recorded
 // execution: the trace of a run of the same configuration (sim.Tracer's
 // lines, as the goroutine runtime and the TCP runtime record them, or as
-// the simulator writes them under FIFO or synchronous delivery). Its
+// the simulator writes them under FIFO or synchronous delivery), in format
+// version 2 (whose header must name the same algorithm and n) or in the
+// headerless version 1, read with package trace. Its
 // "wake" (spontaneous), "deliver", "drop" and "timer" lines are the
 // schedule, taken in file order; every other line is ignored. Under a FIFO
 // delivery model a "deliver" line takes the oldest message in flight on
@@ -41,15 +42,29 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	e.newest = cfg.Delivery != sim.Sync
 	e.replay = map[int64][]event{}
 	e.replayTimers = make([][]event, e.n)
-	sc := bufio.NewScanner(record)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		if err := e.replayLine(sc.Bytes()); err != nil {
-			return nil, fmt.Errorf("replay, line %d: %w", line, err)
+	rd, err := trace.NewReader(record)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if h := rd.Header(); h != nil {
+		if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
+			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("replay: reading the record: %w", err)
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		if l.Ev == "truncated" {
+			return nil, fmt.Errorf("replay, line %d: the trace was cut at its size limit (%d bytes); only whole runs replay", rd.Line(), l.Limit)
+		}
+		if err := e.replayLine(&l); err != nil {
+			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
+		}
 	}
 	inFlight := 0
 	for _, q := range e.replay {
@@ -61,24 +76,7 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	return e.Finish()
 }
 
-// recordLine is what Replay reads of a trace line.
-type recordLine struct {
-	T           json.Number      `json:"t"`
-	Ev          string           `json:"ev"`
-	Node        int32            `json:"node"`
-	Spontaneous bool             `json:"spontaneous"`
-	To          int32            `json:"to"`
-	Port        string           `json:"port"`
-	Type        string           `json:"type"`
-	Payload     map[string]int64 `json:"payload"`
-	Tag         int64            `json:"tag"`
-}
-
-func (e *Engine) replayLine(text []byte) error {
-	var l recordLine
-	if err := json.Unmarshal(text, &l); err != nil {
-		return fmt.Errorf("not a trace line: %v", err)
-	}
+func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 	default:
@@ -147,7 +145,7 @@ func (e *Engine) replayLine(text []byte) error {
 }
 
 // sameMessage checks that m is the message a line says was delivered.
-func sameMessage(alg *elect.Algorithm, m elect.Message, l recordLine) error {
+func sameMessage(alg *elect.Algorithm, m elect.Message, l *trace.Event) error {
 	mt := alg.Messages[m.Type]
 	if mt.Name != l.Type {
 		return fmt.Errorf("the record delivers a %s message, but the oldest in flight is a %s message", l.Type, mt.Name)
