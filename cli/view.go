@@ -2,11 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/view"
@@ -97,6 +101,14 @@ func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
+	// Ctrl-C closes the listener, so that the caller's cleanup runs (run
+	// --view removes its temporary trace).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
 	return view.Serve(ln, data)
 }
 
@@ -129,5 +141,8 @@ func viewAfterRun(path string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "trace     %s\n", filepath.Clean(path))
+	if strings.Contains(path, "elect-view-") {
+		fmt.Fprintln(stdout, "          (a temporary file, removed when the viewer stops; --trace FILE keeps one)")
+	}
 	return serveView(data, "", stdout, stderr)
 }

@@ -81,6 +81,9 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if cfg.Trace != nil {
 		e.trace = NewTracer(cfg.Trace, cfg, e.traceClock)
+		if cfg.Delivery != NewestFirst {
+			e.trace.SetUnit(e.unit) // traceClock gives ticks
+		}
 	}
 	e.mon = NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
 	if g.Kind == topology.Ring {

@@ -55,14 +55,15 @@ type Tracer struct {
 }
 
 // NewTracer returns a Tracer of a run of cfg writing to w. clock gives the
-// time each line is stamped with: ticks, or under newest-first delivery the
-// causal depth reached so far. The header is written with the first line;
+// time each line is stamped with: ticks of the delivery model, or under
+// newest-first delivery and in runs with cfg.CausalTime the causal depth
+// reached so far (or a Lamport time); SetUnit overrides this. The header is written with the first line;
 // it names the runtime "sim" unless SetRuntime says otherwise. The size
 // limit is cfg.TraceLimit (0: none).
 func NewTracer(w io.Writer, cfg *Config, clock func() int64) *Tracer {
 	unit := cfg.Delivery.Unit()
-	if cfg.Delivery == NewestFirst {
-		unit = 1
+	if cfg.Delivery == NewestFirst || cfg.CausalTime {
+		unit = 1 // the clock gives causal depths (or Lamport times)
 	}
 	return &Tracer{w: bufio.NewWriterSize(w, 1<<16), cfg: cfg, unit: unit, clock: clock,
 		runtime: "sim", limit: cfg.TraceLimit}
@@ -84,6 +85,11 @@ func (t *Tracer) Continue(old *Tracer) {
 		t.states = nil
 	}
 }
+
+// SetUnit says how many ticks of the clock make one time unit (a line's
+// "t" is the clock divided by it): an engine whose clock counts ticks under
+// random delays sets it, whatever the configuration's CausalTime says.
+func (t *Tracer) SetUnit(unit int64) { t.unit = max(unit, 1) }
 
 // Truncated reports whether the size limit stopped the trace.
 func (t *Tracer) Truncated() bool { return t != nil && t.truncated }

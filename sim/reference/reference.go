@@ -162,6 +162,9 @@ func (e *Engine) setTrace(w io.Writer) {
 			return e.now
 		})
 		e.trace.SetRuntime("reference")
+		if e.cfg.Delivery != sim.NewestFirst {
+			e.trace.SetUnit(e.unit) // the clock gives ticks (Replay says otherwise)
+		}
 	}
 }
 

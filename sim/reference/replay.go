@@ -40,6 +40,9 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	}
 	e.queue = nil
 	e.newest = cfg.Delivery != sim.Sync
+	if e.trace != nil && e.newest {
+		e.trace.SetUnit(1) // the replay's time is its causal depth
+	}
 	e.replay = map[int64][]event{}
 	e.replayTimers = make([][]event, e.n)
 	rd, err := trace.NewReader(record)
