@@ -33,7 +33,7 @@ func BenchmarkOpenTrace(b *testing.B) {
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	defer cancel()
-	var pageMs, wallMs float64
+	var pageMs, wallMs, scriptMs, parseMs float64
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
@@ -47,9 +47,19 @@ func BenchmarkOpenTrace(b *testing.B) {
 			b.Fatal(err)
 		}
 		pageMs += ms
+		// elect.phases: navigation to script start, parse, layout,
+		// space-time diagram, first draw (ms).
+		ph, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`elect.phases`))
+		if err != nil || len(ph) != 5 {
+			b.Fatal(ph, err)
+		}
+		scriptMs += ph[0]
+		parseMs += ph[1]
 	}
 	b.ReportMetric(float64(events), "events")
 	b.ReportMetric(pageMs/float64(b.N), "page-ms/open")
 	b.ReportMetric(wallMs/float64(b.N), "wall-ms/open")
+	b.ReportMetric(scriptMs/float64(b.N), "html-ms/open")
+	b.ReportMetric(parseMs/float64(b.N), "parse-ms/open")
 	b.ReportMetric(float64(len(data))/1e6, "trace-MB")
 }
