@@ -234,6 +234,30 @@ func TestLCRDecreasingRingInTheBrowser(t *testing.T) {
 	}
 }
 
+// TestJumpToFirstViolation: LCR forced onto a ring with IDs 2,2,1,1 (not
+// unique) elects node 1 when node 0's 2 reaches it, then node 3 when node
+// 2's 1 does, at time 1; the page's "first violation" button goes to the
+// second election, where two leaders (IDs 2 and 1) and one violation show,
+// and one step back there is one leader and none.
+func TestJumpToFirstViolation(t *testing.T) {
+	var buf bytes.Buffer
+	_, err := sim.Run(sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(4), IDs: []elect.ID{2, 2, 1, 1}, Delivery: sim.FIFO, Trace: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, ev, _ := open(t, buf.Bytes())
+	click(t, ctx, "#viol")
+	expectPage(t, ctx, "at the first violation", map[string]string{"#leaders": "2", "#leader-id": "2, 1", "#violations": "1"})
+	if s := text(t, ctx, "#status"); !strings.Contains(s, "VIOLATION multiple-leaders") {
+		t.Errorf("status %q does not name the violation", s)
+	}
+	click(t, ctx, "#back")
+	expectPage(t, ctx, "one step before", map[string]string{"#leaders": "1", "#violations": "0"})
+	if console, _ := ev.snapshot(); len(console) > 0 {
+		t.Errorf("console errors: %q", console)
+	}
+}
+
 // TestConsoleListenerSeesErrors makes sure the listener the other tests
 // rely on does see console errors and exceptions: otherwise "no console
 // errors" would pass whatever the page did.
