@@ -364,8 +364,9 @@ func appendValue(b []byte, v reflect.Value, depth int) []byte {
 			if k > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendQuote(b, ty.Field(k).Name)
-			b = append(b, ':')
+			b = append(b, '"') // a Go identifier needs no escaping
+			b = append(b, ty.Field(k).Name...)
+			b = append(b, '"', ':')
 			b = appendValue(b, v.Field(k), depth+1)
 		}
 		return append(b, '}')
