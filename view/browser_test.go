@@ -2,8 +2,8 @@ package view_test
 
 import (
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"image"
@@ -309,7 +309,7 @@ func TestScreenshotMatchesGolden(t *testing.T) {
 	ctx, _, _ := open(t, lcrTrace(t, 8))
 	click(t, ctx, "#end")
 	for _, c := range []string{"net", "st"} {
-		url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("` + c + `").toDataURL("image/png")`))
+		url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("`+c+`").toDataURL("image/png")`))
 		if err != nil {
 			t.Fatal(err)
 		}
