@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
 )
 
@@ -447,19 +449,39 @@ func sortedFlights(l []flight) []flight {
 	return c
 }
 
-// writeSchedule writes an execution as trace lines (sim.Tracer's wake and
-// deliver lines, with decisions), which `elect run --replay` replays.
+// writeSchedule writes an execution as a trace (format version 2), which
+// `elect run --replay` replays and `elect view` shows: the schedule (wake
+// and deliver lines, with decisions) is replayed on the reference engine,
+// whose trace has every send, state and violation, and whose header names
+// the runtime "check". An execution that does not replay as a whole run
+// (one cut because it never ends) is written as its schedule alone.
 func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
-	return x.writeSteps(w, steps, -1)
+	var schedule, full bytes.Buffer
+	if err := x.writeSteps(&schedule, steps, -1); err != nil {
+		return err
+	}
+	cfg := *x.cfg
+	cfg.Trace, cfg.TraceLimit = &full, 0
+	out := schedule.Bytes()
+	if _, err := reference.Replay(cfg, bytes.NewReader(out)); err == nil {
+		out = full.Bytes()
+	}
+	out = bytes.Replace(out, []byte(`"runtime":"reference"`), []byte(`"runtime":"check"`), 1)
+	out = bytes.Replace(out, []byte(`"runtime":"sim"`), []byte(`"runtime":"check"`), 1)
+	_, err := w.Write(out)
+	return err
 }
 
-// writeLoop writes an execution that never ends: steps return to the state
-// after their first loopFrom steps, marked with a "loop" line there and a
-// "cut" line at the end; the replay checks that the two states are equal.
+// writeLoop writes an execution that never ends as its schedule: steps
+// return to the state after their first loopFrom steps, marked with a
+// "loop" line there and a "cut" line at the end; the replay checks that
+// the two states are equal.
 func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
 	return x.writeSteps(w, steps, loopFrom)
 }
 
+// writeSteps writes an execution's schedule as trace lines: wake-ups,
+// deliveries and decisions, with the loop's marks when loopFrom >= 0.
 func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
 	var now int64
 	tr := sim.NewTracer(w, x.cfg, func() int64 { return now })

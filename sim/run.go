@@ -53,8 +53,12 @@ type Config struct {
 	// all nodes are in the same state (elect.Snapshotter), and stop with
 	// outcome symmetric if they all elect themselves or the run ends so.
 	DetectSymmetry bool
-	// Trace, when not nil, receives one JSON line per event.
+	// Trace, when not nil, receives one JSON line per event (Tracer).
 	Trace io.Writer
+	// TraceLimit stops the trace, with a last "truncated" line, before it
+	// grows beyond this many bytes (0: no limit; DefaultTraceLimit is the
+	// commands' default).
+	TraceLimit int64
 	// CausalTime says that the run's time is its causal depth (the longest
 	// chain of messages each caused by the previous one), as under
 	// newest-first delivery: runtimes with real timing (goroutines, TCP)
@@ -112,6 +116,8 @@ type Result struct {
 	// SymmetricRound is the round after which a symmetric run was stopped.
 	SymmetricRound int64   `json:"symmetric_round,omitempty"`
 	Checks         []Check `json:"checks"`
+	// TraceTruncated says that the trace reached Config.TraceLimit.
+	TraceTruncated bool `json:"trace_truncated,omitempty"`
 
 	// TypeCounts counts messages by MsgType.
 	TypeCounts []int64 `json:"-"`

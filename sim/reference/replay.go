@@ -1,10 +1,8 @@
 package reference
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -14,12 +12,15 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/trace"
 )
 
 // Replay runs cfg on the reference engine in the order of a recorded
 // execution: the trace of a run of the same configuration (sim.Tracer's
 // lines, as the goroutine runtime and the TCP runtime record them, or as
-// the simulator writes them under FIFO or synchronous delivery). Its
+// the simulator writes them under FIFO or synchronous delivery), in format
+// version 2 (whose header must name the same algorithm and n) or in the
+// headerless version 1, read with package trace. Its
 // "wake" (spontaneous), "deliver", "drop" and "timer" lines are the
 // schedule, taken in file order; every other line is ignored. Under a FIFO
 // delivery model a "deliver" line takes the oldest message in flight on
@@ -47,18 +48,34 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	}
 	e.queue = nil
 	e.newest = cfg.Delivery != sim.Sync
+	if e.trace != nil && e.newest {
+		e.trace.SetUnit(1) // the replay's time is its causal depth
+	}
 	e.replay = map[int64][]event{}
 	e.replayTimers = make([][]event, e.n)
-	sc := bufio.NewScanner(record)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	rd, err := trace.NewReader(record)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if h := rd.Header(); h != nil {
+		if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
+			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
+		}
+	}
 	var loop []byte // the network's state at the "loop" line
 	loopLine := 0
-	for line := 1; sc.Scan(); line++ {
-		ev, err := e.replayLine(sc.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("replay, line %d: %w", line, err)
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
 		}
-		switch ev {
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		line := rd.Line()
+		switch l.Ev {
+		case "truncated":
+			return nil, fmt.Errorf("replay, line %d: the trace was cut at its size limit (%d bytes); only whole runs replay", line, l.Limit)
 		case "loop":
 			if loop, err = e.networkState(); err != nil {
 				return nil, fmt.Errorf("replay, line %d: %w", line, err)
@@ -81,9 +98,9 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 			e.mon.Violate("non-termination", fmt.Sprintf("the execution came back at line %d of the record to the state it was in at line %d, and can repeat those steps for ever", line, loopLine))
 			return e.Finish()
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("replay: reading the record: %w", err)
+		if err := e.replayLine(&l); err != nil {
+			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
+		}
 	}
 	inFlight := 0
 	for _, q := range e.replay {
@@ -148,29 +165,7 @@ func (e *Engine) networkState() ([]byte, error) {
 	return b, nil
 }
 
-// recordLine is what Replay reads of a trace line.
-type recordLine struct {
-	T           json.Number      `json:"t"`
-	Ev          string           `json:"ev"`
-	Node        int32            `json:"node"`
-	Spontaneous bool             `json:"spontaneous"`
-	To          int32            `json:"to"`
-	Port        string           `json:"port"`
-	Type        string           `json:"type"`
-	Payload     map[string]int64 `json:"payload"`
-	Tag         int64            `json:"tag"`
-}
-
-// replayLine replays one line of a record and returns its event name.
-func (e *Engine) replayLine(text []byte) (string, error) {
-	var l recordLine
-	if err := json.Unmarshal(text, &l); err != nil {
-		return "", fmt.Errorf("not a trace line: %v", err)
-	}
-	return l.Ev, e.replayEvent(l)
-}
-
-func (e *Engine) replayEvent(l recordLine) error {
+func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 	default:
@@ -239,7 +234,7 @@ func (e *Engine) replayEvent(l recordLine) error {
 }
 
 // sameMessage checks that m is the message a line says was delivered.
-func sameMessage(alg *elect.Algorithm, m elect.Message, l recordLine) error {
+func sameMessage(alg *elect.Algorithm, m elect.Message, l *trace.Event) error {
 	mt := alg.Messages[m.Type]
 	if mt.Name != l.Type {
 		return fmt.Errorf("the record delivers a %s message, but the oldest in flight is a %s message", l.Type, mt.Name)
