@@ -26,6 +26,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.HS,
 	ring.Peterson,
 	ring.Franklin,
+	ring.DolevKlaweRodeh,
 	ring.LCRRandom,
 	ring.TimeSlice,
 	ring.SlowFast,

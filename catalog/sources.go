@@ -88,6 +88,14 @@ var References = []Reference{
 		Sections: "the algorithm and its 2n*floor(lg n) + 3n bound",
 	},
 	{
+		Key:      "Dolev, Klawe and Rodeh",
+		Authors:  "Danny Dolev, Maria Klawe and Michael Rodeh",
+		Title:    "An O(n log n) unidirectional distributed algorithm for extrema finding in a circle",
+		Venue:    "Journal of Algorithms 3(3), pp. 245-260",
+		Year:     1982,
+		Sections: "the simple algorithm and its 2n log n + O(n) bound",
+	},
+	{
 		Key:      "Itai and Rodeh",
 		Authors:  "Alon Itai and Michael Rodeh",
 		Title:    "Symmetry breaking in distributed networks",

@@ -147,3 +147,17 @@ func appendMessage(b []byte, m elect.Message) []byte {
 	b = elect.AppendInt(b, m.A)
 	return elect.AppendInt(b, m.B)
 }
+
+// Clone implements elect.Snapshotter.
+func (p *dkrNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *dkrNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	b = elect.AppendInt(b, int64(p.max))
+	b = elect.AppendInt(b, int64(p.left))
+	for _, f := range [...]bool{p.second, p.relay, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	return b
+}

@@ -1,0 +1,72 @@
+package claims
+
+import (
+	"context"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/experiment"
+)
+
+// The reproductions of the ring algorithms added for issue 22 (breadth):
+// each checks its declared message bound in every run, a stable
+// messages / (n lg n), and the exact counts its rules give on the increasing
+// and decreasing rings where there are some.
+
+const srcDKR = "Dolev, Klawe and Rodeh 1982"
+
+// ringBreadthRepro is nlognRepro for an algorithm with its own deliveries
+// (FIFO-only algorithms run on fifo and random-fifo) and its own exact rows.
+func ringBreadthRepro(alg, title, source, formula string, limit func(int) float64, measure string, deliveries []string,
+	extra func(rows []experiment.Row) []Row) *Reproduction {
+	return &Reproduction{
+		Name: alg, Title: title, Source: source, Needs: []string{alg},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{alg}, Sizes: pick(e, []int{64, 128, 256, 512}, []int{64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384}),
+				IDs: []string{"random", "bit-reversal", "increasing", "decreasing"}, Deliveries: deliveries, Trials: pick(e, 5, 20),
+			})
+			if err != nil {
+				return nil, err
+			}
+			first := func(ids string) []experiment.Row {
+				rs := filter(rows, withIDs(ids))
+				return filter(rs, func(r *experiment.Row) bool { return r.Config == rs[0].Config })
+			}
+			out := []Row{
+				bound("message bound with its constant", source, rows, measure, formula, limit),
+				stable("O(n log n) on random rings", source, first("random"), measure, "n lg n"),
+				stable("O(n log n) on the bit-reversal ring", source+"; seed 001 §5.4.2", first("bit-reversal"), measure, "n lg n"),
+				allElected("elects one leader", source, rows),
+			}
+			if extra != nil {
+				out = append(out, extra(rows)...)
+			}
+			return &Report{
+				Rows:    out,
+				Figures: []Figure{{Title: title, Measure: measure, YLabel: measure, Rows: first("random"), Curves: []string{"n lg n", "n"}}},
+			}, nil
+		},
+	}
+}
+
+// monotone returns the rows on increasing and decreasing rings.
+func monotone(rows []experiment.Row) []experiment.Row {
+	return filter(rows, func(r *experiment.Row) bool { return r.IDs == "increasing" || r.IDs == "decreasing" })
+}
+
+func dkrRepro() *Reproduction {
+	return ringBreadthRepro("dolev-klawe-rodeh", "Dolev-Klawe-Rodeh (simple algorithm): 2n log n + O(n) messages on the unidirectional ring", srcDKR,
+		"2n*floor(lg n) + n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + n) }, "messages",
+		[]string{"fifo", "random-fifo"},
+		func(rows []experiment.Row) []Row {
+			for i := range rows {
+				rows[i].Measures["m1-m2"] = rows[i].Get("messages:m1") - rows[i].Get("messages:m2")
+			}
+			return []Row{
+				exact("increasing and decreasing rings: one process survives the first phase, 2n + n messages", srcDKR+" (the phase rule; derived)",
+					monotone(rows), "messages", "3n", func(n int) float64 { return float64(3 * n) }),
+				exactEach("every phase but the last sends one m1 and one m2 per link, the last n m1", srcDKR+" (the phase rule; derived)",
+					rows, "m1-m2", "n", func(r *experiment.Row) float64 { return float64(r.N) }),
+			}
+		})
+}
