@@ -27,6 +27,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.Peterson,
 	ring.Franklin,
 	ring.DolevKlaweRodeh,
+	ring.HighamPrzytycka,
 	ring.LCRRandom,
 	ring.TimeSlice,
 	ring.SlowFast,

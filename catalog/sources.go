@@ -96,6 +96,14 @@ var References = []Reference{
 		Sections: "the simple algorithm and its 2n log n + O(n) bound",
 	},
 	{
+		Key:      "Higham and Przytycka",
+		Authors:  "Lisa Higham and Teresa Przytycka",
+		Title:    "A simple, efficient algorithm for maximum finding on rings",
+		Venue:    "Information Processing Letters 58(6), pp. 319-324 (conference version: WDAG 1993)",
+		Year:     1996,
+		Sections: "algorithm ELECT and its 1.271 n log n + O(n) message bound",
+	},
+	{
 		Key:      "Itai and Rodeh",
 		Authors:  "Alon Itai and Michael Rodeh",
 		Title:    "Symmetry breaking in distributed networks",

@@ -161,3 +161,17 @@ func (p *dkrNode) AppendState(b []byte) []byte {
 	}
 	return b
 }
+
+// Clone implements elect.Snapshotter.
+func (p *hpNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *hpNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	b = elect.AppendInt(b, int64(p.lastLabel))
+	b = elect.AppendInt(b, p.lastRound)
+	for _, f := range [...]bool{p.started, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	return b
+}

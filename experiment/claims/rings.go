@@ -2,6 +2,9 @@ package claims
 
 import (
 	"context"
+	"math"
+
+	"github.com/electkit/elect/catalog"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/experiment"
@@ -12,7 +15,10 @@ import (
 // messages / (n lg n), and the exact counts its rules give on the increasing
 // and decreasing rings where there are some.
 
-const srcDKR = "Dolev, Klawe and Rodeh 1982"
+const (
+	srcDKR = "Dolev, Klawe and Rodeh 1982"
+	srcHP  = "Higham and Przytycka 1996, algorithm ELECT"
+)
 
 // ringBreadthRepro is nlognRepro for an algorithm with its own deliveries
 // (FIFO-only algorithms run on fifo and random-fifo) and its own exact rows.
@@ -69,4 +75,37 @@ func dkrRepro() *Reproduction {
 					rows, "m1-m2", "n", func(r *experiment.Row) float64 { return float64(r.N) }),
 			}
 		})
+}
+
+func hpRepro() *Reproduction {
+	return ringBreadthRepro("higham-przytycka", "Higham-Przytycka ELECT: fewer than 1.271 n lg n + O(n) messages on the unidirectional ring", srcHP,
+		"n + sum_{even i <= i*+1} n(2 - F(i)/F(i+3))", hpLimit, "messages:envelope",
+		[]string{"fifo", "random-fifo"},
+		func(rows []experiment.Row) []Row {
+			return []Row{
+				exact("decreasing ring: only label 0 survives round 1 and goes round in round 2", srcHP+" (the round rules; derived)",
+					filter(rows, withIDs("decreasing")), "messages:envelope", "2n", func(n int) float64 { return float64(2 * n) }),
+				exact("increasing ring: n, n-1, F(5) = 5 and n envelopes in rounds 1-4", srcHP+" (the round rules; derived)",
+					filter(rows, withIDs("increasing")), "messages:envelope", "3n + 4", func(n int) float64 { return float64(3*n + 4) }),
+			}
+		})
+}
+
+// hpLimit is ring.HighamPrzytycka's declared bound (the paper's block sum).
+func hpLimit(n int) float64 { return declaredAtMost("higham-przytycka", "envelope messages", n) }
+
+// declaredAtMost evaluates an algorithm's declared upper bound of the given
+// name at n (every node waking at 0, no announcement), so that a
+// reproduction checks the formula the declaration states, not a copy.
+func declaredAtMost(alg, name string, n int) float64 {
+	a, ok := catalog.Lookup(alg)
+	if !ok {
+		return math.NaN()
+	}
+	for _, b := range a.Bounds {
+		if b.Name == name && b.Relation == elect.AtMost {
+			return b.Value(elect.BoundContext{N: n, AllAtZero: true, Params: elect.Params{}})
+		}
+	}
+	return math.NaN()
 }
