@@ -60,7 +60,7 @@ var HighamPrzytycka = &elect.Algorithm{
 		Topology: elect.UniRing, Sync: true, Async: true, FIFO: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.OptionalAnnounce,
 	},
-	Growth: elect.Growth{Messages: "n lg n", Time: "n lg n"},
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "envelope", Fields: []string{"label", "round", "counter"}},
 		{Name: "leader", Fields: []string{"j"}},
