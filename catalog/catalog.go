@@ -28,6 +28,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.Franklin,
 	ring.DolevKlaweRodeh,
 	ring.HighamPrzytycka,
+	ring.StagesWithFeedback,
 	ring.LCRRandom,
 	ring.TimeSlice,
 	ring.SlowFast,

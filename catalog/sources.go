@@ -104,6 +104,14 @@ var References = []Reference{
 		Sections: "algorithm ELECT and its 1.271 n log n + O(n) message bound",
 	},
 	{
+		Key:      "Korach, Rotem and Santoro",
+		Authors:  "Ephraim Korach, Doron Rotem and Nicola Santoro",
+		Title:    "Distributed election in a circle without a global sense of orientation",
+		Venue:    "International Journal of Computer Mathematics 16 (not confirmed)",
+		Year:     1984,
+		Sections: "stages with feedback and its 3n log3 n + O(n) bound",
+	},
+	{
 		Key:      "Itai and Rodeh",
 		Authors:  "Alon Itai and Michael Rodeh",
 		Title:    "Symmetry breaking in distributed networks",

@@ -175,3 +175,22 @@ func (p *hpNode) AppendState(b []byte) []byte {
 	}
 	return b
 }
+
+// Clone implements elect.Snapshotter.
+func (p *krsNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *krsNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	for _, f := range [...]bool{p.started, p.passive, p.waiting, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	for _, s := range p.side {
+		b = elect.AppendBool(b, s.got)
+		b = elect.AppendInt(b, int64(s.v))
+		b = elect.AppendBool(b, s.early)
+		b = elect.AppendInt(b, int64(s.earlyV))
+		b = elect.AppendBool(b, s.feedback)
+	}
+	return b
+}

@@ -98,6 +98,7 @@ var registry = []*Reproduction{
 		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe", nil),
 	dkrRepro(),
 	hpRepro(),
+	krsRepro(),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},

@@ -18,6 +18,7 @@ import (
 const (
 	srcDKR = "Dolev, Klawe and Rodeh 1982"
 	srcHP  = "Higham and Przytycka 1996, algorithm ELECT"
+	srcKRS = "Korach, Rotem and Santoro 1984, stages with feedback"
 )
 
 // ringBreadthRepro is nlognRepro for an algorithm with its own deliveries
@@ -108,4 +109,21 @@ func declaredAtMost(alg, name string, n int) float64 {
 		}
 	}
 	return math.NaN()
+}
+
+func krsRepro() *Reproduction {
+	return ringBreadthRepro("stages-with-feedback", "Korach-Rotem-Santoro stages with feedback: 3n log3 n + O(n) messages on the bidirectional ring", srcKRS,
+		"3n*S(n) + 2n", func(n int) float64 { return declaredAtMost("stages-with-feedback", "election messages", n) }, "messages",
+		[]string{"fifo", "random-fifo"},
+		func(rows []experiment.Row) []Row {
+			for i := range rows {
+				rows[i].Measures["E-per-2n"] = rows[i].Get("messages:E") / float64(2*rows[i].N)
+			}
+			return []Row{
+				exact("increasing and decreasing rings: only the maximum survives stage 0; n-1 feedbacks", srcKRS+" (the stage rules; derived)",
+					monotone(rows), "messages", "5n - 1", func(n int) float64 { return float64(5*n - 1) }),
+				exactEach("each stage sends one E message per link each way: E / 2n is the number of stages", srcKRS, rows, "E-per-2n", "an integer",
+					func(r *experiment.Row) float64 { return math.Round(r.Get("E-per-2n")) }),
+			}
+		})
 }
