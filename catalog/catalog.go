@@ -33,6 +33,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.TimeSlice,
 	ring.SlowFast,
 	ring.ItaiRodeh,
+	ring.ProbabilisticFranklin,
 	complete.AllToAll,
 	complete.AfekGafni,
 	general.Echo,

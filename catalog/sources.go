@@ -112,6 +112,14 @@ var References = []Reference{
 		Sections: "stages with feedback and its 3n log3 n + O(n) bound",
 	},
 	{
+		Key:      "Bakhshi, Fokkink, Pang and van de Pol",
+		Authors:  "Rena Bakhshi, Wan Fokkink, Jun Pang and Jaco van de Pol",
+		Title:    "Leader election in anonymous rings: Franklin goes probabilistic",
+		Venue:    "Fifth IFIP International Conference on Theoretical Computer Science (TCS 2008), Springer, pp. 57-72",
+		Year:     2008,
+		Sections: "the probabilistic Franklin algorithm (messages (id, hop, bit))",
+	},
+	{
 		Key:      "Itai and Rodeh",
 		Authors:  "Alon Itai and Michael Rodeh",
 		Title:    "Symmetry breaking in distributed networks",

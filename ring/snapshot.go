@@ -194,3 +194,26 @@ func (p *krsNode) AppendState(b []byte) []byte {
 	}
 	return b
 }
+
+// Clone implements elect.Snapshotter.
+func (p *probFranklinNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter: the identity drawn is state.
+func (p *probFranklinNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.self))
+	b = elect.AppendInt(b, p.n)
+	b = elect.AppendInt(b, p.k)
+	for _, f := range [...]bool{p.started, p.active, p.elected} {
+		b = elect.AppendBool(b, f)
+	}
+	b = elect.AppendInt(b, p.bit)
+	b = elect.AppendInt(b, p.id)
+	for _, s := range p.side {
+		b = elect.AppendBool(b, s.got)
+		b = elect.AppendBool(b, s.early)
+		b = elect.AppendInt(b, s.id)
+		b = elect.AppendInt(b, s.earlyID)
+		b = elect.AppendInt(b, s.earlyHop)
+	}
+	return b
+}

@@ -163,6 +163,7 @@ var registry = []*Reproduction{
 	},
 	lcrRandomRepro(),
 	itaiRodehRepro(),
+	pfRepro(),
 	allToAllRepro(),
 	{
 		Name: "afek-gafni", Title: "Afek-Gafni B: at most 4n*H_n + 3(n-1) messages on complete graphs", Source: "seed 002, Lemma 2",

@@ -19,6 +19,7 @@ const (
 	srcDKR = "Dolev, Klawe and Rodeh 1982"
 	srcHP  = "Higham and Przytycka 1996, algorithm ELECT"
 	srcKRS = "Korach, Rotem and Santoro 1984, stages with feedback"
+	srcPF  = "Bakhshi, Fokkink, Pang and van de Pol 2008"
 )
 
 // ringBreadthRepro is nlognRepro for an algorithm with its own deliveries
@@ -126,4 +127,88 @@ func krsRepro() *Reproduction {
 					func(r *experiment.Row) float64 { return math.Round(r.Get("E-per-2n")) }),
 			}
 		})
+}
+
+// pfRepro checks probabilistic Franklin on anonymous rings: one leader in
+// every run under every delivery and wake-up; every round costs 2n
+// messages; on rings of 2 and 3 processes (each active process's
+// neighbours are all the others) the mean number of rounds equals its
+// exact expectation; messages grow like n log n.
+func pfRepro() *Reproduction {
+	return &Reproduction{
+		Name: "probabilistic-franklin", Title: "Probabilistic Franklin: one leader with probability 1 on anonymous rings, O(n log n) messages on average", Source: srcPF,
+		Needs: []string{"probabilistic-franklin"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			small, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"probabilistic-franklin"}, Sizes: []int{2, 3},
+				IDs: []string{"anonymous"}, Deliveries: []string{"random"}, Trials: pick(e, 400, 4000),
+			})
+			if err != nil {
+				return nil, err
+			}
+			large, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"probabilistic-franklin"}, Sizes: pick(e, []int{64, 128, 256, 512}, []int{64, 256, 1024, 4096, 16384}),
+				IDs: []string{"anonymous"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"}, Trials: pick(e, 20, 100),
+			})
+			if err != nil {
+				return nil, err
+			}
+			all := append(append([]experiment.Row(nil), small...), large...)
+			for i := range all {
+				all[i].Measures["rounds"] = all[i].Get("messages:election") / float64(2*all[i].N)
+			}
+			for i := range small {
+				small[i].Measures["rounds"] = small[i].Get("messages:election") / float64(2*small[i].N)
+			}
+			fifoAll := filter(large, func(r *experiment.Row) bool { return r.Config == large[0].Config })
+			return &Report{
+				Rows: []Row{
+					allElected("exactly one leader in every run, under every delivery and wake-up", srcPF, all),
+					exactEach("every round costs 2n messages: election messages / 2n is a whole number of rounds", srcPF+" (the two-messages invariant)",
+						all, "rounds", "an integer", func(r *experiment.Row) float64 { return math.Round(r.Get("rounds")) }),
+					exact("the leader's message goes round the ring", srcPF, all, "messages:leader", "n", func(n int) float64 { return float64(n) }),
+					meanWithin("n = 2, 3 (k = n): mean rounds equal the expectation of the largest-id chain", srcPF+" (the round rule; derived)",
+						small, "rounds", "E(n) of the max-holders chain", func(n int) float64 { return pfExpectedRounds(n, int64(n)) }, 4),
+					stable("O(n log n) messages on average", srcPF, fifoAll, "messages:election", "n lg n"),
+				},
+				Figures: []Figure{{Title: "Probabilistic Franklin on anonymous rings: election messages", Measure: "messages:election", YLabel: "election messages",
+					Rows: fifoAll, Curves: []string{"n lg n", "n"}}},
+			}, nil
+		},
+	}
+}
+
+// pfExpectedRounds is the expected number of rounds of probabilistic
+// Franklin with n <= 3 processes and ids from 1..k, where every active
+// process's neighbours are all the other active ones: from x >= 2 active
+// processes, j hold the largest id with probability
+// P_j = sum_v C(x,j) (1/k)^j ((v-1)/k)^(x-j), and
+// E(x) = (1 + sum_{j<x} P_j E(j)) / (1 - P_x), E(1) = 1 (the last round).
+func pfExpectedRounds(n int, k int64) float64 {
+	e := []float64{0, 1}
+	for x := 2; x <= n; x++ {
+		s := 1.0
+		px := 0.0
+		for j := 1; j <= x; j++ {
+			p := 0.0
+			for v := int64(1); v <= k; v++ {
+				p += binomial(x, j) * math.Pow(1/float64(k), float64(j)) * math.Pow(float64(v-1)/float64(k), float64(x-j))
+			}
+			if j < x {
+				s += p * e[j]
+			} else {
+				px = p
+			}
+		}
+		e = append(e, s/(1-px))
+	}
+	return e[n]
+}
+
+func binomial(n, k int) float64 {
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r = r * float64(n-k+i) / float64(i)
+	}
+	return r
 }
