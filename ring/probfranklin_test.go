@@ -144,3 +144,35 @@ func TestProbFranklinOnAnonymousRings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzProbabilisticFranklinK: the --k parameter's check never panics; a
+// value it accepts ("n" or an integer >= 2) builds a node whose first
+// identity lies in 1..k (k = n for "n"), and it accepts every integer >= 2.
+func FuzzProbabilisticFranklinK(f *testing.F) {
+	for _, s := range []string{"n", "2", "3", "1000000", "1", "0", "-5", "", "N", "2x", " 3", "9223372036854775807", "9223372036854775808"} {
+		f.Add(s)
+	}
+	check := ring.ProbabilisticFranklin.Params[0].Check
+	f.Fuzz(func(t *testing.T, v string) {
+		err := check(v)
+		k, perr := strconv.ParseInt(v, 10, 64)
+		if wantOK := v == "n" || (perr == nil && k >= 2); (err == nil) != wantOK {
+			t.Fatalf("check(%q) = %v, want accepted = %v", v, err, wantOK)
+		}
+		if err != nil {
+			return
+		}
+		const n = 5
+		if v == "n" {
+			k = n
+		}
+		p := ring.ProbabilisticFranklin.New(elect.NodeInfo{N: n, Params: elect.Params{"k": v}})
+		env := nlEnv()
+		p.Wake(env, true)
+		for _, e := range env.Effects() {
+			if e.Kind == elect.EffectSend && (int64(e.Msg.ID) < 1 || int64(e.Msg.ID) > k) {
+				t.Fatalf("k=%q: drew identity %d outside 1..%d", v, e.Msg.ID, k)
+			}
+		}
+	})
+}
