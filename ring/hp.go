@@ -36,9 +36,9 @@ import (
 // holding a smaller label of the round before); the paper itself was not
 // available to the search tools, only two course summaries of it
 // (docs/breadth.md). One case the rules leave open: an envelope of an even
-// round that meets an envelope of its own round with a smaller label (the
-// lemmas show a witness has promoted it before); we promote it, as BASIC
-// does.
+// round that meets an envelope of its own round with a smaller label (by
+// the lemmas a witness has promoted it before; it never arose in our
+// sweeps nor in every schedule of n <= 6); we promote it, as BASIC does.
 //
 // The elected processor is the last host of the surviving envelope; its
 // label is some ID, in general neither the largest nor the smallest
