@@ -148,7 +148,7 @@ func pfRepro() *Reproduction {
 			}
 			large, err := sweep(ctx, e, experiment.Grid{
 				Algorithms: []string{"probabilistic-franklin"}, Sizes: pick(e, []int{64, 128, 256, 512}, []int{64, 256, 1024, 4096, 16384}),
-				IDs: []string{"anonymous"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"}, Trials: pick(e, 20, 100),
+				IDs: []string{"anonymous"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"}, Trials: pick(e, 20, 40),
 			})
 			if err != nil {
 				return nil, err
