@@ -96,6 +96,9 @@ var registry = []*Reproduction{
 		}),
 	nlognRepro("franklin", "Franklin: O(n log n) messages on the bidirectional ring", "seed 001 §5.2.3 (the two-way algorithm); Franklin 1982", "",
 		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe", nil),
+	dkrRepro(),
+	hpRepro(),
+	krsRepro(),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},
@@ -160,6 +163,7 @@ var registry = []*Reproduction{
 	},
 	lcrRandomRepro(),
 	itaiRodehRepro(),
+	pfRepro(),
 	allToAllRepro(),
 	{
 		Name: "afek-gafni", Title: "Afek-Gafni B: at most 4n*H_n + 3(n-1) messages on complete graphs", Source: "seed 002, Lemma 2",
