@@ -247,5 +247,3 @@ func TestGHSSingleNodeElectsItself(t *testing.T) {
 		t.Fatalf("outcome %s, %d messages; want elected, 0", res.Outcome, res.Messages)
 	}
 }
-
-

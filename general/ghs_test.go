@@ -66,3 +66,24 @@ func TestGHSRefusesMultigraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestGHSNeedsFIFOLinks: forced onto links that reorder messages, GHS fails
+// on some seeds (the paper assumes FIFO links: a Test can overtake the
+// Initiate that would have made its answer Reject, for instance), and ends
+// as an outcome, never a panic.
+func TestGHSNeedsFIFOLinks(t *testing.T) {
+	g, ids := build(t, topo{"gnp:0.3", 30}, 1)
+	failed := 0
+	for seed := range uint64(8) {
+		res, err := sim.Run(sim.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: sim.Random, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != sim.OutcomeElected {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Fatal("every run on reordering links elected; the FIFO assumption shows nowhere")
+	}
+}
