@@ -80,7 +80,11 @@ var GHS = &elect.Algorithm{
 		Topology: elect.General, Async: true, FIFO: true, UniqueIDs: true, Weighted: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsAny, Announce: elect.AlwaysAnnounce,
 	},
-	Growth: elect.Growth{Messages: "n lg n", Time: "n lg n"},
+	// Growth on the default topology, the ring: messages grow like n lg n
+	// (the bound's order), time like n (fragments are paths whose cores are
+	// up to half their length from their ends; the bound's 5n lg n is the
+	// worst case over all graphs and schedules).
+	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
 	Messages: []elect.MessageType{
 		{Name: "Connect", Fields: []string{"L"}},
 		{Name: "Initiate", Fields: []string{"F", "L", "S"}},
