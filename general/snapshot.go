@@ -47,6 +47,7 @@ func (p *ghsNode) Clone() elect.Node {
 	c.weights = append([]elect.Weight(nil), p.weights...)
 	c.edges = append([]ghsEdge(nil), p.edges...)
 	c.deferred = append([]ghsDeferred(nil), p.deferred...)
+	c.byWeight = append([]elect.Port(nil), p.byWeight...)
 	return &c
 }
 
@@ -78,5 +79,9 @@ func (p *ghsNode) AppendState(b []byte) []byte {
 		b = elect.AppendInt(b, d.msg.A)
 		b = elect.AppendInt(b, d.msg.B)
 	}
-	return b
+	b = elect.AppendUint(b, uint64(len(p.byWeight)))
+	for _, q := range p.byWeight {
+		b = elect.AppendInt(b, int64(q))
+	}
+	return elect.AppendInt(b, p.basicFrom)
 }
