@@ -17,7 +17,8 @@ import (
 // Edges have distinct weights (NodeInfo.Weights; sim.Config.NodeInfos
 // states the rule: an edge list's weights, else the pair (smaller endpoint
 // ID, larger endpoint ID) in lexicographic order), so the minimum spanning
-// tree is unique. Nodes are grouped in fragments of the tree; a fragment has
+// tree is unique; the model (Weighted) refuses the rings of one and two
+// nodes, whose self-loop or double link would tie. Nodes are grouped in fragments of the tree; a fragment has
 // a level and a name, the weight of its core edge. A node is Sleeping, Find
 // (its fragment is looking for its minimum outgoing edge) or Found; each of
 // its edges is Basic (unknown), Branch (in the tree) or Rejected (inside the
@@ -123,9 +124,8 @@ var GHS = &elect.Algorithm{
 			},
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
 	},
-	CheckRun: ghsCheckRun,
-	New:      ghsNodes.New,
-	Init:     ghsNodes.Init,
+	New:  ghsNodes.New,
+	Init: ghsNodes.Init,
 }
 
 // ghsMSTTypes are the paper's seven message types.
@@ -134,16 +134,6 @@ var ghsMSTTypes = []string{"Connect", "Initiate", "Test", "Accept", "Reject", "R
 func ghsMessageBound(c elect.BoundContext) float64 {
 	n := float64(c.N)
 	return 5*n*math.Log2(n) + 2*float64(c.Edges)
-}
-
-// ghsCheckRun refuses graphs with self-loops or double links (rings of one
-// or two nodes): their edges' weights, derived from the endpoint IDs, would
-// not be distinct.
-func ghsCheckRun(c elect.BoundContext) error {
-	if int64(c.Edges) > int64(c.N)*int64(c.N-1)/2 {
-		return fmt.Errorf("ghs needs a simple graph (distinct edge weights), and this one has %d edges on %d nodes (a self-loop or a double link); use at least 3 nodes on a ring", c.Edges, c.N)
-	}
-	return nil
 }
 
 var ghsNodes = elect.NodesOf(ghsInit)
