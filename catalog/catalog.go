@@ -38,6 +38,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.AfekGafni,
 	general.Echo,
 	general.FloodMax,
+	general.GHS,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

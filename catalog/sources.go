@@ -120,6 +120,15 @@ var References = []Reference{
 		Sections: "the probabilistic Franklin algorithm (messages (id, hop, bit))",
 	},
 	{
+		Key:     "Gallager, Humblet, Spira",
+		Authors: "R. G. Gallager, P. A. Humblet and P. M. Spira",
+		Title:   "A distributed algorithm for minimum-weight spanning trees",
+		Venue:   "ACM Transactions on Programming Languages and Systems 5(1), pp. 66-77",
+		Year:    1983,
+		Sections: "section 3 and the appendix (the algorithm), section 5 (5N log2 N + 2E messages; time 5N log2 N " +
+			"when all nodes awaken at once)",
+	},
+	{
 		Key:      "Itai and Rodeh",
 		Authors:  "Alon Itai and Michael Rodeh",
 		Title:    "Symmetry breaking in distributed networks",

@@ -34,6 +34,7 @@ type algorithmInfo struct {
 	FIFO       bool        `json:"fifo"`
 	UniqueIDs  bool        `json:"unique_ids"`
 	KnowsN     bool        `json:"knows_n"`
+	Weighted   bool        `json:"weighted,omitempty"`
 	WakeUp     string      `json:"wake_up"`
 	Elects     string      `json:"elects"`
 	Announces  string      `json:"announces"`
@@ -52,7 +53,7 @@ func describe(a *elect.Algorithm) algorithmInfo {
 	m := a.Model
 	info := algorithmInfo{
 		Name: a.Name, Title: a.Title, Source: a.Source, Summary: a.Summary,
-		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN,
+		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN, Weighted: m.Weighted,
 		WakeUp: m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
 	}
 	if m.Sync {
@@ -103,6 +104,9 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 		if info.KnowsN {
 			model = append(model, "knows n")
+		}
+		if info.Weighted {
+			model = append(model, "distinct edge weights")
 		}
 		model = append(model, "wake-up: "+info.WakeUp, "elects: "+info.Elects, "announces: "+info.Announces)
 		fmt.Fprintf(stdout, "%-14s %s\n", a.Name, a.Title)
