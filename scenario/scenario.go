@@ -42,6 +42,9 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
+	// TraceLimit is the trace's size limit in bytes (sim.Config.TraceLimit;
+	// 0: none).
+	TraceLimit int64
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
 	// the plain reference engine; "goroutines", one goroutine per node
 	// (package live).
@@ -139,7 +142,7 @@ func Build(s Spec) (*sim.Config, error) {
 	cfg := &sim.Config{
 		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
 		Announce: announce, Params: params, Seed: s.Seed,
-		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace,
+		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
 	}
 	if alg.CheckRun != nil {

@@ -296,7 +296,7 @@ func TestInvalidGraphsAreRefused(t *testing.T) {
 		{file("isolated.txt", "nodes 4\n0 1\n1 2\n"), 0, "disconnected (2 components)"},
 		{file("declared.txt", "nodes 2\n0 1\n1 2\n"), 0, "node count mismatch: 'nodes 2' but an edge names node 2"},
 		{file("ok.txt", "0 1\n1 2\n"), 5, "node count mismatch"},
-		{file("junk.txt", "0 1 2\n"), 0, "want an edge 'u v'"},
+		{file("junk.txt", "0 1 2 3\n"), 0, "want an edge 'u v'"},
 		{file("neg.txt", "0 -1\n"), 0, "is not a number"},
 		{file("empty.txt", "# nothing\n"), 0, "no nodes and no edges"},
 		{"file:" + filepath.Join(dir, "missing.txt"), 0, "no such file"},

@@ -4,8 +4,11 @@
 package topology
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/electkit/elect"
 )
@@ -39,6 +42,22 @@ type Graph struct {
 	offsets []int64
 	nbr     []int32
 	back    []int32
+	// weight[k] is the weight of port k's edge, when the graph was built
+	// with weights (an edge list with a weight column); nil otherwise.
+	weight []float64
+}
+
+// Weighted reports whether the graph carries edge weights of its own (an
+// edge list with a weight column).
+func (g *Graph) Weighted() bool { return g.weight != nil }
+
+// Weight returns the weight of node i's port p's edge in a weighted graph
+// (both ends see the same value); 0 in an unweighted one.
+func (g *Graph) Weight(i int32, p elect.Port) float64 {
+	if g.weight == nil {
+		return 0
+	}
+	return g.weight[g.offsets[i]+int64(p)]
 }
 
 // NewRing returns the oriented ring on n nodes (n >= 1; a ring of one node
@@ -162,6 +181,17 @@ var ErrInvalid = errors.New("topology: invalid graph")
 // duplicate edges, endpoints outside 0..n-1 and disconnected graphs, naming
 // the problem.
 func FromEdges(n int, edges [][2]int32, name string) (*Graph, error) {
+	return FromWeightedEdges(n, edges, nil, name)
+}
+
+// FromWeightedEdges is FromEdges with a weight per edge (weights[k] is edge
+// k's; nil builds an unweighted graph). Weights must be finite and
+// distinct: the minimum spanning tree is then unique, which is what the
+// algorithms that use weights (GHS) assume.
+func FromWeightedEdges(n int, edges [][2]int32, weights []float64, name string) (*Graph, error) {
+	if weights != nil && len(weights) != len(edges) {
+		return nil, fmt.Errorf("%w: %d weights for %d edges", ErrInvalid, len(weights), len(edges))
+	}
 	if n < 1 {
 		return nil, fmt.Errorf("%w: %d nodes; a graph needs at least 1", ErrInvalid, n)
 	}
@@ -182,10 +212,20 @@ func FromEdges(n int, edges [][2]int32, name string) (*Graph, error) {
 	}
 	g := &Graph{Kind: General, N: n, Name: name, offsets: deg,
 		nbr: make([]int32, deg[n]), back: make([]int32, deg[n])}
+	if weights != nil {
+		if err := checkWeights(edges, weights); err != nil {
+			return nil, err
+		}
+		g.weight = make([]float64, deg[n])
+	}
 	fill := make([]int64, n)
-	for _, e := range edges {
+	for k, e := range edges {
 		u, v := e[0], e[1]
 		pu, pv := fill[u], fill[v]
+		if weights != nil {
+			g.weight[g.offsets[u]+pu] = weights[k] + 0 // + 0 makes -0 into +0
+			g.weight[g.offsets[v]+pv] = weights[k] + 0
+		}
 		g.nbr[g.offsets[u]+pu] = v
 		g.back[g.offsets[u]+pu] = int32(pv)
 		g.nbr[g.offsets[v]+pv] = u
@@ -200,6 +240,28 @@ func FromEdges(n int, edges [][2]int32, name string) (*Graph, error) {
 		return nil, fmt.Errorf("%w: the graph is disconnected (%d components); leader election needs a connected network", ErrInvalid, c)
 	}
 	return g, nil
+}
+
+// checkWeights refuses a weight that is not finite and two equal weights,
+// naming the edges.
+func checkWeights(edges [][2]int32, weights []float64) error {
+	order := make([]int, len(weights))
+	for k, w := range weights {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("%w: edge %d (%d-%d) has weight %v; weights must be finite numbers", ErrInvalid, k+1, edges[k][0], edges[k][1], w)
+		}
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(weights[a], weights[b]) })
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		if weights[a] == weights[b] {
+			a, b = min(a, b), max(a, b)
+			return fmt.Errorf("%w: edges %d (%d-%d) and %d (%d-%d) both weigh %v; edge weights must be distinct (GHS needs a unique minimum spanning tree)",
+				ErrInvalid, a+1, edges[a][0], edges[a][1], b+1, edges[b][0], edges[b][1], weights[a])
+		}
+	}
+	return nil
 }
 
 // duplicate finds two ports of one node that lead to the same neighbour, in
