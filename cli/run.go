@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,6 +67,8 @@ type runFlags struct {
 	announce   bool
 	force      bool
 	trace      string
+	traceLimit int64
+	view       bool
 	runtime    string
 	replay     string
 	json       bool
@@ -88,6 +91,8 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
 	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
+	byteSizeVar(fs, &f.traceLimit, "trace-limit", sim.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
+	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
@@ -205,6 +210,17 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if _, err := scenario.Build(first); err != nil {
 		return inputError(err)
 	}
+	if f.view && f.trials > 1 {
+		return usagef("--view shows one run; use it with --trials 1")
+	}
+	if f.view && f.trace == "" {
+		dir, err := os.MkdirTemp("", "elect-view-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		f.trace = filepath.Join(dir, "trace.jsonl")
+	}
 	var traceFile *os.File
 	if f.trace != "" {
 		if traceFile, err = os.Create(f.trace); err != nil {
@@ -223,6 +239,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		s := f.spec(fs, pos[0], t)
 		if traceFile != nil {
 			s.Trace = traceFile
+			s.TraceLimit = f.traceLimit
 		}
 		if replay != nil {
 			s.Replay = replay
@@ -230,6 +247,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		rec, err := scenario.Run(s)
 		if err != nil {
 			return inputError(err)
+		}
+		if rec.TraceTruncated {
+			fmt.Fprintf(stderr, "elect: the trace reached --trace-limit (%d bytes); it stops there, with a \"truncated\" line\n", f.traceLimit)
 		}
 		if !rec.Succeeded() {
 			failed = true
@@ -252,6 +272,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	if trials != nil {
 		trials.print(stdout)
+	}
+	if f.view {
+		return viewAfterRun(f.trace, stdout, stderr)
 	}
 	if failed {
 		return errFailed

@@ -40,6 +40,9 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
+	// TraceLimit is the trace's size limit in bytes (sim.Config.TraceLimit;
+	// 0: none).
+	TraceLimit int64
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
 	// the plain reference engine; "goroutines", one goroutine per node
 	// (package live).
@@ -123,7 +126,7 @@ func Build(s Spec) (*sim.Config, error) {
 	}
 	topoSpec := s.Topology
 	if topoSpec == "" {
-		topoSpec = naturalTopology(alg.Model.Topology)
+		topoSpec = naturalTopology(alg.Model)
 	}
 	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
 		return nil, err
@@ -143,7 +146,7 @@ func Build(s Spec) (*sim.Config, error) {
 	cfg := &sim.Config{
 		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
 		Announce: announce, Params: params, Seed: s.Seed,
-		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace,
+		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
 	}
 	if alg.CheckRun != nil {
@@ -176,9 +179,15 @@ func ForcedEventLimit(alg *elect.Algorithm, c elect.BoundContext) int64 {
 }
 
 // naturalTopology is the topology an algorithm runs on when none is named.
-func naturalTopology(c elect.TopologyClass) string {
-	if c == elect.Complete {
+func naturalTopology(m elect.Model) string {
+	if m.Topology == elect.Complete && m.SenseOfDirection {
+		return "complete:chordal"
+	}
+	if m.Topology == elect.Complete {
 		return "complete"
+	}
+	if m.Topology == elect.General && m.SenseOfDirection {
+		return "hypercube"
 	}
 	return "ring"
 }

@@ -161,6 +161,10 @@ func (e *Engine) setTrace(w io.Writer) {
 			}
 			return e.now
 		})
+		e.trace.SetRuntime("reference")
+		if e.cfg.Delivery != sim.NewestFirst {
+			e.trace.SetUnit(e.unit) // the clock gives ticks (Replay says otherwise)
+		}
 	}
 }
 
@@ -318,6 +322,9 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 		}
 	}
 	e.rec.ClearEffects()
+	if e.trace != nil {
+		e.trace.State(i, e.nodes[i])
+	}
 }
 
 // callRecovered runs handler and reports false, after recording the
@@ -355,6 +362,9 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 	}
 	e.typeCounts[m.Type]++
 	e.sent[i]++
+	if e.trace != nil {
+		e.trace.Send(i, p, to, m)
+	}
 	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
 	if e.replay != nil {
 		ev.depth = e.depth[i] + 1
