@@ -94,7 +94,22 @@ type NodeInfo struct {
 	Degree   int // number of ports
 	Announce bool
 	Params   Params
+	// Weights gives, when Model.Weighted, the weight of each port's edge,
+	// by port (len Degree): both ends of an edge see the same Weight, and
+	// distinct edges distinct Weights. Nil for other algorithms. The slice
+	// may be shared with other nodes: read it, never write it.
+	Weights []Weight
 }
+
+// Weight is an edge weight as an exact, order-preserving key: algorithms
+// compare weights and never compute with them. Runtimes derive it from the
+// network (see sim.Config.NodeInfos for the rule): the weights an edge-list
+// file gives, else the edge's endpoint IDs.
+type Weight int64
+
+// InfiniteWeight is larger than every edge's Weight (GHS's "infinity": no
+// outgoing edge).
+const InfiniteWeight Weight = math.MaxInt64
 
 // RunModel returns the model a run with parameters p assumes: ModelFor(p)
 // when the algorithm declares it, else Model.
@@ -126,9 +141,17 @@ type Model struct {
 	FIFO      bool // needs FIFO channels
 	UniqueIDs bool // needs distinct IDs
 	KnowsN    bool // nodes are told n
-	WakeUp    WakeUp
-	Elects    Elects
-	Announce  Announce
+	// SenseOfDirection: the ports name directions all nodes agree on. On a
+	// complete graph, port p leads to the node p+1 steps further along a
+	// fixed Hamiltonian cycle (topology complete:chordal); on a hypercube,
+	// port k leads along dimension k.
+	SenseOfDirection bool
+	WakeUp           WakeUp
+	Elects           Elects
+	Announce         Announce
+	// Weighted: its nodes need edge weights (NodeInfo.Weights), distinct
+	// ones, as minimum-spanning-tree algorithms do.
+	Weighted bool
 	// Randomized: its nodes may draw from Env.Rand (with some parameter
 	// values). False promises that they never do, so that a run is a
 	// function of the IDs, the network, the wake-ups and the delivery order

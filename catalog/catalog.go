@@ -26,14 +26,23 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	ring.HS,
 	ring.Peterson,
 	ring.Franklin,
+	ring.DolevKlaweRodeh,
+	ring.HighamPrzytycka,
+	ring.StagesWithFeedback,
 	ring.LCRRandom,
 	ring.TimeSlice,
 	ring.SlowFast,
 	ring.ItaiRodeh,
+	ring.ProbabilisticFranklin,
 	complete.AllToAll,
 	complete.AfekGafni,
+	complete.Humblet,
+	complete.LMW,
 	general.Echo,
 	general.FloodMax,
+	general.GHS,
+	general.YoYo,
+	general.HyperElect,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

@@ -87,8 +87,9 @@ var qualifiers = map[string]struct {
 	holds func(m elect.Model) bool
 	else_ string // what the declaration says instead
 }{
-	"sync":    {func(m elect.Model) bool { return m.Sync && !m.Async }, "also runs asynchronously"},
-	"knows n": {func(m elect.Model) bool { return m.KnowsN }, "is not told n"},
+	"sync":               {func(m elect.Model) bool { return m.Sync && !m.Async }, "also runs asynchronously"},
+	"knows n":            {func(m elect.Model) bool { return m.KnowsN }, "is not told n"},
+	"sense of direction": {func(m elect.Model) bool { return m.SenseOfDirection }, "needs no port labels"},
 }
 
 // tableRow is one row of the algorithm table.

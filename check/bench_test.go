@@ -16,7 +16,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(c.alg, func(b *testing.B) {
 			var states int64
 			for b.Loop() {
-				r, err := Run(Options{Spec: scenario.Spec{Algorithm: c.alg, N: c.n}, IDs: "all", Delivery: "fifo", Workers: 1})
+				r, err := Run(Options{Spec: scenario.Spec{Algorithm: c.alg, N: c.n}, IDs: "all", Delivery: "fifo", Workers: 1, NoReduction: true})
 				if err != nil || r.Verdict != "ok" {
 					b.Fatal(err, r.Verdict)
 				}

@@ -59,16 +59,37 @@
 // schedule of the draws that one seed gives (the report says so), not
 // every coin flip.
 //
-// Partial-order reduction is not applied: deliveries to different nodes
-// commute, so the state graph is full of diamonds that a persistent-set
-// or sleep-set reduction would cut, but the extremes here are computed
-// over the state graph by dynamic programming, and a reduction that is
-// sound for them (every Mazurkiewicz trace represented) with state
-// caching needs sleep-set bookkeeping per state that this version does
-// not do. The state cache already makes each diamond cost its states, not
-// its paths; what is left is the number of states, which --max-states
-// bounds: a search that reaches it ends with the verdict "incomplete",
-// never "ok".
+// Partial-order reduction: steps of different nodes are independent
+// (delivering to node i and delivering to node j, i != j, can be taken in
+// either order, reach the same state, and neither disables the other: a
+// send only appends to a link, and under FIFO the head of a non-empty link
+// stays its head). On a unidirectional ring with FIFO links every node has
+// a single incoming link, so all its steps are one action, "take the next
+// message of my link", and any one enabled delivery t is a persistent set:
+// on every path from the state that avoids t, each step belongs to another
+// node, so is independent of t and leaves it enabled. Hence every maximal
+// execution from the state is equivalent (the same events at each node, in
+// the same order; only independent steps swapped) to one that starts with
+// t, and, by induction, every execution of the full graph has an
+// equivalent in the reduced one, which takes just the first enabled
+// delivery at each state. Equivalent executions send the same messages of
+// each type, have the same causal depths (the happens-before order is the
+// same), pass each node through the same decisions and end in the same
+// state, so the exact extremes and the properties (decisions that change,
+// a second leader or a wrong one: both irrevocable, so visible at the end)
+// are those of the full graph. An infinite execution is kept too: if it
+// contains t, t moves to its front; if not, t stays enabled along it and
+// can be put in front of it. Wake-ups of initiators commute likewise and
+// are taken in one order. Under bag delivery, or where a node has several
+// incoming links (bidirectional rings, complete and general graphs), a
+// message arriving later on another link is a new step of the same node
+// that does not commute with the others, and one delivery is not
+// persistent; there the search explores every interleaving. The state
+// cache makes each diamond cost its states, not its paths; what is left is
+// the number of states, which --max-states bounds: a search that reaches
+// it ends with the verdict "incomplete", never "ok". --reduction none
+// (Options.NoReduction) turns the reduction off; a test requires equal
+// extremes and verdicts with and without it.
 //
 // Synchronous algorithms have no scheduling choices: given IDs and
 // wake-up times an execution is determined, so each configuration is run
@@ -104,6 +125,9 @@ type Options struct {
 	Initiators string        // "all" or "subsets" (every non-empty set of initiators)
 	MaxStates  int64         // per configuration; 0: 2 million
 	Workers    int           // 0: GOMAXPROCS
+	// NoReduction explores every interleaving even where the
+	// partial-order reduction is sound (to measure it, or to distrust it).
+	NoReduction bool
 }
 
 // Extreme is the largest or smallest value of a quantity over every
@@ -135,8 +159,11 @@ type Report struct {
 	N         int    `json:"n"`
 	// Seed is the seed that fixed a randomized algorithm's draws (0: the
 	// algorithm draws nothing).
-	Seed           uint64  `json:"seed,omitempty"`
-	Delivery       string  `json:"delivery"`
+	Seed     uint64 `json:"seed,omitempty"`
+	Delivery string `json:"delivery"`
+	// Reduction is "partial-order" when one delivery per state stood for
+	// all (unidirectional rings under fifo), else "none".
+	Reduction      string  `json:"reduction"`
 	Verdict        string  `json:"verdict"` // ok, violation, incomplete
 	Configurations int     `json:"configurations"`
 	States         int64   `json:"states"`
@@ -169,10 +196,12 @@ type config struct {
 	edges     int64
 	violation string
 	bad       []step
+	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
 	full      bool
 	max, min  []int64
 	syncRes   *sim.Result
 	bag       bool
+	reduce    bool // explored with the partial-order reduction
 	limit     int64
 	depth     int // the longest path of its search
 }
@@ -182,6 +211,7 @@ type config struct {
 // reports on).
 func (c *config) explore() *explorer {
 	x := newExplorer(c.cfg, c.bag, c.limit)
+	x.reduce = c.reduce
 	x.visit(x.initial())
 	return x
 }
@@ -216,8 +246,9 @@ func Run(opt Options) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var spare *explorer // the last search's memory, reused
 			for c := range next {
-				c.run(opt)
+				spare = c.run(opt, spare)
 			}
 		}()
 	}
@@ -321,12 +352,15 @@ func permute(a []elect.ID, k int, f func([]elect.ID)) {
 }
 
 // run checks one configuration.
-func (c *config) run(opt Options) {
+// run checks configuration c; spare, when not nil, is a finished search
+// whose memory the new one may reuse. It returns its own search (nil for
+// synchronous runs).
+func (c *config) run(opt Options, spare *explorer) *explorer {
 	if c.cfg.Delivery == sim.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
 			c.violation = err.Error()
-			return
+			return spare
 		}
 		c.syncRes = r
 		c.states, c.edges = 1, r.Events
@@ -335,24 +369,28 @@ func (c *config) run(opt Options) {
 		}
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		c.min = c.max
-		return
+		return spare
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	x.reuseMemory(spare)
+	c.reduce = !opt.NoReduction && reducible(c.cfg, x.bag)
+	x.reduce = c.reduce
 	id, err := x.visit(x.initial())
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
-		c.violation, c.bad = x.violation, x.badPath
+		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
 		if !strings.HasPrefix(c.violation, "non-termination") {
 			// Report the shortest execution that breaks a property.
 			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
 				c.violation, c.bad = v, path
 			}
 		}
-		return
+		return x
 	}
 	hi, lo := x.extremes(id)
 	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
+	return x
 }
 
 // report merges the configurations' results in their order.
@@ -370,6 +408,10 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 	r.Extremes = make([]Extreme, len(names))
 	for q := range names {
 		r.Extremes[q] = Extreme{Quantity: names[q], Max: math.MinInt64, Min: math.MaxInt64}
+	}
+	r.Reduction = "none"
+	if len(cfgs) > 0 && cfgs[0].reduce {
+		r.Reduction = "partial-order"
 	}
 	for _, c := range cfgs {
 		r.States += c.states
@@ -496,6 +538,11 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 		return false, nil
 	}
 	x := newExplorer(c.cfg, c.bag, c.limit)
+	if strings.HasPrefix(c.violation, "non-termination") {
+		// The execution to the cycle and once round it, marked so that a
+		// replay can check that it comes back to where the loop began.
+		return true, x.writeLoop(w, c.bad, c.loopFrom)
+	}
 	return true, x.writeSchedule(w, x.complete(r.counterexample))
 }
 

@@ -143,7 +143,27 @@ func TestFaultyAlgorithmsAreCaught(t *testing.T) {
 
 	r = run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: "ping-pong", N: 3}, IDs: "all", Delivery: "fifo"})
 	if r.Verdict != "violation" || !strings.HasPrefix(r.Violation, "non-termination") {
-		t.Errorf("ping-pong: %s %s", r.Verdict, r.Violation)
+		t.Fatalf("ping-pong: %s %s", r.Verdict, r.Violation)
+	}
+	// The counterexample is the way into the cycle and once round it; the
+	// replay checks that it comes back to the state where the loop began.
+	trace.Reset()
+	if ok, err := r.WriteCounterexample(&trace); !ok || err != nil {
+		t.Fatal("no counterexample", err)
+	}
+	cfg, err = scenario.Build(scenario.Spec{Catalog: cat, Algorithm: "ping-pong", N: 3, IDs: IDsFlag(r.ViolationIDs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = reference.Replay(*cfg, bytes.NewReader(trace.Bytes()))
+	if err != nil || !strings.HasPrefix(res.Violation, "non-termination") {
+		t.Fatalf("the cycle does not replay: %v, %+v\n%s", err, res, trace.String())
+	}
+	// Cut one step short, the record no longer comes back to its loop.
+	lines := strings.Split(strings.TrimSpace(trace.String()), "\n")
+	short := strings.Join(append(lines[:len(lines)-2:len(lines)-2], lines[len(lines)-1]), "\n")
+	if _, err := reference.Replay(*cfg, strings.NewReader(short)); err == nil || !strings.Contains(err.Error(), "not in the state") {
+		t.Errorf("a loop cut short replays: %v\n%s", err, short)
 	}
 }
 
@@ -216,5 +236,46 @@ func TestMutantIsCaught(t *testing.T) {
 	res, err := reference.Replay(*cfg, &trace)
 	if err != nil || res.Outcome == sim.OutcomeElected {
 		t.Errorf("replay: %v, %v", res, err)
+	}
+}
+
+// TestReductionKeepsExtremes: on unidirectional rings under FIFO the
+// partial-order reduction explores one delivery per state; the extremes of
+// every quantity, the verdict and the property violated must be those of
+// the full search, with fewer states.
+func TestReductionKeepsExtremes(t *testing.T) {
+	for _, c := range []struct {
+		alg        string
+		n          int
+		initiators string
+		params     map[string]string
+		ids        string
+	}{
+		{"lcr", 5, "all", nil, "all"},
+		{"chang-roberts", 4, "subsets", nil, "all"},
+		{"peterson", 5, "all", nil, "all"},
+		{"peterson", 4, "subsets", map[string]string{"variant": "untagged"}, "all"},
+		{"lcr", 4, "all", nil, "list:3,1,3,2"}, // two largest IDs: two leaders
+	} {
+		opt := Options{Spec: scenario.Spec{Algorithm: c.alg, N: c.n, Params: c.params, Force: true}, IDs: c.ids, Delivery: "fifo", Initiators: c.initiators}
+		reduced := run(t, opt)
+		opt.NoReduction = true
+		full := run(t, opt)
+		if reduced.Verdict != full.Verdict || reduced.Property != full.Property {
+			t.Errorf("%s n=%d: verdict %s %s reduced, %s %s in full", c.alg, c.n, reduced.Verdict, reduced.Property, full.Verdict, full.Property)
+		}
+		if full.Verdict == "ok" && reduced.States >= full.States {
+			t.Errorf("%s n=%d: %d states reduced, %d in full", c.alg, c.n, reduced.States, full.States)
+		}
+		if full.Verdict != "ok" {
+			continue // the search stopped at the violation: no extremes
+		}
+		for q, e := range full.Extremes {
+			r := reduced.Extremes[q]
+			if r.Max != e.Max || r.Min != e.Min {
+				t.Errorf("%s n=%d %s: %d..%d reduced, %d..%d in full", c.alg, c.n, e.Quantity, r.Min, r.Max, e.Min, e.Max)
+			}
+		}
+		t.Logf("%s n=%d initiators %s: %d states reduced, %d in full", c.alg, c.n, c.initiators, reduced.States, full.States)
 	}
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
+	"github.com/electkit/elect/topology"
 )
 
 // step is one choice of the scheduler: a spontaneous wake-up, or the
@@ -98,11 +101,12 @@ func (x *explorer) keys(s *state) (behaviour, full stateKey) {
 type explorer struct {
 	cfg      *sim.Config
 	bag      bool
+	reduce   bool // one delivery per state stands for all (see reducible)
 	announce bool
 	promise  elect.ID           // the leader's ID the algorithm promises, or -1
 	knowsMax elect.ID           // what every node must know (ElectsAnyKnowsMax: the max ID)
 	memo     map[stateKey]int32 // visited states, by hash, to their index
-	onPath   map[stateKey]bool  // the states of the current path, without depths
+	onPath   map[stateKey]int   // the states of the current path, without depths, to their place on it
 	// The extremes of each visited state (by index, nq values each): over
 	// every execution from it, the messages of each type and in all still
 	// to come and the time at the end, with the step that leads to each.
@@ -125,7 +129,12 @@ type explorer struct {
 	violation string
 	path      []step
 	badPath   []step
-	full      bool // the state limit was reached
+	// Buffers by depth on the path, reused: the steps enabled at a state
+	// and the messages a step sent.
+	stepBufs [][]step
+	sentBufs [][]int64
+	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
+	full     bool // the state limit was reached
 }
 
 type linkUndo struct {
@@ -172,7 +181,7 @@ func (x *explorer) touch(s *state, key int64) {
 func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]bool{}, limit: limit, promise: -1}
+	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]int{}, limit: limit, promise: -1}
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
@@ -202,6 +211,20 @@ func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
 		x.knowsMax = maxID
 	}
 	return x
+}
+
+// reuseMemory takes over the maps and buffers of a finished search, so
+// that checking many small configurations does not allocate them anew.
+func (x *explorer) reuseMemory(old *explorer) {
+	if old == nil || old.nq() != x.nq() {
+		return
+	}
+	clear(old.memo)
+	clear(old.onPath)
+	x.memo, x.onPath = old.memo, old.onPath
+	x.max, x.min, x.maxStep, x.minStep = old.max[:0], old.min[:0], old.maxStep[:0], old.minStep[:0]
+	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
+	x.buf, x.dbuf, x.linkLog, x.path = old.buf[:0], old.dbuf[:0], old.linkLog[:0], old.path[:0]
 }
 
 // initial is the state before anything happened.
@@ -254,6 +277,15 @@ func (x *explorer) enabled(s *state, out []step) []step {
 		}
 	}
 	return out
+}
+
+// reducible says whether the partial-order reduction is sound for cfg:
+// links are FIFO and every node has one incoming link (a unidirectional
+// ring), so that a node's only steps are "take the next message of my
+// link", and any one enabled delivery forms a persistent set (see the
+// package doc).
+func reducible(cfg *sim.Config, bag bool) bool {
+	return !bag && cfg.Graph.Kind == topology.Ring && cfg.Algorithm.RunModel(cfg.Params).Topology == elect.UniRing
 }
 
 // seenBefore reports whether l[k] equals an earlier message of l: under bag
@@ -417,14 +449,48 @@ func sortedFlights(l []flight) []flight {
 	return c
 }
 
-// writeSchedule writes an execution as trace lines (sim.Tracer's wake and
-// deliver lines, with decisions), which `elect run --replay` replays.
+// writeSchedule writes an execution as a trace (format version 2), which
+// `elect run --replay` replays and `elect view` shows: the schedule (wake
+// and deliver lines, with decisions) is replayed on the reference engine,
+// whose trace has every send, state and violation, and whose header names
+// the runtime "check". An execution that does not replay as a whole run
+// (one cut because it never ends) is written as its schedule alone.
 func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
+	var schedule, full bytes.Buffer
+	if err := x.writeSteps(&schedule, steps, -1); err != nil {
+		return err
+	}
+	cfg := *x.cfg
+	cfg.Trace, cfg.TraceLimit = &full, 0
+	out := schedule.Bytes()
+	if _, err := reference.Replay(cfg, bytes.NewReader(out)); err == nil {
+		out = full.Bytes()
+	}
+	out = bytes.Replace(out, []byte(`"runtime":"reference"`), []byte(`"runtime":"check"`), 1)
+	out = bytes.Replace(out, []byte(`"runtime":"sim"`), []byte(`"runtime":"check"`), 1)
+	_, err := w.Write(out)
+	return err
+}
+
+// writeLoop writes an execution that never ends as its schedule: steps
+// return to the state after their first loopFrom steps, marked with a
+// "loop" line there and a "cut" line at the end; the replay checks that
+// the two states are equal.
+func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
+	return x.writeSteps(w, steps, loopFrom)
+}
+
+// writeSteps writes an execution's schedule as trace lines: wake-ups,
+// deliveries and decisions, with the loop's marks when loopFrom >= 0.
+func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
 	var now int64
 	tr := sim.NewTracer(w, x.cfg, func() int64 { return now })
 	s := x.initial()
 	sent := make([]int64, x.nq()-2)
-	for _, st := range steps {
+	for i, st := range steps {
+		if i == loopFrom {
+			tr.Loop()
+		}
 		if st.wake {
 			if s.pending[st.node] && !s.woken[st.node] && !s.halted[st.node] {
 				tr.Wake(st.node, true)
@@ -441,6 +507,9 @@ func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 				tr.Decide(int32(i), d)
 			}
 		}
+	}
+	if loopFrom >= 0 {
+		tr.Cut("non-termination")
 	}
 	return tr.Flush()
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"hash/maphash"
+	"slices"
 )
 
 var errLimit = errors.New("state limit reached")
@@ -27,11 +28,12 @@ func hashKey(b []byte) stateKey {
 // state limit.
 func (x *explorer) visit(s *state) (int32, error) {
 	behaviour, k := x.keys(s)
-	if x.onPath[behaviour] {
+	if at, ok := x.onPath[behaviour]; ok {
 		// The path returns to a state it has been in (but for depths,
 		// which no node sees): it can go round for ever.
 		x.violation = "non-termination: an execution returns to a state it has been in, and can go round for ever"
 		x.badPath = append([]step(nil), x.path...)
+		x.loopFrom = at
 		return 0, errViolation
 	}
 	if id, ok := x.memo[k]; ok {
@@ -43,17 +45,28 @@ func (x *explorer) visit(s *state) (int32, error) {
 	}
 	x.states++
 	x.longest = max(x.longest, len(x.path))
-	x.onPath[behaviour] = true
+	x.onPath[behaviour] = len(x.path)
 	defer delete(x.onPath, behaviour)
 	nq := x.nq()
 	id := int32(len(x.max) / nq)
 	x.memo[k] = id
-	x.max = append(x.max, make([]int64, nq)...)
-	x.min = append(x.min, make([]int64, nq)...)
-	x.maxStep = append(x.maxStep, make([]int32, nq)...)
-	x.minStep = append(x.minStep, make([]int32, nq)...)
+	x.max = slices.Grow(x.max, nq)[:len(x.max)+nq]
+	x.min = slices.Grow(x.min, nq)[:len(x.min)+nq]
+	x.maxStep = slices.Grow(x.maxStep, nq)[:len(x.maxStep)+nq]
+	x.minStep = slices.Grow(x.minStep, nq)[:len(x.minStep)+nq]
 	at := int(id) * nq
-	steps := x.enabled(s, nil)
+	clear(x.max[at:])
+	clear(x.min[at:])
+	depth := len(x.path)
+	for len(x.stepBufs) <= depth {
+		x.stepBufs = append(x.stepBufs, nil)
+		x.sentBufs = append(x.sentBufs, make([]int64, nq-2))
+	}
+	steps := x.enabled(s, x.stepBufs[depth])
+	x.stepBufs[depth] = steps
+	if x.reduce && len(steps) > 1 {
+		steps = steps[:1] // a persistent set: see reducible
+	}
 	if len(steps) == 0 {
 		if v := x.terminal(s); v != "" {
 			x.violation = v
@@ -68,7 +81,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 		return id, nil
 	}
 	types := nq - 2
-	sent := make([]int64, types)
+	sent := x.sentBufs[depth]
 	for j, st := range steps {
 		x.edges++
 		u := x.save(s, st.node)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -41,6 +40,13 @@ examples:
   elect check time-slice --n 6 --delivery sync
   elect check peterson --n 4 --variant untagged --delivery bag --force --counterexample bad.jsonl
 
+Population protocols with few states (angluin, epidemic, approx-majority;
+the name first: 'elect check angluin --n 8') are checked over their graph of
+configurations (how many agents are in each state): every fair execution must
+end in a correct stable configuration (every bottom strongly connected
+component correct), and the probability of each ending under the uniformly
+random scheduler is computed exactly.
+
 A counterexample or extreme written with --counterexample or --worst is a
 trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
 
@@ -51,6 +57,13 @@ flags:
 `
 
 func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if e, ok := check.LookupPopulation(args[0]); ok {
+			if _, alg := cat.Lookup(args[0]); !alg {
+				return checkPopulation(e, args[1:], stdout)
+			}
+		}
+	}
 	fs := newFlagSet("check", checkUsage)
 	var n int
 	sizeVar(fs, &n, "n", 4, "number of nodes (keep it small: the states grow exponentially)")
@@ -66,6 +79,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
 	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
+	reduction := fs.String("reduction", "por", "por: one delivery per state where that is sound (unidirectional rings under fifo), or none: every interleaving")
 	params := registerParams(fs, cat)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
@@ -102,7 +116,11 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			idText = "random"
 		}
 	}
-	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers}
+	if *reduction != "por" && *reduction != "none" {
+		return usagef("--reduction %q: use por or none", *reduction)
+	}
+	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers,
+		NoReduction: *reduction == "none"}
 	r, err := check.Run(opt)
 	if err != nil {
 		return usagef("%v", err)
@@ -119,9 +137,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r); err != nil {
+		if err := writeJSONLine(stdout, r); err != nil {
 			return err
 		}
 	} else {
@@ -146,9 +162,16 @@ func writeTrace(path string, write func(io.Writer) (bool, error)) error {
 }
 
 func printCheck(w io.Writer, r *check.Report, idText string, force bool, delivery string) {
-	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %d configurations, %d states, %d transitions, %.2f s\n",
-		r.Algorithm, r.N, r.Delivery, idText, r.Configurations, r.States, r.Transitions, r.Seconds)
+	configs := fmt.Sprintf("%d configurations", r.Configurations)
+	if r.Configurations == 1 {
+		configs = "1 configuration"
+	}
+	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
+		r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
+	if r.Reduction != "none" {
+		fmt.Fprintf(w, "          %s reduction: one delivery per state stands for all (--reduction none explores every interleaving)\n", r.Reduction)
+	}
 	if r.Seed != 0 {
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
 	}
@@ -195,4 +218,90 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
 	}
+}
+
+const checkPopulationUsage = `usage: elect check PROTOCOL --n N [--max-states K] [--json] [protocol flags]
+
+Explores the graph of configurations of a population protocol (how many of
+the n agents are in each state; every ordered pair of agents may interact
+next). Under the fairness of population protocols every execution ends in a
+bottom strongly connected component of that graph and visits all of it, so
+the protocol is correct from its initial configuration exactly when every
+bottom component is: the goal reached and, for protocols that start with
+leaders, exactly one. Each bottom component is printed with one of its
+configurations, a shortest way into it, and the probability that the
+uniformly random scheduler ends there (exact, over the same graph).
+
+protocols: angluin, epidemic (--variant prose|literal), approx-majority (--a A)
+
+examples:
+  elect check angluin --n 10
+  elect check approx-majority --n 10 --a 6    (two endings: all A with probability 0.746, all B)
+
+Exit status: 0 when every bottom component is correct; 1 when one is not (or
+the search was incomplete); 2 for bad input.
+
+flags:
+`
+
+func checkPopulation(e check.PopulationEntry, args []string, stdout io.Writer) error {
+	fs := newFlagSet("check", checkPopulationUsage)
+	var n int
+	sizeVar(fs, &n, "n", 6, "number of agents (the configurations grow like n^(states-1))")
+	maxStates := fs.Int64("max-states", 2_000_000, "stop after this many configurations (verdict incomplete)")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	params := map[string]*string{}
+	for _, p := range e.Params {
+		params[p.Name] = fs.String(p.Name, "", p.Help+" (default "+p.Default+")")
+	}
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("check %s takes no other argument (got %q)", e.Name, pos)
+	}
+	if *maxStates < 1 {
+		return usagef("--max-states must be at least 1, got %d", *maxStates)
+	}
+	o := check.PopulationOptions{Protocol: e.Name, N: n, MaxStates: *maxStates, Params: map[string]string{}}
+	for k, v := range params {
+		o.Params[k] = *v
+	}
+	r, err := e.Run(o)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *asJSON {
+		if err := writeJSONLine(stdout, r); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s, n = %d: %d configurations, %d transitions, %.2f s\n", r.Protocol, r.N, r.Configurations, r.Transitions, r.Seconds)
+		fmt.Fprintf(stdout, "property  %s\n", r.Property)
+		fmt.Fprintf(stdout, "verdict   %s\n", r.Verdict)
+		if r.Violation != "" {
+			fmt.Fprintf(stdout, "violation %s\n", r.Violation)
+		}
+		if r.Verdict != "incomplete" {
+			fmt.Fprintf(stdout, "initial   %s\n", r.Initial)
+			for _, b := range r.Bottoms {
+				verdict := "correct"
+				if !b.Correct {
+					verdict = "WRONG"
+				}
+				size := "1 configuration"
+				if b.Configurations != 1 {
+					size = fmt.Sprintf("%d configurations", b.Configurations)
+				}
+				fmt.Fprintf(stdout, "ending    %-7s %s (%s), probability %.6f, reached in %d interactions: %s\n",
+					verdict, b.Example, size, b.Probability, len(b.Path), strings.Join(b.Path, " "))
+			}
+			fmt.Fprintf(stdout, "P(correct ending) = %.6f under the uniformly random scheduler\n", r.CorrectProbability)
+		}
+	}
+	if r.Verdict != "ok" {
+		return errFailed
+	}
+	return nil
 }

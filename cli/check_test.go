@@ -55,3 +55,35 @@ func TestCheckBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPopulation: population protocols are checked over their
+// configurations: Angluin's protocol always ends with one leader;
+// approximate majority from 6 A against 4 B ends all A with probability
+// 0.746094 (exit 1: the other ending is wrong); bad input exits 2.
+func TestCheckPopulation(t *testing.T) {
+	code, out, errOut := runCLI("check", "angluin", "--n", "8")
+	if code != 0 || !strings.Contains(out, "verdict   ok") || !strings.Contains(out, "{L:1 F:7}") {
+		t.Fatalf("angluin: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI("check", "approx-majority", "--n", "10", "--a", "6", "--json")
+	var r struct {
+		Verdict string  `json:"verdict"`
+		P       float64 `json:"correct_probability"`
+		Bottoms []struct {
+			Correct bool `json:"correct"`
+		} `json:"bottoms"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 1 || r.Verdict != "violation" || len(r.Bottoms) != 2 || r.P < 0.746 || r.P > 0.7461 {
+		t.Errorf("approx-majority: exit %d, %v\n%s", code, err, out)
+	}
+	for _, args := range [][]string{
+		{"check", "angluin", "--n", "1"},
+		{"check", "approx-majority", "--n", "10", "--a", "11"},
+		{"check", "epidemic", "--n", "4", "--variant", "nosuch"},
+		{"check", "angluin", "extra"},
+	} {
+		if code, _, errOut := runCLI(args...); code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}

@@ -8,6 +8,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -166,4 +167,11 @@ func printHelp(w io.Writer) {
 // or "" when none is close.
 func suggest(name string, candidates []string) string {
 	return scenario.Suggest(name, candidates)
+}
+
+// writeJSONLine writes v as one line of JSON, with <, > and & as they are.
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

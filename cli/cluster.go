@@ -174,9 +174,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rec); err != nil {
+		if err := writeJSONLine(stdout, rec); err != nil {
 			return err
 		}
 	} else {

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tracefmt "github.com/electkit/elect/trace"
 )
 
 // TestMain lets the test binary stand in for elect itself: 'cluster up'
@@ -100,5 +103,20 @@ func TestClusterTraceReplays(t *testing.T) {
 		if a, b := jsonText(rec[k]), jsonText(replay[k]); a != b {
 			t.Errorf("%s: cluster %s, replay %s", k, a, b)
 		}
+	}
+	// The merged trace is format version 2: one header, a send per message.
+	data, _ := os.ReadFile(trace)
+	tr, err := tracefmt.ReadAll(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sends := 0
+	for _, ev := range tr.Events {
+		if ev.Ev == "send" {
+			sends++
+		}
+	}
+	if tr.Header.Runtime != "cluster" || jsonText(float64(sends)) != jsonText(rec["messages"]) || bytes.Count(data, []byte(`"ev":"header"`)) != 1 {
+		t.Errorf("merged trace: runtime %q, %d sends (messages %s)", tr.Header.Runtime, sends, jsonText(rec["messages"]))
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/electkit/elect/scenario"
 )
 
 // newFlagSet returns a flag set that reports errors instead of exiting; its
@@ -102,4 +104,30 @@ func parseSize(v string) (int64, error) {
 		return int64(f), nil
 	}
 	return 0, bad
+}
+
+// bytesFlag is a memory size flag: 6GiB, 500MB or 8e9 (bytes); 0 means the
+// default.
+type bytesFlag struct{ p *int64 }
+
+func (b bytesFlag) String() string {
+	if b.p == nil || *b.p == 0 {
+		return ""
+	}
+	return scenario.BytesString(*b.p)
+}
+
+func (b bytesFlag) Set(v string) error {
+	n, err := scenario.ParseBytes(v)
+	if err != nil {
+		return err
+	}
+	*b.p = n
+	return nil
+}
+
+// memLimitVar defines --mem-limit: the memory a run may be estimated to
+// take before it is refused.
+func memLimitVar(fs *flag.FlagSet, p *int64) {
+	fs.Var(bytesFlag{p}, "mem-limit", "refuse a run estimated to need more memory than this, as 6GiB, 500MB or 8e9 (default "+scenario.DefaultMemLimitText()+")")
 }

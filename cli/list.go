@@ -34,6 +34,8 @@ type algorithmInfo struct {
 	FIFO       bool        `json:"fifo"`
 	UniqueIDs  bool        `json:"unique_ids"`
 	KnowsN     bool        `json:"knows_n"`
+	SenseOfDir bool        `json:"sense_of_direction,omitempty"`
+	Weighted   bool        `json:"weighted,omitempty"`
 	WakeUp     string      `json:"wake_up"`
 	Elects     string      `json:"elects"`
 	Announces  string      `json:"announces"`
@@ -52,8 +54,9 @@ func describe(a *elect.Algorithm) algorithmInfo {
 	m := a.Model
 	info := algorithmInfo{
 		Name: a.Name, Title: a.Title, Source: a.Source, Summary: a.Summary,
-		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN,
-		WakeUp: m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
+		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN, Weighted: m.Weighted,
+		SenseOfDir: m.SenseOfDirection,
+		WakeUp:     m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
 	}
 	if m.Sync {
 		info.Timing = append(info.Timing, "sync")
@@ -103,6 +106,12 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 		if info.KnowsN {
 			model = append(model, "knows n")
+		}
+		if info.SenseOfDir {
+			model = append(model, "sense of direction")
+		}
+		if info.Weighted {
+			model = append(model, "distinct edge weights")
 		}
 		model = append(model, "wake-up: "+info.WakeUp, "elects: "+info.Elects, "announces: "+info.Announces)
 		fmt.Fprintf(stdout, "%-14s %s\n", a.Name, a.Title)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -66,12 +67,15 @@ type runFlags struct {
 	announce   bool
 	force      bool
 	trace      string
+	traceLimit int64
+	view       bool
 	runtime    string
 	replay     string
 	json       bool
 	trials     int
 	maxEvents  int64
 	maxTime    int64
+	memLimit   int64
 	params     map[string]*string
 }
 
@@ -87,12 +91,15 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
 	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
+	byteSizeVar(fs, &f.traceLimit, "trace-limit", sim.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
+	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
+	memLimitVar(fs, &f.memLimit)
 	f.params = registerParams(fs, cat)
 }
 
@@ -130,7 +137,10 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
-		Runtime: f.runtime,
+		Runtime: f.runtime, MemLimit: f.memLimit,
+	}
+	if !f.json && f.trials > 1 {
+		s.KeptBytes = int64(f.trials) * trialBytes
 	}
 	setParamsAndN(fs, f.params, &s)
 	return s
@@ -148,7 +158,7 @@ func setParamsAndN(fs *flag.FlagSet, params map[string]*string, s *scenario.Spec
 		nGiven = nGiven || fl.Name == "n"
 	})
 	if !nGiven {
-		if k, ok, err := topology.SpecNodes(s.Topology); err == nil && ok {
+		if k, ok := scenario.SpecNodes(s.Topology); ok {
 			s.N = k
 		}
 	}
@@ -200,6 +210,17 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if _, err := scenario.Build(first); err != nil {
 		return inputError(err)
 	}
+	if f.view && f.trials > 1 {
+		return usagef("--view shows one run; use it with --trials 1")
+	}
+	if f.view && f.trace == "" {
+		dir, err := os.MkdirTemp("", "elect-view-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		f.trace = filepath.Join(dir, "trace.jsonl")
+	}
 	var traceFile *os.File
 	if f.trace != "" {
 		if traceFile, err = os.Create(f.trace); err != nil {
@@ -207,7 +228,10 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		}
 		defer traceFile.Close()
 	}
-	var records []*scenario.Record
+	var trials *trialSummary
+	if !f.json && f.trials > 1 {
+		trials = &trialSummary{}
+	}
 	failed := false
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
@@ -215,6 +239,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		s := f.spec(fs, pos[0], t)
 		if traceFile != nil {
 			s.Trace = traceFile
+			s.TraceLimit = f.traceLimit
 		}
 		if replay != nil {
 			s.Replay = replay
@@ -222,6 +247,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		rec, err := scenario.Run(s)
 		if err != nil {
 			return inputError(err)
+		}
+		if rec.TraceTruncated {
+			fmt.Fprintf(stderr, "elect: the trace reached --trace-limit (%d bytes); it stops there, with a \"truncated\" line\n", f.traceLimit)
 		}
 		if !rec.Succeeded() {
 			failed = true
@@ -233,8 +261,8 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		} else if f.trials == 1 {
 			printRecord(stdout, f.cat, rec)
 		}
-		if f.trials > 1 {
-			records = append(records, rec)
+		if trials != nil {
+			trials.add(rec)
 		}
 	}
 	if traceFile != nil {
@@ -242,8 +270,11 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
-	if !f.json && f.trials > 1 {
-		printTrials(stdout, records)
+	if trials != nil {
+		trials.print(stdout)
+	}
+	if f.view {
+		return viewAfterRun(f.trace, stdout, stderr)
 	}
 	if failed {
 		return errFailed
@@ -291,6 +322,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
 	}
+	if r.ForcedEventLimit > 0 && r.Events >= r.ForcedEventLimit {
+		fmt.Fprintf(w, "stuck     stopped after %d events, the limit of a forced run (100 times its message bound, at least 10^6): off its model it may never end; --max-events sets another limit\n", r.ForcedEventLimit)
+	}
 	if r.Outcome == sim.Symmetric {
 		fmt.Fprintf(w, "          every node was in the same state after every round up to round %d: an anonymous\n", r.SymmetricRound)
 		fmt.Fprintln(w, "          deterministic ring cannot break symmetry (seed 001, Lemma 5.1.1; seed 003, impossibility theorem)")
@@ -325,69 +359,88 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	}
 }
 
-// printTrials summarises many runs of one configuration.
-func printTrials(w io.Writer, recs []*scenario.Record) {
-	r0 := recs[0]
-	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %d trials (seeds %d..%d)\n",
-		r0.Algorithm, r0.Topology, r0.N, r0.IDs, r0.Delivery, len(recs), r0.Seed, recs[len(recs)-1].Seed)
-	outcomes := map[sim.Outcome]int{}
-	var names []string
-	for _, r := range recs {
-		if outcomes[r.Outcome] == 0 {
-			names = append(names, string(r.Outcome))
+// trialBytes is what a trialSummary keeps per trial: four measures.
+const trialBytes = 4 * 8
+
+// trialSummary gathers many runs of one configuration as they end, keeping
+// per trial only the measures it summarises (trialBytes), so that many
+// trials take little memory.
+type trialSummary struct {
+	first, last                    *scenario.Record
+	count                          int
+	messages, bits, times, leaders []float64
+	outcomes                       map[sim.Outcome]int
+	failedChecks                   map[string]int
+	checkNames                     []string
+	several                        int // trials with two or more leaders
+}
+
+func (s *trialSummary) add(r *scenario.Record) {
+	if s.first == nil {
+		s.first = r
+		s.outcomes = map[sim.Outcome]int{}
+		s.failedChecks = map[string]int{}
+	}
+	s.last = r
+	s.count++
+	s.outcomes[r.Outcome]++
+	for _, c := range r.Checks {
+		if !c.Holds {
+			if s.failedChecks[c.Name] == 0 {
+				s.checkNames = append(s.checkNames, c.Name)
+			}
+			s.failedChecks[c.Name]++
 		}
-		outcomes[r.Outcome]++
+	}
+	s.messages = append(s.messages, float64(r.Messages))
+	s.bits = append(s.bits, float64(r.Bits))
+	s.times = append(s.times, r.Time)
+	s.leaders = append(s.leaders, float64(r.Leaders))
+	if r.Leaders >= 2 {
+		s.several++
+	}
+}
+
+// print summarises the runs.
+func (s *trialSummary) print(w io.Writer) {
+	r0 := s.first
+	if r0 == nil {
+		return
+	}
+	fmt.Fprintf(w, "%s on %s, n = %d, ids %s, %s delivery, %d trials (seeds %d..%d)\n",
+		r0.Algorithm, r0.Topology, r0.N, r0.IDs, r0.Delivery, s.count, r0.Seed, s.last.Seed)
+	var names []string
+	for o := range s.outcomes {
+		names = append(names, string(o))
 	}
 	slices.Sort(names)
 	fmt.Fprint(w, "outcomes ")
 	for _, o := range names {
-		k := outcomes[sim.Outcome(o)]
-		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(len(recs)))
+		k := s.outcomes[sim.Outcome(o)]
+		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(s.count))
 	}
 	fmt.Fprintln(w)
-	failedChecks := map[string]int{}
-	var checkNames []string
-	for _, r := range recs {
-		for _, c := range r.Checks {
-			if !c.Holds {
-				if failedChecks[c.Name] == 0 {
-					checkNames = append(checkNames, c.Name)
-				}
-				failedChecks[c.Name]++
-			}
-		}
-	}
 	fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", "", "mean", "std dev", "min", "max")
-	summary := func(name string, get func(*scenario.Record) float64) {
-		xs := make([]float64, len(recs))
-		for i, r := range recs {
-			xs[i] = get(r)
-		}
-		s := experiment.Summarize(xs, 0, experiment.Growth{})
-		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, format.Number(s.Mean, 6), format.Number(s.SD, 6), format.Number(s.Min, 6), format.Number(s.Max, 6))
+	summary := func(name string, xs []float64) {
+		st := experiment.Summarize(xs, 0, experiment.Growth{})
+		fmt.Fprintf(w, "%-10s %14s %14s %14s %14s\n", name, format.Number(st.Mean, 6), format.Number(st.SD, 6), format.Number(st.Min, 6), format.Number(st.Max, 6))
 	}
-	summary("messages", func(r *scenario.Record) float64 { return float64(r.Messages) })
-	summary("bits", func(r *scenario.Record) float64 { return float64(r.Bits) })
-	summary("time", func(r *scenario.Record) float64 { return r.Time })
-	summary("leaders", func(r *scenario.Record) float64 { return float64(r.Leaders) })
+	summary("messages", s.messages)
+	summary("bits", s.bits)
+	summary("time", s.times)
+	summary("leaders", s.leaders)
 	// Two or more leaders, whatever the outcome's name (multiple-leaders, or
 	// symmetric when every node elected itself): the estimate a randomized
 	// algorithm's failure probability needs, with its binomial standard error.
-	several := 0
-	for _, r := range recs {
-		if r.Leaders >= 2 {
-			several++
-		}
-	}
-	if several > 0 {
-		p := float64(several) / float64(len(recs))
+	if s.several > 0 {
+		p := float64(s.several) / float64(s.count)
 		fmt.Fprintf(w, "%-10s %d of %d trials elected two or more nodes: p = %.4g ± %.2g (standard error)\n",
-			"leaders", several, len(recs), p, math.Sqrt(p*(1-p)/float64(len(recs))))
+			"leaders", s.several, s.count, p, math.Sqrt(p*(1-p)/float64(s.count)))
 	}
-	if len(checkNames) == 0 {
+	if len(s.checkNames) == 0 {
 		fmt.Fprintln(w, "checks     all held in every trial")
 	}
-	for _, c := range checkNames {
-		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", failedChecks[c], c)
+	for _, c := range s.checkNames {
+		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", s.failedChecks[c], c)
 	}
 }

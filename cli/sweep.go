@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
@@ -74,6 +75,7 @@ type sweepFlags struct {
 	out, csv                                 string
 	summary                                  bool
 	measures, fit                            string
+	memLimit                                 int64
 	params                                   map[string]*string
 }
 
@@ -103,6 +105,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.csv, "csv", "", "also write one CSV line per run to this file (- for standard output, replacing the JSON lines)")
 	fs.BoolVar(&f.summary, "summary", false, "print a summary table per configuration and size (the JSON lines then go only to --out)")
 	fs.StringVar(&f.measures, "measure", "", "measures the summary shows, comma-separated (default messages,time; populations parallel_time,states_seen); also bits, leaders, messages:TYPE, interactions, protocol details")
+	memLimitVar(fs, &f.memLimit)
 	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
 	f.params = map[string]*string{}
 	var names []string
@@ -129,6 +132,7 @@ func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, exp
 		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Runtime: f.runtime,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
 		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
+		MemLimit: f.memLimit,
 	}
 	var shard experiment.Shard
 	for _, p := range pos {
@@ -230,6 +234,13 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	points, err := g.Points()
 	if err != nil {
 		return gridError(err)
+	}
+	runs := len(points) * g.Trials
+	if shard.Count > 1 {
+		runs = (runs + shard.Count - 1) / shard.Count
+	}
+	if err := checkSweepMemory(runs, f.summary, f.memLimit); err != nil {
+		return err
 	}
 	jobs := g.Jobs(points, shard)
 	var measures []string
@@ -415,6 +426,31 @@ func checkMeasures(rows []experiment.Row, measures []string) error {
 			known := slices.Sorted(maps.Keys(have))
 			return usagef("sweep: no run has the measure %q%s; these runs have %s", m, suggest(m, known), strings.Join(known, ", "))
 		}
+	}
+	return nil
+}
+
+// Memory a sweep keeps per run besides the run itself: its job, and with
+// --summary its row (measures in a map, the configuration's strings).
+const (
+	sweepJobBytes = int64(unsafe.Sizeof(experiment.Job{})) + 8
+	sweepRowBytes = 640
+)
+
+// checkSweepMemory refuses a sweep of runs jobs whose bookkeeping alone
+// would not fit in the memory limit (each run is checked on its own when
+// the grid is built).
+func checkSweepMemory(runs int, summary bool, limit int64) error {
+	if limit <= 0 {
+		limit = scenario.DefaultMemLimit()
+	}
+	per := sweepJobBytes
+	if summary {
+		per += sweepRowBytes
+	}
+	if need := int64(runs) * per; need > limit {
+		return usagef("sweep: %d runs need about %s of memory for their jobs%s, more than the limit of %s; use fewer trials or sizes, --shard, or raise --mem-limit",
+			runs, scenario.BytesString(need), map[bool]string{true: " and summary rows", false: ""}[summary], scenario.BytesString(limit))
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 	for _, f := range r.rec.Effects() {
 		switch f.Kind {
 		case elect.EffectSend:
-			_, _, ok := r.cfg.Route(int32(r.me), f.Port)
+			to, _, ok := r.cfg.Route(int32(r.me), f.Port)
 			if !ok || int(f.Msg.Type) >= len(r.counts) {
 				name, msg := r.cfg.RouteViolation(int32(r.me), f.Port)
 				if ok {
@@ -104,6 +104,9 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 			}
 			r.counts[f.Msg.Type]++
 			r.sent++
+			if r.trace != nil {
+				r.trace.Send(int32(r.me), f.Port, to, f.Msg)
+			}
 			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1})
 		case elect.EffectDecide:
 			if r.dec != elect.Undecided && f.Decision != r.dec {
@@ -128,6 +131,9 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 		}
 	}
 	r.rec.ClearEffects()
+	if r.trace != nil {
+		r.trace.State(int32(r.me), r.code)
+	}
 	return nil
 }
 

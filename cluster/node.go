@@ -190,6 +190,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	})
 	if opt.Trace != nil {
 		r.trace = sim.NewTracer(opt.Trace, cfg, func() int64 { return r.clock })
+		r.trace.SetRuntime("cluster")
 	}
 	res, err := r.run()
 	if r.trace != nil {

@@ -152,7 +152,8 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 // mergeTraces merges the nodes' traces into one file ordered by (Lamport
 // time, node), keeping each node's own order: an order consistent with
 // causality, since a delivery's time exceeds that of the handler that sent
-// the message.
+// the message. Every node's trace begins with the same header (format
+// version 2) but for nothing; the merged file has it once, first.
 func mergeTraces(dir string, n int, out string) error {
 	type line struct {
 		t    int64
@@ -160,6 +161,7 @@ func mergeTraces(dir string, n int, out string) error {
 		text []byte
 	}
 	var all []line
+	var header []byte
 	for i := range n {
 		data, err := os.ReadFile(filepath.Join(dir, NodeName(i)+".jsonl"))
 		if err != nil {
@@ -167,9 +169,16 @@ func mergeTraces(dir string, n int, out string) error {
 		}
 		for _, text := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 			var head struct {
-				T int64 `json:"t"`
+				T  int64  `json:"t"`
+				Ev string `json:"ev"`
 			}
 			if len(text) == 0 || json.Unmarshal(text, &head) != nil {
+				continue
+			}
+			if head.Ev == "header" {
+				if header == nil {
+					header = text
+				}
 				continue
 			}
 			all = append(all, line{t: head.T, node: i, text: text})
@@ -183,6 +192,10 @@ func mergeTraces(dir string, n int, out string) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
+	if header != nil {
+		w.Write(header)
+		w.WriteByte('\n')
+	}
 	for _, l := range all {
 		w.Write(l.text)
 		w.WriteByte('\n')

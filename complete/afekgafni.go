@@ -2,6 +2,7 @@ package complete
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/electkit/elect"
@@ -330,25 +331,34 @@ func (p *agNode) sendArrive(env elect.Env) {
 // link at position level (spent from now on) moves to j. Every untraversed
 // link is equally likely, whatever happened before.
 func (p *agNode) drawLink(env elect.Env) int32 {
-	k := p.level
-	j := k + int32(env.Rand().IntN(int(p.degree-k)))
+	var port int32
+	port, p.moved = drawShuffled(p.moved, p.level, p.degree, env.Rand())
+	return port
+}
+
+// drawShuffled takes the link at position k of a lazily shuffled array of
+// the ports 0..degree-1 (positions below k spent): it swaps a uniformly
+// random position j in k..degree-1 into position k and returns its link.
+// moved holds, by increasing position, the positions at or above k whose
+// link is not the identity's; the updated list is returned.
+func drawShuffled(moved []agMove, k, degree int32, rng *rand.Rand) (int32, []agMove) {
+	j := k + int32(rng.IntN(int(degree-k)))
 	// Every entry is at position k or above, so position k's is the first.
 	atK := k
-	if len(p.moved) > 0 && p.moved[0].pos == k {
-		atK = p.moved[0].link
-		p.moved = p.moved[1:]
+	if len(moved) > 0 && moved[0].pos == k {
+		atK = moved[0].link
+		moved = moved[1:]
 	}
 	if j == k {
-		return atK
+		return atK, moved
 	}
-	i, found := slices.BinarySearchFunc(p.moved, j, func(m agMove, pos int32) int { return int(m.pos - pos) })
+	i, found := slices.BinarySearchFunc(moved, j, func(m agMove, pos int32) int { return int(m.pos - pos) })
 	if found {
-		port := p.moved[i].link
-		p.moved[i].link = atK
-		return port
+		port := moved[i].link
+		moved[i].link = atK
+		return port, moved
 	}
-	p.moved = slices.Insert(p.moved, i, agMove{pos: j, link: atK})
-	return j
+	return j, slices.Insert(moved, i, agMove{pos: j, link: atK})
 }
 
 // handleAcceptAnswer is the candidate's step 1(d): its own (level, id) came

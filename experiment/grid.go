@@ -49,6 +49,9 @@ type Grid struct {
 	Runtime   string
 	MaxEvents int64
 	MaxTime   int64
+	// MemLimit is each run's memory limit (scenario.Spec.MemLimit) and
+	// KeptBytes what the caller keeps of all the runs (Spec.KeptBytes).
+	MemLimit, KeptBytes int64
 	// Params are algorithm or protocol parameters, each with a list of
 	// values; a parameter applies to the algorithms that declare it.
 	Params map[string][]string
@@ -236,6 +239,7 @@ func (g *Grid) Points() ([]*Point, error) {
 								Timing: g.Timing, Delivery: d, Initiators: in,
 								Announce: g.Announce, Seed: g.Seed, Force: g.Force, Runtime: g.Runtime,
 								MaxEvents: g.MaxEvents, MaxTime: g.MaxTime, Params: c,
+								MemLimit: g.MemLimit, KeptBytes: g.KeptBytes,
 							}
 							if _, err := scenario.Build(s); err != nil {
 								return nil, &Error{Msg: err.Error()}

@@ -30,10 +30,18 @@ func (r *Result) Succeeded() bool {
 	return r.PP.Outcome.Succeeded()
 }
 
-// RunJob runs one job with the grid's master seed.
-func RunJob(j Job, master uint64) (*Result, error) {
+// RunJob runs one job with the grid's master seed. A panic inside the run
+// (a forced configuration can drive an algorithm's code into a state it
+// calls impossible) does not escape: the job's result is then outcome
+// violation, "panic: ..." with the panic's message, and a sweep goes on.
+func RunJob(j Job, master uint64) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = panicResult(j, master, p)
+		}
+	}()
 	var buf bytes.Buffer
-	res := &Result{Job: j}
+	res = &Result{Job: j}
 	switch j.Point.Kind {
 	case Population:
 		cfg := j.Point.PP
@@ -61,6 +69,37 @@ func RunJob(j Job, master uint64) (*Result, error) {
 		if err := enc.Encode(rec); err != nil {
 			return nil, err
 		}
+	}
+	res.Line = buf.Bytes()
+	return res, nil
+}
+
+// panicResult is the result of job j whose run panicked with value p: the
+// configuration as the job gives it, outcome violation and the panic's
+// message; nothing was measured.
+func panicResult(j Job, master uint64, p any) (*Result, error) {
+	res := &Result{Job: j}
+	var v any
+	switch j.Point.Kind {
+	case Population:
+		cfg := j.Point.PP
+		r := pp.Result{
+			Protocol: j.Point.Protocol.Name, N: cfg.N, Seed: j.Seed(master),
+			Engine: string(cfg.Options.Engine), Scheduler: cfg.Options.Scheduler.String(),
+			Outcome: pp.Violation, Violation: fmt.Sprintf("panic: the run panicked: %v", p), OneLeaderStep: -1,
+		}
+		res.PP, v = &r, r
+	default:
+		s := j.Point.Spec
+		s.Seed = j.Seed(master)
+		rec := scenario.PanicRecord(s, p)
+		res.MP, v = rec, rec
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
 	res.Line = buf.Bytes()
 	return res, nil

@@ -90,3 +90,25 @@ func benchSim(b *testing.B, cfg sim.Config) {
 	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
 	b.ReportMetric(float64(msgs)/float64(runs), "msgs/op")
 }
+
+// BenchmarkGHS measures ghs on W x W grids and on complete graphs (ID-derived
+// weights, all initiating, unit-delay FIFO): messages per second of wall
+// time and per run. The complete graph of 2048 nodes has about 2*10^6 edges.
+func BenchmarkGHS(b *testing.B) {
+	for _, w := range []int{10, 100, 316} {
+		g, ids, _ := gridWithIDs(b, w)
+		b.Run(fmt.Sprintf("grid=%dx%d", w, w), func(b *testing.B) {
+			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: sim.FIFO, Seed: 1})
+		})
+	}
+	for _, n := range []int{256, 2048} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		ids := make([]elect.ID, n)
+		for i, v := range rng.Perm(n) {
+			ids[i] = elect.ID(v)
+		}
+		b.Run(fmt.Sprintf("complete=%d", n), func(b *testing.B) {
+			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: topology.NewComplete(n), IDs: ids, Delivery: sim.FIFO, Seed: 1})
+		})
+	}
+}

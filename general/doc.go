@@ -7,6 +7,11 @@
 //     seed 001 section 5.3.
 //   - FloodMax (floodmax.go): the synchronous baseline that floods the
 //     largest ID for a known bound on the diameter (Lynch, section 4.1).
+//   - YoYo (yoyo.go): Santoro's YO-YO with pruning, asynchronous, elects
+//     the minimum.
+//   - HyperElect (hyperelect.go): Flocchini and Mans's duels on hypercubes
+//     whose port k leads along dimension k (a sense of direction); it runs
+//     on hypercubes only.
 //
-// Both also run on rings (ports Left and Right) and complete graphs.
+// The others also run on rings (ports Left and Right) and complete graphs.
 package general

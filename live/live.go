@@ -179,6 +179,7 @@ func newRun(cfg *sim.Config) *run {
 	}
 	if cfg.Trace != nil {
 		r.trace = sim.NewTracer(cfg.Trace, cfg, func() int64 { return r.clock })
+		r.trace.SetRuntime("live")
 	}
 	r.mon = sim.NewMonitor(cfg, r.trace, nil, nil)
 	info := cfg.NodeInfos()
@@ -254,6 +255,9 @@ func (r *run) call(nd *node, round int64, input int, port elect.Port, m elect.Me
 		}
 	}
 	nd.rec.ClearEffects()
+	if r.trace != nil {
+		r.traceState(nd)
+	}
 }
 
 // op is a call on the monitor or the trace, made by a node's input.
@@ -266,6 +270,8 @@ type op struct {
 	round       int64
 	name, text  string
 	env         envelope
+	to          int32      // opSend: the receiver (env has the sender's port)
+	state       elect.Node // opState: a copy of the node after its step
 }
 
 // The ops.
@@ -277,6 +283,8 @@ const (
 	opViolate
 	opDeliver
 	opTimer
+	opSend
+	opState
 )
 
 // apply carries out an op of nd: at once under the mutex in an asynchronous
@@ -315,6 +323,10 @@ func (r *run) do(i int32, o *op) {
 		r.trace.Deliver(i, o.env.port, o.env.msg, o.dropped)
 	case opTimer:
 		r.trace.Timer(i, o.env.msg.A)
+	case opSend:
+		r.trace.Send(i, o.env.port, o.to, o.env.msg)
+	case opState:
+		r.trace.State(i, o.state)
 	}
 }
 
@@ -332,6 +344,9 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 	}
 	nd.counts[m.Type]++
 	nd.sent++
+	if r.trace != nil {
+		r.traceSend(nd, p, to, m)
+	}
 	nd.out = append(nd.out, outgoing{to: to, env: envelope{port: q, msg: m, depth: nd.depth + 1}})
 }
 
@@ -414,6 +429,21 @@ func (r *run) wake(nd *node, round int64) {
 	nd.last = round
 	r.apply(nd, op{kind: opWoke, spontaneous: true})
 	r.call(nd, round, inputSpontaneousWake, 0, elect.Message{})
+}
+
+//go:noinline
+func (r *run) traceSend(nd *node, p elect.Port, to int32, m elect.Message) {
+	r.apply(nd, op{kind: opSend, env: envelope{port: p, msg: m}, to: to})
+}
+
+// traceState writes nd's state after a step (a copy, since a synchronous
+// run writes its trace after the round).
+//
+//go:noinline
+func (r *run) traceState(nd *node) {
+	if s, ok := nd.code.(elect.Snapshotter); ok {
+		r.apply(nd, op{kind: opState, state: s.Clone()})
+	}
 }
 
 //go:noinline

@@ -147,3 +147,73 @@ func appendMessage(b []byte, m elect.Message) []byte {
 	b = elect.AppendInt(b, m.A)
 	return elect.AppendInt(b, m.B)
 }
+
+// Clone implements elect.Snapshotter.
+func (p *dkrNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *dkrNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	b = elect.AppendInt(b, int64(p.max))
+	b = elect.AppendInt(b, int64(p.left))
+	for _, f := range [...]bool{p.second, p.relay, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	return b
+}
+
+// Clone implements elect.Snapshotter.
+func (p *hpNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *hpNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	b = elect.AppendInt(b, int64(p.lastLabel))
+	b = elect.AppendInt(b, p.lastRound)
+	for _, f := range [...]bool{p.started, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	return b
+}
+
+// Clone implements elect.Snapshotter.
+func (p *krsNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter.
+func (p *krsNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.id))
+	for _, f := range [...]bool{p.started, p.passive, p.waiting, p.elected, p.announce} {
+		b = elect.AppendBool(b, f)
+	}
+	for _, s := range p.side {
+		b = elect.AppendBool(b, s.got)
+		b = elect.AppendInt(b, int64(s.v))
+		b = elect.AppendBool(b, s.early)
+		b = elect.AppendInt(b, int64(s.earlyV))
+		b = elect.AppendBool(b, s.feedback)
+	}
+	return b
+}
+
+// Clone implements elect.Snapshotter.
+func (p *probFranklinNode) Clone() elect.Node { c := *p; return &c }
+
+// AppendState implements elect.Snapshotter: the identity drawn is state.
+func (p *probFranklinNode) AppendState(b []byte) []byte {
+	b = elect.AppendInt(b, int64(p.self))
+	b = elect.AppendInt(b, p.n)
+	b = elect.AppendInt(b, p.k)
+	for _, f := range [...]bool{p.started, p.active, p.elected} {
+		b = elect.AppendBool(b, f)
+	}
+	b = elect.AppendInt(b, p.bit)
+	b = elect.AppendInt(b, p.id)
+	for _, s := range p.side {
+		b = elect.AppendBool(b, s.got)
+		b = elect.AppendBool(b, s.early)
+		b = elect.AppendInt(b, s.id)
+		b = elect.AppendInt(b, s.earlyID)
+		b = elect.AppendInt(b, s.earlyHop)
+	}
+	return b
+}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/electkit/elect/live"
@@ -23,6 +24,9 @@ type Record struct {
 	Announce   bool              `json:"announce"`
 	Params     map[string]string `json:"params,omitempty"`
 	Forced     bool              `json:"forced,omitempty"`
+	// ForcedEventLimit is the event limit a forced run off its model got
+	// when none was given (ForcedEventLimit).
+	ForcedEventLimit int64 `json:"forced_event_limit,omitempty"`
 	// Runtime names what ran the nodes when it was not the simulator:
 	// "reference", "goroutines", or "replay" (a recorded execution replayed
 	// on the reference engine).
@@ -32,8 +36,16 @@ type Record struct {
 	*sim.Result
 }
 
-// Run builds and runs s on its runtime.
-func Run(s Spec) (*Record, error) {
+// Run builds and runs s on its runtime. A panic of the algorithm's code
+// that the runtime did not turn into a violation itself (one while the
+// nodes are built, say) is reported the same way: a record with outcome
+// violation and the panic's message (PanicRecord), never a crash.
+func Run(s Spec) (rec *Record, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = PanicRecord(s, p), nil
+		}
+	}()
 	cfg, err := Build(s)
 	if err != nil {
 		return nil, err
@@ -59,12 +71,38 @@ func Run(s Spec) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := NewRecord(s, cfg, res)
+	rec = NewRecord(s, cfg, res)
 	rec.Runtime = runtime
 	if runtime == "goroutines" {
 		rec.WallSeconds = time.Since(start).Seconds()
 	}
 	return rec, nil
+}
+
+// PanicRecord is the record of a run of s that panicked with value p before
+// it could be measured: the configuration as s gives it, outcome violation
+// with the panic's message, nothing counted.
+func PanicRecord(s Spec, p any) *Record {
+	ids := s.IDs
+	if ids == "" {
+		ids = "random"
+	}
+	rec := &Record{
+		Algorithm: s.Algorithm, N: s.N, Seed: s.Seed, IDs: ids,
+		Topology: s.Topology, Timing: s.Timing, Delivery: s.Delivery,
+		Announce: s.Announce, Forced: s.Force,
+		Result: &sim.Result{
+			Outcome: sim.OutcomeViolation, Violation: fmt.Sprintf("panic: the run panicked: %v", p),
+			LeaderIndex: -1, LeaderID: -1, MessagesByType: map[string]int64{},
+		},
+	}
+	if s.Runtime != "sim" {
+		rec.Runtime = s.Runtime
+	}
+	if len(s.Params) > 0 {
+		rec.Params = s.Params
+	}
+	return rec
 }
 
 // NewRecord describes the run of cfg (built from s) that gave res.
@@ -81,12 +119,16 @@ func NewRecord(s Spec, cfg *sim.Config, res *sim.Result) *Record {
 	if len(cfg.Params) > 0 {
 		params = cfg.Params
 	}
-	return &Record{
+	rec := &Record{
 		Algorithm: cfg.Algorithm.Name, N: cfg.Graph.N, Seed: s.Seed, IDs: idText,
 		Topology: cfg.Graph.Name, Timing: timing, Delivery: cfg.Delivery.String(),
 		Initiators: cfg.BoundContext().Initiators, Announce: cfg.Announce, Params: params,
 		Forced: s.Force && cfg.CheckModel() != nil, Result: res,
 	}
+	if rec.Forced && cfg.MaxEvents != s.MaxEvents {
+		rec.ForcedEventLimit = cfg.MaxEvents
+	}
+	return rec
 }
 
 // Succeeded reports whether the run elected as promised and every check held.

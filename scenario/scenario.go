@@ -6,11 +6,9 @@
 package scenario
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +40,9 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
+	// TraceLimit is the trace's size limit in bytes (sim.Config.TraceLimit;
+	// 0: none).
+	TraceLimit int64
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
 	// the plain reference engine; "goroutines", one goroutine per node
 	// (package live).
@@ -51,6 +52,12 @@ type Spec struct {
 	Replay io.Reader
 	// Catalog is where Algorithm is looked up (nil: catalog.Default()).
 	Catalog *catalog.Catalog
+	// MemLimit is the memory in bytes a run may be estimated to take
+	// before it is refused (0: DefaultMemLimit()).
+	MemLimit int64
+	// KeptBytes is memory the caller keeps besides the run itself (the
+	// summaries of many trials, say), added to the run's estimate.
+	KeptBytes int64
 }
 
 // Runtimes lists the values of Spec.Runtime.
@@ -119,9 +126,9 @@ func Build(s Spec) (*sim.Config, error) {
 	}
 	topoSpec := s.Topology
 	if topoSpec == "" {
-		topoSpec = naturalTopology(alg.Model.Topology)
+		topoSpec = naturalTopology(alg.Model)
 	}
-	if err := checkMemory(alg, params, s.N, topoSpec); err != nil {
+	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
 		return nil, err
 	}
 	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
@@ -139,7 +146,7 @@ func Build(s Spec) (*sim.Config, error) {
 	cfg := &sim.Config{
 		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
 		Announce: announce, Params: params, Seed: s.Seed,
-		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace,
+		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
 	}
 	if alg.CheckRun != nil {
@@ -147,18 +154,40 @@ func Build(s Spec) (*sim.Config, error) {
 			return nil, errorf("%s: %v", alg.Name, err)
 		}
 	}
-	if !s.Force {
-		if err := cfg.CheckModel(); err != nil {
+	if err := cfg.CheckModel(); err != nil {
+		if !s.Force {
 			return nil, err
+		}
+		if s.MaxEvents == 0 || s.MaxEvents == sim.DefaultMaxEvents {
+			cfg.MaxEvents = ForcedEventLimit(alg, cfg.BoundContext())
 		}
 	}
 	return cfg, nil
 }
 
+// ForcedEventLimit is the event limit of a forced run off its model when
+// none is given: off its model an algorithm may loop forever (Chang-Roberts
+// on a grid forwards IDs round the cycles), and the default limit would
+// take minutes to reach. It is 100 times the declared message bound plus
+// n (wake-ups), or 1000n without a bound, and at least 10^6.
+func ForcedEventLimit(alg *elect.Algorithm, c elect.BoundContext) int64 {
+	limit := 1000 * float64(c.N)
+	if b, ok := MessageBound(alg, c); ok {
+		limit = 100 * (b + float64(c.N))
+	}
+	return int64(max(1e6, min(limit, float64(sim.DefaultMaxEvents))))
+}
+
 // naturalTopology is the topology an algorithm runs on when none is named.
-func naturalTopology(c elect.TopologyClass) string {
-	if c == elect.Complete {
+func naturalTopology(m elect.Model) string {
+	if m.Topology == elect.Complete && m.SenseOfDirection {
+		return "complete:chordal"
+	}
+	if m.Topology == elect.Complete {
 		return "complete"
+	}
+	if m.Topology == elect.General && m.SenseOfDirection {
+		return "hypercube"
 	}
 	return "ring"
 }
@@ -283,57 +312,6 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 		wake[i] = sim.Wake{Node: node}
 	}
 	return wake, nil
-}
-
-// engineBytesPerNode is the simulator's own memory per node besides the
-// node itself (the monitor's arrays, a couple of pending messages, its ID,
-// a node's random source when it draws).
-const engineBytesPerNode = 200
-
-// checkMemory refuses, before anything is allocated, a run that would not fit
-// in this machine's memory.
-func checkMemory(alg *elect.Algorithm, params elect.Params, n int, topo string) error {
-	per := sim.NodeBytes(alg, params)
-	need := int64(n) * (per + engineBytesPerNode)
-	if topo == "complete" && alg.Model.Topology != elect.Complete {
-		need += int64(n) * int64(n) * 8
-	}
-	need += topology.MemoryBytes(topo, n) // general graphs' adjacency arrays
-	have := physicalMemory()
-	if have > 0 && need > have*8/10 {
-		return errorf("n = %d needs about %s of memory, more than 80%% of this machine's %s; choose n below %d",
-			n, bytesString(need), bytesString(have), int64(float64(n)*float64(have*8/10)/float64(need)))
-	}
-	return nil
-}
-
-// physicalMemory returns the machine's memory in bytes, or 0 if unknown.
-func physicalMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb * 1024
-			}
-		}
-	}
-	return 0
-}
-
-func bytesString(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d bytes", b)
 }
 
 // IsUserError reports whether err is a problem with the input (as opposed to

@@ -81,11 +81,15 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if cfg.Trace != nil {
 		e.trace = NewTracer(cfg.Trace, cfg, e.traceClock)
+		if cfg.Delivery != NewestFirst {
+			e.trace.SetUnit(e.unit) // traceClock gives ticks
+		}
 	}
 	e.mon = NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
-		e.fastRing = cfg.Delivery == Sync || cfg.Delivery == FIFO || cfg.Delivery == Random
+		// A traced run's sends all take sendSlow, which writes them.
+		e.fastRing = (cfg.Delivery == Sync || cfg.Delivery == FIFO || cfg.Delivery == Random) && e.trace == nil
 	}
 	switch cfg.Delivery {
 	case Sync, FIFO:
@@ -404,6 +408,9 @@ func (e *engine) fire(t timed) {
 		e.lastAt = e.now
 		e.mon.Woke(i, true)
 		e.nodes.node(i).Wake(e, true)
+		if e.trace != nil {
+			e.trace.State(i, e.nodes.node(i))
+		}
 		return
 	}
 	e.lastAt = e.now
@@ -411,6 +418,9 @@ func (e *engine) fire(t timed) {
 		e.trace.Timer(i, t.tag)
 	}
 	e.nodes.node(i).(elect.TimerNode).Timer(e, t.tag)
+	if e.trace != nil {
+		e.trace.State(i, e.nodes.node(i))
+	}
 }
 
 // deliver hands d's message to its receiver, waking it first if needed.
@@ -430,6 +440,9 @@ func (e *engine) deliver(d *delivery) {
 		*st |= statusWoken
 		e.mon.Woke(i, false)
 		e.nodes.node(i).Wake(e, false)
+		if e.trace != nil {
+			e.trace.State(i, e.nodes.node(i))
+		}
 		if *st&statusHalted != 0 {
 			return
 		}
@@ -438,6 +451,9 @@ func (e *engine) deliver(d *delivery) {
 		e.trace.Deliver(i, port, msg, false)
 	}
 	e.nodes.node(i).Receive(e, port, msg)
+	if e.trace != nil {
+		e.trace.State(i, e.nodes.node(i))
+	}
 }
 
 // cancelled reports whether t is a timer its node has cancelled.

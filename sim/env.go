@@ -122,6 +122,9 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 	}
 	e.typeCounts[m.Type]++
 	e.nodes.countSent(i)
+	if e.trace != nil {
+		e.trace.Send(i, p, to, m)
+	}
 	var at int64
 	switch e.delivery {
 	case Sync, FIFO:

@@ -36,6 +36,9 @@ func (cfg *Config) CheckModel() error {
 			return fail(m.Topology.String(), "runs on complete graphs, not on %s", cfg.Graph.Name)
 		}
 	}
+	if m.SenseOfDirection && !cfg.Graph.SenseOfDirection() {
+		return fail("sense of direction", "needs ports labelled with a sense of direction (complete:chordal, hypercube), not %s", cfg.Graph.Name)
+	}
 	if cfg.Delivery == Sync && !m.Sync {
 		return fail("asynchronous model", "is an asynchronous algorithm; choose an asynchronous delivery (--timing async)")
 	}
@@ -48,6 +51,14 @@ func (cfg *Config) CheckModel() error {
 	if m.UniqueIDs {
 		if i, j, dup := ids.Duplicate(cfg.IDs); dup {
 			return fail("unique IDs", "needs unique IDs, but nodes %d and %d both hold %d", i, j, cfg.IDs[i])
+		}
+	}
+	if m.Weighted {
+		// The edge weights a run derives from IDs tie on a self-loop or a
+		// double link: the rings of one and two nodes (every other graph
+		// the tool builds is simple).
+		if n := int64(cfg.Graph.N); cfg.Graph.Edges() > n*(n-1)/2 {
+			return fail("distinct edge weights", "needs distinct edge weights, and %s on %d nodes has a self-loop or a double link; use at least 3 nodes", cfg.Graph.Name, n)
 		}
 	}
 	if m.WakeUp == elect.AllAtOnce && cfg.Wake != nil {

@@ -237,6 +237,7 @@ func (m *Monitor) Finish(end End) *Result {
 	default:
 		r.Outcome = OutcomeElected
 	}
+	r.TraceTruncated = m.trace.Truncated()
 	return r
 }
 

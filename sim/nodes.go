@@ -96,10 +96,14 @@ func (s *nodeStore) build(cfg *Config, buf *buffers) {
 			// tenth of a short run's time goes into building its nodes).
 			init, one, ids := alg.Init, info(0), cfg.IDs
 			regular := cfg.Graph.Kind != topology.General
+			weights := cfg.portWeights()
 			for i := range n {
 				one.ID = ids[i]
 				if !regular {
 					one.Degree = cfg.Graph.Degree(i)
+				}
+				if weights != nil {
+					one.Weights = weights(i)
 				}
 				init(s.node(int32(i)), one)
 			}

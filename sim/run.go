@@ -23,6 +23,8 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/topology"
@@ -53,8 +55,12 @@ type Config struct {
 	// all nodes are in the same state (elect.Snapshotter), and stop with
 	// outcome symmetric if they all elect themselves or the run ends so.
 	DetectSymmetry bool
-	// Trace, when not nil, receives one JSON line per event.
+	// Trace, when not nil, receives one JSON line per event (Tracer).
 	Trace io.Writer
+	// TraceLimit stops the trace, with a last "truncated" line, before it
+	// grows beyond this many bytes (0: no limit; DefaultTraceLimit is the
+	// commands' default).
+	TraceLimit int64
 	// CausalTime says that the run's time is its causal depth (the longest
 	// chain of messages each caused by the previous one), as under
 	// newest-first delivery: runtimes with real timing (goroutines, TCP)
@@ -112,6 +118,8 @@ type Result struct {
 	// SymmetricRound is the round after which a symmetric run was stopped.
 	SymmetricRound int64   `json:"symmetric_round,omitempty"`
 	Checks         []Check `json:"checks"`
+	// TraceTruncated says that the trace reached Config.TraceLimit.
+	TraceTruncated bool `json:"trace_truncated,omitempty"`
 
 	// TypeCounts counts messages by MsgType.
 	TypeCounts []int64 `json:"-"`
@@ -125,7 +133,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.loop()
+	e.loopRecovered()
 	r := e.finish()
 	e.releaseBuffers()
 	if e.trace != nil {
@@ -134,6 +142,26 @@ func Run(cfg Config) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// loopRecovered is loop, with a node's panic turned into the run's
+// violation: a forced run off its model may drive a node into a state its
+// code calls impossible, and that run must still end with an outcome that
+// says so (outcome violation, "panic: node I panicked: ..."). The run stops
+// where the panic left it; what was counted so far is reported.
+func (e *engine) loopRecovered() {
+	defer func() {
+		if p := recover(); p != nil {
+			e.mon.Violate("panic", PanicMessage(e.current, p))
+		}
+	}()
+	e.loop()
+}
+
+// PanicMessage describes a panic of node i's code with value p, as every
+// engine reports it in the violation "panic".
+func PanicMessage(i int32, p any) string {
+	return fmt.Sprintf("node %d panicked: %v", i, p)
 }
 
 // CheckConfig returns an error for a Config no engine can run: no
@@ -167,8 +195,9 @@ func (d Delivery) Unit() int64 {
 }
 
 // NodeInfos returns the function that gives node i's NodeInfo in a run of
-// cfg: its ID, degree, n when the model says nodes know it, and the run's
-// announcement flag and parameters.
+// cfg: its ID, degree, n when the model says nodes know it, the run's
+// announcement flag and parameters, and its ports' weights when the model
+// is Weighted (see portWeights for the rule).
 func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 	g := cfg.Graph
 	base := elect.NodeInfo{Announce: cfg.Announce, Params: cfg.Params}
@@ -179,14 +208,89 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 		base.N = g.N
 	}
 	regular := g.Kind != topology.General
+	weights := cfg.portWeights()
 	return func(i int) elect.NodeInfo {
 		info := base
 		info.ID = cfg.IDs[i]
 		if !regular {
 			info.Degree = g.Degree(i)
 		}
+		if weights != nil {
+			info.Weights = weights(i)
+		}
 		return info
 	}
+}
+
+// portWeights returns, for an algorithm whose model is Weighted, the
+// function that gives node i's port weights; nil for other algorithms. The
+// rule, the same on every runtime:
+//
+//   - on a graph with weights of its own (an edge list with a weight
+//     column, which are distinct and finite), an edge's Weight is its
+//     weight, encoded so that comparing Weights compares the numbers
+//     exactly (the IEEE 754 bits with the sign folded, see floatKey);
+//   - otherwise an edge's Weight orders it by the pair (smaller endpoint
+//     ID, larger endpoint ID) lexicographically: it is r(a)*n + r(b), where
+//     a < b are the endpoint IDs and r is an ID's rank among the run's
+//     IDs. Distinct IDs and a simple graph (no self-loop, no double link)
+//     make these distinct, exactly (n <= 2^31, so r(a)*n + r(b) < 2^62).
+//
+// General graphs get slices of one array of all ports; rings and complete
+// graphs a new slice per node.
+func (cfg *Config) portWeights() func(i int) []elect.Weight {
+	g := cfg.Graph
+	if !cfg.Algorithm.Model.Weighted || g.N == 0 {
+		return nil
+	}
+	weight := func(i int32, p elect.Port) elect.Weight { return floatKey(g.Weight(i, p)) }
+	if !g.Weighted() {
+		sorted := append([]elect.ID(nil), cfg.IDs...)
+		slices.Sort(sorted)
+		rank := make([]int64, g.N)
+		for i, id := range cfg.IDs {
+			r, _ := slices.BinarySearch(sorted, id)
+			rank[i] = int64(r)
+		}
+		n := int64(g.N)
+		weight = func(i int32, p elect.Port) elect.Weight {
+			j, _ := g.Neighbor(i, p)
+			a, b := rank[i], rank[j]
+			return elect.Weight(min(a, b)*n + max(a, b))
+		}
+	}
+	if g.Kind != topology.General {
+		return func(i int) []elect.Weight {
+			w := make([]elect.Weight, g.Degree(i))
+			for p := range w {
+				w[p] = weight(int32(i), elect.Port(p))
+			}
+			return w
+		}
+	}
+	all := make([]elect.Weight, g.Ports())
+	for i := range int32(g.N) {
+		for p := range elect.Port(g.Degree(int(i))) {
+			all[g.PortIndex(i, p)] = weight(i, p)
+		}
+	}
+	return func(i int) []elect.Weight {
+		k := g.PortIndex(int32(i), 0)
+		d := int64(g.Degree(i))
+		return all[k : k+d : k+d]
+	}
+}
+
+// floatKey encodes a finite float64 as an int64 with the same order: the
+// sign bit is folded so that negative numbers' bits count down.
+func floatKey(w float64) elect.Weight {
+	b := math.Float64bits(w + 0) // + 0 makes -0 into +0
+	if b>>63 == 1 {
+		b = ^b
+	} else {
+		b |= 1 << 63
+	}
+	return elect.Weight(int64(b ^ 1<<63))
 }
 
 const maxInt64 = 1<<63 - 1

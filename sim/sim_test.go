@@ -300,25 +300,41 @@ func shuffled(n int, seed uint64) []elect.ID {
 	return ids
 }
 
-// TestTraceFormat pins the trace of a 3-node LCR run: every event, in order.
+// TestTraceFormat pins the trace of a 3-node LCR run: the header, then every
+// event in order (docs/trace.md, format version 2).
 func TestTraceFormat(t *testing.T) {
 	var buf bytes.Buffer
 	run(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 0}, Delivery: sim.FIFO, Announce: true, Trace: &buf})
-	want := `{"t":0,"ev":"wake","node":0,"spontaneous":true}
+	want := `{"ev":"header","format":"elect-trace","version":2,"algorithm":"lcr","title":"Le Lann-Chang-Roberts","n":3,"seed":0,"topology":{"kind":"ring","name":"ring"},"ids":[1,2,0],"delivery":"fifo","time":"time units","runtime":"sim","announce":true,"messages":[{"name":"election","fields":["j"]},{"name":"leader","fields":["j"]}],"bounds":[{"name":"election messages","quantity":"messages","types":["election"],"relation":"<=","formula":"n(n+1)/2","value":6},{"name":"election messages","quantity":"messages","types":["election"],"relation":">=","formula":"2n-1","value":5},{"name":"leader messages","quantity":"messages","types":["leader"],"relation":"==","formula":"n","value":3},{"name":"time","quantity":"time","relation":"<=","formula":"n (2n with announcement)","value":6}]}
+{"t":0,"ev":"wake","node":0,"spontaneous":true}
+{"t":0,"ev":"send","from":0,"port":"left","to":1,"type":"election","payload":{"j":1}}
+{"t":0,"ev":"state","node":0,"vars":{"id":1,"maxID":1,"leader":false,"announce":true}}
 {"t":0,"ev":"wake","node":1,"spontaneous":true}
+{"t":0,"ev":"send","from":1,"port":"left","to":2,"type":"election","payload":{"j":2}}
+{"t":0,"ev":"state","node":1,"vars":{"id":2,"maxID":2,"leader":false,"announce":true}}
 {"t":0,"ev":"wake","node":2,"spontaneous":true}
+{"t":0,"ev":"send","from":2,"port":"left","to":0,"type":"election","payload":{"j":0}}
+{"t":0,"ev":"state","node":2,"vars":{"id":0,"maxID":0,"leader":false,"announce":true}}
 {"t":1,"ev":"deliver","from":0,"to":1,"port":"right","type":"election","payload":{"j":1}}
 {"t":1,"ev":"deliver","from":1,"to":2,"port":"right","type":"election","payload":{"j":2}}
+{"t":1,"ev":"send","from":2,"port":"left","to":0,"type":"election","payload":{"j":2}}
+{"t":1,"ev":"state","node":2,"vars":{"id":0,"maxID":2,"leader":false,"announce":true}}
 {"t":1,"ev":"deliver","from":2,"to":0,"port":"right","type":"election","payload":{"j":0}}
 {"t":2,"ev":"deliver","from":2,"to":0,"port":"right","type":"election","payload":{"j":2}}
+{"t":2,"ev":"send","from":0,"port":"left","to":1,"type":"election","payload":{"j":2}}
+{"t":2,"ev":"state","node":0,"vars":{"id":1,"maxID":2,"leader":false,"announce":true}}
 {"t":3,"ev":"deliver","from":0,"to":1,"port":"right","type":"election","payload":{"j":2}}
 {"t":3,"ev":"decide","node":1,"decision":"elected"}
+{"t":3,"ev":"send","from":1,"port":"left","to":2,"type":"leader","payload":{"j":2}}
+{"t":3,"ev":"state","node":1,"vars":{"id":2,"maxID":2,"leader":true,"announce":true}}
 {"t":4,"ev":"deliver","from":1,"to":2,"port":"right","type":"leader","payload":{"j":2}}
 {"t":4,"ev":"learn","node":2,"leader":2}
 {"t":4,"ev":"decide","node":2,"decision":"not-elected"}
+{"t":4,"ev":"send","from":2,"port":"left","to":0,"type":"leader","payload":{"j":2}}
 {"t":5,"ev":"deliver","from":2,"to":0,"port":"right","type":"leader","payload":{"j":2}}
 {"t":5,"ev":"learn","node":0,"leader":2}
 {"t":5,"ev":"decide","node":0,"decision":"not-elected"}
+{"t":5,"ev":"send","from":0,"port":"left","to":1,"type":"leader","payload":{"j":2}}
 {"t":6,"ev":"deliver","from":0,"to":1,"port":"right","type":"leader","payload":{"j":2}}
 `
 	if buf.String() != want {

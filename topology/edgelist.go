@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -19,13 +20,18 @@ const MaxEdgeListNodes = 1 << 30
 //	1 2
 //
 // Each other line is one undirected edge "u v" between node numbers
-// 0..n-1. The result is validated as by FromEdges.
+// 0..n-1, optionally with a weight "u v w" (a finite number as Go's
+// strconv.ParseFloat reads it, e.g. 3, -0.5, 1e-3). Either every edge has a
+// weight or none has; weights must be distinct (the algorithms that use
+// them, GHS, need a unique minimum spanning tree). The result is validated
+// as by FromWeightedEdges.
 func ParseEdgeList(r io.Reader, name string) (*Graph, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	declared := -1
 	largest := int64(-1)
 	var edges [][2]int32
+	var weights []float64
 	line := 0
 	for sc.Scan() {
 		line++
@@ -48,8 +54,18 @@ func ParseEdgeList(r io.Reader, name string) (*Graph, error) {
 			declared = int(v)
 			continue
 		}
-		if len(f) != 2 {
-			return nil, fmt.Errorf("%w: line %d: want an edge 'u v', got %q", ErrInvalid, line, text)
+		if len(f) != 2 && len(f) != 3 {
+			return nil, fmt.Errorf("%w: line %d: want an edge 'u v' or 'u v weight', got %q", ErrInvalid, line, text)
+		}
+		if (len(f) == 3) != (weights != nil) && len(edges) > 0 {
+			return nil, fmt.Errorf("%w: line %d: either every edge has a weight or none has", ErrInvalid, line)
+		}
+		if len(f) == 3 {
+			w, err := strconv.ParseFloat(f[2], 64)
+			if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
+				return nil, fmt.Errorf("%w: line %d: weight %q is not a finite number", ErrInvalid, line, f[2])
+			}
+			weights = append(weights, w)
 		}
 		var e [2]int32
 		for k := range 2 {
@@ -75,5 +91,5 @@ func ParseEdgeList(r io.Reader, name string) (*Graph, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: no nodes and no edges", ErrInvalid)
 	}
-	return FromEdges(n, edges, name)
+	return FromWeightedEdges(n, edges, weights, name)
 }

@@ -3,22 +3,32 @@ package topology
 import (
 	"bytes"
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // FuzzParseEdgeList: any input either is refused with an error wrapping
 // ErrInvalid, or gives a valid graph (connected, consistent ports, no
-// self-loops or duplicate edges).
+// self-loops or duplicate edges) whose weights, when it has some, are
+// finite, the same at both ends of an edge, and distinct between edges.
 func FuzzParseEdgeList(f *testing.F) {
 	for _, s := range []string{
 		"0 1\n1 2\n", "nodes 3\n0 1\n1 2\n2 0\n", "# c\n\n0 1 # e\n", "nodes 1\n",
 		"0 0\n", "0 1\n1 0\n", "0 1\n2 3\n", "nodes 2\n0 5\n", "x y\n", "0\n", "nodes 0\n",
 		"nodes 3\nnodes 3\n", "0 1\nnodes 2\n", "-1 0\n", "99999999999 0\n",
+		"0 1 2.5\n1 2 -1e3\n", "0 1 1\n1 2 1\n", "0 1 1\n1 2\n", "0 1\n1 2 3\n", "0 1 NaN\n", "0 1 inf\n",
+		"0 1 0\n1 2 -0\n", "0 1 0x1p-3\n", "0 1 1 1\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, w := range strings.Fields(string(data)) {
+			if v, err := strconv.ParseInt(w, 10, 64); err == nil && v > 1<<20 {
+				return // a valid but huge graph (up to 2^30 nodes): memory, not parsing
+			}
+		}
 		g, err := ParseEdgeList(bytes.NewReader(data), "fuzz")
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
@@ -32,10 +42,24 @@ func FuzzParseEdgeList(f *testing.F) {
 		if u, v, dup := g.duplicate(); dup {
 			t.Fatalf("accepted a duplicate edge %d-%d", u, v)
 		}
+		seen := map[float64]bool{}
 		for i := range g.N {
 			for k := g.offsets[i]; k < g.offsets[i+1]; k++ {
 				if int(g.nbr[k]) == i {
 					t.Fatalf("accepted a self-loop at %d", i)
+				}
+				if !g.Weighted() {
+					continue
+				}
+				w := g.weight[k]
+				if math.IsNaN(w) || math.IsInf(w, 0) || w != g.weight[g.offsets[g.nbr[k]]+int64(g.back[k])] {
+					t.Fatalf("weight %v of port %d of node %d: not finite, or not its edge's other end's", w, k-g.offsets[i], i)
+				}
+				if int(g.nbr[k]) > i {
+					if seen[w] {
+						t.Fatalf("accepted two edges of weight %v", w)
+					}
+					seen[w] = true
 				}
 			}
 		}

@@ -296,7 +296,7 @@ func TestInvalidGraphsAreRefused(t *testing.T) {
 		{file("isolated.txt", "nodes 4\n0 1\n1 2\n"), 0, "disconnected (2 components)"},
 		{file("declared.txt", "nodes 2\n0 1\n1 2\n"), 0, "node count mismatch: 'nodes 2' but an edge names node 2"},
 		{file("ok.txt", "0 1\n1 2\n"), 5, "node count mismatch"},
-		{file("junk.txt", "0 1 2\n"), 0, "want an edge 'u v'"},
+		{file("junk.txt", "0 1 2 3\n"), 0, "want an edge 'u v'"},
 		{file("neg.txt", "0 -1\n"), 0, "is not a number"},
 		{file("empty.txt", "# nothing\n"), 0, "no nodes and no edges"},
 		{"file:" + filepath.Join(dir, "missing.txt"), 0, "no such file"},
@@ -394,5 +394,34 @@ func TestLargeGridIsCompact(t *testing.T) {
 	bytes := 8*cap(g.offsets) + 4*cap(g.nbr) + 4*cap(g.back)
 	if want := 8*(g.N+1) + 8*int(g.Ports()); bytes != want {
 		t.Errorf("adjacency arrays take %d bytes, want %d", bytes, want)
+	}
+}
+
+// TestChordalCompleteLabelsDistances: on complete:chordal, port p of node i
+// leads p+1 steps along the cycle, and the far end sees the link on the
+// port of the distance back, n-(p+1).
+func TestChordalCompleteLabelsDistances(t *testing.T) {
+	for _, n := range []int{2, 3, 8, 17} {
+		g, err := Parse("complete:chordal", n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !g.SenseOfDirection() || g.Kind != Complete {
+			t.Fatalf("n=%d: %s is not a complete graph with a sense of direction", n, g.Name)
+		}
+		for i := range int32(n) {
+			for p := range elect.Port(n - 1) {
+				j, q := g.Neighbor(i, p)
+				if want := (int(i) + int(p) + 1) % n; int(j) != want {
+					t.Fatalf("n=%d: port %d of node %d leads to %d, want %d", n, p, i, j, want)
+				}
+				if back, bq := g.Neighbor(j, q); back != i || bq != p || int(q) != n-int(p)-2 {
+					t.Fatalf("n=%d: link %d:%d -> %d:%d does not lead back", n, i, p, j, q)
+				}
+			}
+		}
+	}
+	if g, _ := Parse("complete", 5, nil); g.SenseOfDirection() {
+		t.Fatal("the plain complete graph claims a sense of direction")
 	}
 }

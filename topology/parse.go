@@ -11,7 +11,7 @@ import (
 )
 
 // Usage lists the accepted topology specifications.
-const Usage = "ring, complete, line, star, grid:WxH, torus:WxH (W, H >= 3), " +
+const Usage = "ring, complete, complete:chordal (ports labelled by distance along a Hamiltonian cycle), line, star, grid:WxH, torus:WxH (W, H >= 3), " +
 	"hypercube (n a power of two), tree (uniform random labelled tree, from a random Prüfer sequence), " +
 	"gnp:P (G(n,p) resampled until connected), file:PATH (an edge list); " +
 	"grid, torus and file fix the node count: --n may be omitted, or must agree"
@@ -56,6 +56,9 @@ func Parse(spec string, n int, rng *rand.Rand) (*Graph, error) {
 	case "complete":
 		if spec == name {
 			return NewComplete(n), nil
+		}
+		if arg == "chordal" {
+			return NewChordalComplete(n), nil
 		}
 	case "line":
 		if spec == name {

@@ -96,6 +96,9 @@ var registry = []*Reproduction{
 		}),
 	nlognRepro("franklin", "Franklin: O(n log n) messages on the bidirectional ring", "seed 001 §5.2.3 (the two-way algorithm); Franklin 1982", "",
 		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe", nil),
+	dkrRepro(),
+	hpRepro(),
+	krsRepro(),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},
@@ -160,6 +163,7 @@ var registry = []*Reproduction{
 	},
 	lcrRandomRepro(),
 	itaiRodehRepro(),
+	pfRepro(),
 	allToAllRepro(),
 	{
 		Name: "afek-gafni", Title: "Afek-Gafni B: at most 4n*H_n + 3(n-1) messages on complete graphs", Source: "seed 002, Lemma 2",
@@ -195,6 +199,7 @@ var registry = []*Reproduction{
 	},
 	echoRepro(),
 	floodMaxRepro(),
+	ghsRepro(),
 }
 
 // timeSliceTime checks time == n(m+1), m the leader's (smallest) ID.
@@ -485,6 +490,56 @@ func floodMaxRepro() *Reproduction {
 				},
 				Figures: []Figure{{Title: "FloodMax (every round, diam = n-1): messages", Measure: "messages", YLabel: "messages",
 					Rows: filter(every, func(r *experiment.Row) bool { return r.IDs == "random" }), Curves: []string{"n^2"}}},
+			}, nil
+		},
+	}
+}
+
+// ghsRepro checks Gallager-Humblet-Spira (ACM TOPLAS 5(1), 1983, section 5)
+// on graphs of known edge count: at most 5n lg n + 2|E| messages of the
+// paper's seven types, at least 2(n-1) (a Connect and an Initiate per tree
+// edge), time at most 5n lg n when all nodes wake at once (plus n-1 for
+// the election), and exactly n election messages (core-id and leader).
+func ghsRepro() *Reproduction {
+	const src = "Gallager, Humblet, Spira 1983, section 5"
+	return &Reproduction{
+		Name: "ghs", Title: "GHS: at most 5n lg n + 2|E| messages, time at most 5n lg n", Source: src,
+		Needs: []string{"ghs"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweepFamilies(ctx, e, experiment.Grid{
+				Algorithms: []string{"ghs"}, Sizes: pick(e, []int{8, 16, 32, 64}, []int{8, 16, 32, 64, 128, 256}),
+				IDs: []string{"random", "increasing"}, Deliveries: []string{"fifo", "random-fifo"}, Initiators: []string{"all", "nodes:0"},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				mst := 0.0
+				for _, ty := range []string{"Connect", "Initiate", "Test", "Accept", "Reject", "Report", "ChangeRoot"} {
+					mst += rows[i].Get("messages:" + ty)
+				}
+				rows[i].Measures["mst"] = mst
+				rows[i].Measures["election"] = rows[i].Get("messages:core-id") + rows[i].Get("messages:leader")
+			}
+			nlgn := func(n int) float64 { return 5 * float64(n) * math.Log2(float64(n)) }
+			allWake := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			return &Report{
+				Rows: []Row{
+					boundEach("at most 5n lg n + 2|E| messages build the minimum spanning tree", src, rows, "mst", "5n lg n + 2|E|",
+						func(r *experiment.Row) float64 { return nlgn(r.N) + 2*r.Get("edges") }),
+					lowerBoundEach("every tree edge carries a Connect and an Initiate", src, rows, "mst", "2(n-1)",
+						func(r *experiment.Row) float64 { return 2 * float64(r.N-1) }),
+					bound("all nodes awake at time 0: the tree is done by time 5n lg n (n-1 more to elect and announce)", src, allWake, "time",
+						"5n lg n + n - 1", func(n int) float64 { return nlgn(n) + float64(n-1) }),
+					exact("election: two core-id over the core edge, a leader over each other tree edge", src, rows, "election", "n",
+						func(n int) float64 { return float64(n) }),
+					allElected("the larger-ID endpoint of the final core edge is elected, and every node knows it", src, rows),
+				},
+				Figures: []Figure{{Title: "GHS: messages of the seven MST types (all initiate, random IDs, FIFO)", Measure: "mst", YLabel: "MST messages",
+					Rows: filter(rows, func(r *experiment.Row) bool {
+						return r.IDs == "random" && strings.Contains(r.Config, "fifo") && !strings.Contains(r.Config, "random-fifo") && strings.Contains(r.Config, "all initiate")
+					}), Curves: []string{"n lg n", "n^2"}}},
 			}, nil
 		},
 	}

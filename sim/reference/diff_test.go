@@ -132,9 +132,11 @@ func compareEngines(t *testing.T, name string, cfg sim.Config) {
 		t.Errorf("%s: results differ\nsimulator %+v\nreference %+v", name, *fast, *ref)
 		return
 	}
-	if !bytes.Equal(fastTrace.Bytes(), refTrace.Bytes()) {
-		t.Errorf("%s: traces differ (%d and %d bytes)\nfirst difference near: %s", name, fastTrace.Len(), refTrace.Len(),
-			firstDifference(fastTrace.String(), refTrace.String()))
+	// The headers differ in the runtime they name, and in nothing else.
+	fastBytes := bytes.Replace(fastTrace.Bytes(), []byte(`"runtime":"sim"`), []byte(`"runtime":"reference"`), 1)
+	if !bytes.Equal(fastBytes, refTrace.Bytes()) {
+		t.Errorf("%s: traces differ (%d and %d bytes)\nfirst difference near: %s", name, len(fastBytes), refTrace.Len(),
+			firstDifference(string(fastBytes), refTrace.String()))
 	}
 }
 

@@ -161,6 +161,10 @@ func (e *Engine) setTrace(w io.Writer) {
 			}
 			return e.now
 		})
+		e.trace.SetRuntime("reference")
+		if e.cfg.Delivery != sim.NewestFirst {
+			e.trace.SetUnit(e.unit) // the clock gives ticks (Replay says otherwise)
+		}
 	}
 }
 
@@ -292,7 +296,11 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	e.cur = i
 	e.rec.ClearEffects()
 	e.rec.SetRound(e.now / e.unit)
-	handler(e.rec)
+	if !e.callRecovered(i, handler) {
+		// The node panicked: what it did before the panic is carried
+		// out, as the fast engine does, and the run stops there.
+		e.stopped = true
+	}
 	for _, f := range e.rec.Effects() {
 		switch f.Kind {
 		case elect.EffectSend:
@@ -314,6 +322,23 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 		}
 	}
 	e.rec.ClearEffects()
+	if e.trace != nil {
+		e.trace.State(i, e.nodes[i])
+	}
+}
+
+// callRecovered runs handler and reports false, after recording the
+// violation "panic", if the node's code panicked (a forced run off its
+// model can drive a node into a state its code calls impossible).
+func (e *Engine) callRecovered(i int32, handler func(elect.Env)) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.mon.Violate("panic", sim.PanicMessage(i, p))
+			ok = false
+		}
+	}()
+	handler(e.rec)
+	return true
 }
 
 // rand is the Env's random source: the current node's own stream.
@@ -337,6 +362,9 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 	}
 	e.typeCounts[m.Type]++
 	e.sent[i]++
+	if e.trace != nil {
+		e.trace.Send(i, p, to, m)
+	}
 	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
 	if e.replay != nil {
 		ev.depth = e.depth[i] + 1

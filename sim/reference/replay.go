@@ -1,28 +1,37 @@
 package reference
 
 import (
-	"bufio"
-	"encoding/json"
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/trace"
 )
 
 // Replay runs cfg on the reference engine in the order of a recorded
 // execution: the trace of a run of the same configuration (sim.Tracer's
 // lines, as the goroutine runtime and the TCP runtime record them, or as
-// the simulator writes them under FIFO or synchronous delivery). Its
+// the simulator writes them under FIFO or synchronous delivery), in format
+// version 2 (whose header must name the same algorithm and n) or in the
+// headerless version 1, read with package trace. Its
 // "wake" (spontaneous), "deliver", "drop" and "timer" lines are the
 // schedule, taken in file order; every other line is ignored. Under a FIFO
 // delivery model a "deliver" line takes the oldest message in flight on
 // its link, and must name the same message type and payload, or the replay
 // stops with an error that names the line; under the others (the
 // checker's bag executions) it takes the first message in flight on its
-// link that it names. Under synchronous delivery a line's
+// link that it names. A record that ends with a "cut" line is an
+// execution that never ends (a checker's counterexample): its "loop" line
+// marks the state it must come back to at the cut, which the replay
+// checks, reporting the run as a non-termination violation. Under
+// synchronous delivery a line's
 // "t" is its round; otherwise the time of the replay, like that of the
 // runtimes with real timing, is the causal depth.
 //
@@ -39,17 +48,59 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	}
 	e.queue = nil
 	e.newest = cfg.Delivery != sim.Sync
+	if e.trace != nil && e.newest {
+		e.trace.SetUnit(1) // the replay's time is its causal depth
+	}
 	e.replay = map[int64][]event{}
 	e.replayTimers = make([][]event, e.n)
-	sc := bufio.NewScanner(record)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		if err := e.replayLine(sc.Bytes()); err != nil {
-			return nil, fmt.Errorf("replay, line %d: %w", line, err)
+	rd, err := trace.NewReader(record)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if h := rd.Header(); h != nil {
+		if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
+			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("replay: reading the record: %w", err)
+	var loop []byte // the network's state at the "loop" line
+	loopLine := 0
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		line := rd.Line()
+		switch l.Ev {
+		case "truncated":
+			return nil, fmt.Errorf("replay, line %d: the trace was cut at its size limit (%d bytes); only whole runs replay", line, l.Limit)
+		case "loop":
+			if loop, err = e.networkState(); err != nil {
+				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+			}
+			loopLine = line
+			continue
+		case "cut":
+			// A record that is not a whole run: a checker's execution that
+			// never ends, which must come back to its loop's state.
+			if loop == nil {
+				return nil, fmt.Errorf("replay, line %d: the record is cut without a \"loop\" line: it is not a whole run", line)
+			}
+			now, err := e.networkState()
+			if err != nil {
+				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+			}
+			if !bytes.Equal(now, loop) {
+				return nil, fmt.Errorf("replay, line %d: the record is cut as a loop, but the network is not in the state it was in at line %d", line, loopLine)
+			}
+			e.mon.Violate("non-termination", fmt.Sprintf("the execution came back at line %d of the record to the state it was in at line %d, and can repeat those steps for ever", line, loopLine))
+			return e.Finish()
+		}
+		if err := e.replayLine(&l); err != nil {
+			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
+		}
 	}
 	inFlight := 0
 	for _, q := range e.replay {
@@ -61,24 +112,60 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 	return e.Finish()
 }
 
-// recordLine is what Replay reads of a trace line.
-type recordLine struct {
-	T           json.Number      `json:"t"`
-	Ev          string           `json:"ev"`
-	Node        int32            `json:"node"`
-	Spontaneous bool             `json:"spontaneous"`
-	To          int32            `json:"to"`
-	Port        string           `json:"port"`
-	Type        string           `json:"type"`
-	Payload     map[string]int64 `json:"payload"`
-	Tag         int64            `json:"tag"`
+// networkState encodes what a node could ever see of the network: every
+// node's state, flags, decision and random stream, the messages in flight
+// on each link (as a multiset unless links are FIFO) and the timers
+// pending. Causal depths are left out: no node sees them, so equal
+// encodings mean the same steps can follow.
+func (e *Engine) networkState() ([]byte, error) {
+	var b []byte
+	for i, nd := range e.nodes {
+		s, ok := nd.(elect.Snapshotter)
+		if !ok {
+			return nil, fmt.Errorf("%s's nodes cannot be compared (no elect.Snapshotter), so a loop cannot be checked", e.alg.Name)
+		}
+		b = s.AppendState(b)
+		b = elect.AppendBool(b, e.woken[i])
+		b = elect.AppendBool(b, e.halted[i])
+		b = elect.AppendUint(b, uint64(e.mon.Decision(int32(i))))
+		if r := e.nodeRand[i]; r != nil {
+			st, _ := r.MarshalBinary()
+			b = append(b, st...)
+		}
+		for _, t := range e.replayTimers[i] {
+			if t.seq > e.cancelSeq[i] {
+				b = elect.AppendInt(b, t.tag)
+			}
+		}
+		b = append(b, '|')
+	}
+	keys := slices.Sorted(maps.Keys(e.replay))
+	for _, k := range keys {
+		msgs := make([]elect.Message, 0, len(e.replay[k]))
+		for _, ev := range e.replay[k] {
+			msgs = append(msgs, ev.msg)
+		}
+		if len(msgs) == 0 {
+			continue
+		}
+		if !e.cfg.Delivery.IsFIFO() {
+			slices.SortFunc(msgs, func(a, b elect.Message) int {
+				return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.ID, b.ID), cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B))
+			})
+		}
+		b = elect.AppendInt(b, k)
+		for _, m := range msgs {
+			b = elect.AppendUint(b, uint64(m.Type))
+			b = elect.AppendInt(b, int64(m.ID))
+			b = elect.AppendInt(b, m.A)
+			b = elect.AppendInt(b, m.B)
+		}
+		b = append(b, '|')
+	}
+	return b, nil
 }
 
-func (e *Engine) replayLine(text []byte) error {
-	var l recordLine
-	if err := json.Unmarshal(text, &l); err != nil {
-		return fmt.Errorf("not a trace line: %v", err)
-	}
+func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 	default:
@@ -147,7 +234,7 @@ func (e *Engine) replayLine(text []byte) error {
 }
 
 // sameMessage checks that m is the message a line says was delivered.
-func sameMessage(alg *elect.Algorithm, m elect.Message, l recordLine) error {
+func sameMessage(alg *elect.Algorithm, m elect.Message, l *trace.Event) error {
 	mt := alg.Messages[m.Type]
 	if mt.Name != l.Type {
 		return fmt.Errorf("the record delivers a %s message, but the oldest in flight is a %s message", l.Type, mt.Name)

@@ -28,7 +28,8 @@ func (e *Engine) Snapshot() (*Snapshot, error) {
 }
 
 // Restore returns an engine that goes on from the snapshot, writing the
-// rest of its trace (if the run traces) to trace.
+// rest of its trace (if the run traces) to trace: the lines that follow
+// those written before the snapshot, without a header.
 func (s *Snapshot) Restore(trace io.Writer) (*Engine, error) {
 	return s.e.copy(trace)
 }
@@ -64,7 +65,13 @@ func (e *Engine) copy(w io.Writer) (*Engine, error) {
 			c.nodeRand[i] = &v
 		}
 	}
+	if w == nil && e.trace != nil {
+		w = io.Discard // a snapshot keeps what its tracer knows, for Restore
+	}
 	c.setTrace(w)
+	if c.trace != nil && e.trace != nil {
+		c.trace.Continue(e.trace) // the rest of the trace: no header, states known
+	}
 	c.mon = e.mon.Clone(c.trace)
 	c.rec = elect.NewRecorder(c.rand)
 	return &c, nil

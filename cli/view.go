@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/view"
+)
+
+func init() {
+	register(command{name: "view", summary: "watch a trace in a browser, or export it (HTML, ShiViz, SVG)", run: viewCommand})
+}
+
+const viewUsage = `usage: elect view FILE [flags]
+
+Serves a page that draws the trace FILE (format version 2, docs/trace.md):
+the network with its messages moving along the links, the nodes coloured by
+decision, a space-time diagram, the running message counts next to the
+algorithm's bounds, and every node's state. It listens on 127.0.0.1 on a
+free port and prints the URL; Ctrl-C stops it. The page is embedded in the
+elect binary and loads nothing from the network.
+
+With --out, --shiviz or --svg it writes files instead of serving:
+--out a self-contained HTML page (the trace inlined) to share or put online,
+--shiviz a log for ShiViz (https://bestchai.bitbucket.io/shiviz/) with vector
+clocks, --svg a static space-time diagram.
+
+Examples:
+  elect run lcr --n 8 --ids decreasing --trace lcr.jsonl
+  elect view lcr.jsonl
+  elect view lcr.jsonl --out lcr.html --svg lcr.svg --shiviz lcr.log
+  elect run hs --n 16 --view
+
+Flags:
+`
+
+func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("view", viewUsage)
+	addr := fs.String("addr", "127.0.0.1:0", "address to serve on (host:port; port 0 picks a free one)")
+	out := fs.String("out", "", "write the page, with the trace inlined, to this HTML file instead of serving")
+	shiviz := fs.String("shiviz", "", "write a ShiViz log (vector clocks) to this file")
+	svg := fs.String("svg", "", "write a space-time diagram to this SVG file")
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("view takes one trace file (got %d)", len(pos))
+	}
+	data, tr, err := view.Load(pos[0])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if *out != "" || *shiviz != "" || *svg != "" {
+		for _, w := range []struct {
+			path  string
+			write func(io.Writer) error
+		}{
+			{*out, func(w io.Writer) error { return view.Page(w, data) }},
+			{*shiviz, func(w io.Writer) error { return view.ShiViz(w, tr) }},
+			{*svg, func(w io.Writer) error { return view.SVG(w, tr) }},
+		} {
+			if w.path == "" {
+				continue
+			}
+			if err := writeFile(w.path, w.write); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %s\n", w.path)
+		}
+		return nil
+	}
+	return serveView(data, *addr, stdout, stderr)
+}
+
+// serveView serves a checked trace until the process is stopped.
+func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
+	ln, loopback, err := view.Listen(addr)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	if !loopback {
+		fmt.Fprintf(stderr, "elect: warning: %s is not a loopback address; anyone who can reach it sees the trace\n", addr)
+	}
+	fmt.Fprintf(stdout, "elect view: %s (Ctrl-C stops)\n", url)
+	if os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" {
+		if p, err := exec.LookPath("xdg-open"); err == nil {
+			cmd := exec.Command(p, url)
+			if cmd.Start() == nil {
+				go cmd.Wait()
+			}
+		}
+	}
+	// Ctrl-C closes the listener, so that the caller's cleanup runs (run
+	// --view removes its temporary trace).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	return view.Serve(ln, data)
+}
+
+// writeFile writes a file through write, leaving no partial file behind
+// when it fails.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("cannot create %s: %v", path, err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// viewAfterRun serves the trace a run just wrote (elect run --view).
+func viewAfterRun(path string, stdout, stderr io.Writer) error {
+	data, _, err := view.Load(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "trace     %s\n", filepath.Clean(path))
+	if strings.Contains(path, "elect-view-") {
+		fmt.Fprintln(stdout, "          (a temporary file, removed when the viewer stops; --trace FILE keeps one)")
+	}
+	return serveView(data, "", stdout, stderr)
+}

@@ -1,0 +1,52 @@
+package general_test
+
+import (
+	"testing"
+
+	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/scenario"
+)
+
+// TestYoYoHoldsInEverySchedule explores every ID assignment, every
+// non-empty set of starters and every delivery order of non-FIFO links (a
+// bag per link) on 4-node rings, lines and stars: the minimum is always
+// elected, the set-up always costs exactly 2|E|, and the VALUE bound holds.
+func TestYoYoHoldsInEverySchedule(t *testing.T) {
+	for _, topo := range []string{"ring", "line", "star"} {
+		r, err := check.Run(check.Options{
+			Spec: scenario.Spec{Algorithm: "yoyo", N: 4, Topology: topo, Seed: 1},
+			IDs:  "all", Delivery: "bag", Initiators: "subsets",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != "ok" {
+			t.Fatalf("%s: verdict %s: %s", topo, r.Verdict, r.Property)
+		}
+		for _, b := range r.Bounds {
+			if !b.Holds {
+				t.Errorf("%s: bound %s fails in some schedule", topo, b.Name)
+			}
+		}
+	}
+}
+
+// TestHyperElectHoldsInEverySchedule: every ID assignment, set of starters
+// and non-FIFO delivery order on the 4-node hypercube.
+func TestHyperElectHoldsInEverySchedule(t *testing.T) {
+	r, err := check.Run(check.Options{
+		Spec: scenario.Spec{Algorithm: "hyperelect", N: 4, Seed: 1},
+		IDs:  "all", Delivery: "bag", Initiators: "subsets",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "ok" {
+		t.Fatalf("verdict %s: %s", r.Verdict, r.Property)
+	}
+	for _, b := range r.Bounds {
+		if !b.Holds {
+			t.Errorf("bound %s fails in some schedule", b.Name)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package ring_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+)
+
+// dkrDeliveries are the FIFO deliveries Dolev-Klawe-Rodeh runs under.
+var dkrDeliveries = []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO}
+
+// TestDKRIncreasingAndDecreasingRingsSendThreeN: on the increasing ring
+// [0 1 .. n-1] (messages go from node i to node i+1) only node 0 survives
+// phase 0 (its left is n-1, which beats 0 and leftleft n-2); on the
+// decreasing ring only node 1 (left n-1 beats n-2 and leftleft 0). Phase 1
+// has a single active process, whose (1, n-1) comes back to it: 2n + n
+// messages, m1 = 2n, m2 = n, for every n >= 2 (Dolev, Klawe and Rodeh's
+// phase rule). With n = 1 the first (1, id) comes back at once: 1 message.
+// Times are rounds (sync, all at 0): phase 0 ends at 2, and the single
+// active process's message goes round in n more.
+func TestDKRIncreasingAndDecreasingRingsSendThreeN(t *testing.T) {
+	for _, arrangement := range []string{"increasing", "decreasing"} {
+		for _, n := range []int{1, 2, 3, 4, 5, 16, 17, 100, 1000} {
+			for _, d := range dkrDeliveries {
+				t.Run(fmt.Sprintf("%s/n=%d/%s", arrangement, n, d), func(t *testing.T) {
+					res := nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3})
+					m1, m2 := int64(2*n), int64(n)
+					wantLeader := 0
+					if n == 1 {
+						m1, m2 = 1, 0
+					} else if arrangement == "decreasing" {
+						wantLeader = 1
+					}
+					if res.MessagesByType["m1"] != m1 || res.MessagesByType["m2"] != m2 {
+						t.Errorf("m1 %d, m2 %d; want %d, %d", res.MessagesByType["m1"], res.MessagesByType["m2"], m1, m2)
+					}
+					if res.LeaderIndex != wantLeader {
+						t.Errorf("leader node %d, want %d", res.LeaderIndex, wantLeader)
+					}
+					if d == sim.Sync && n > 1 && res.Time != float64(2+n) {
+						t.Errorf("time %v rounds, want 2 + n = %d", res.Time, 2+n)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestDKRBitReversalReachesTheBound: the bit-reversal ring of 2^k halves
+// the active processes in every phase, k+1 phases: 2n*k + n messages, the
+// declared bound 2n*floor(lg n) + n exactly.
+func TestDKRBitReversalReachesTheBound(t *testing.T) {
+	for _, n := range []int{4, 8, 64, 1024} {
+		res := nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, "bit-reversal", n, 1), Delivery: sim.FIFO})
+		want := int64(2*n*nlFloorLog2(n) + n)
+		if got := res.MessagesByType["m1"] + res.MessagesByType["m2"]; got != want {
+			t.Errorf("n=%d: %d messages, want the bound %d", n, got, want)
+		}
+	}
+}
+
+// TestDKROnRandomRingsIsPetersonMinusTheLastPhasesHalf: on every ring DKR's
+// simple algorithm keeps the same values phase by phase as seed 001's
+// Algorithm 5.2 (the same test: left > leftleft and left > max), and ends
+// one message per link earlier: its count is Peterson's minus n. The
+// property holds under every FIFO delivery, with random initiator sets and
+// wake-up times, and with the announcement (n leader messages); m1 - m2 = n.
+func TestDKROnRandomRingsIsPetersonMinusTheLastPhasesHalf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 1))
+	for _, n := range nlSizes {
+		for s := range 4 {
+			idList := nlIDs(t, "random", n, uint64(31*n+s))
+			pet := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: sim.FIFO, Params: elect.Params{"variant": "tagged"}})
+			want := pet.MessagesByType["probe"] - int64(n)
+			for _, d := range dkrDeliveries {
+				cfg := sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+					Seed: uint64(s), Announce: s%2 == 1}
+				res := nlRun(t, cfg)
+				m1, m2 := res.MessagesByType["m1"], res.MessagesByType["m2"]
+				if m1+m2 != want || m1-m2 != int64(n) {
+					t.Fatalf("%s: m1 %d + m2 %d, want %d (peterson's %d - n) with m1 - m2 = n", nlDescribe(cfg, res), m1, m2, want, want+int64(n))
+				}
+			}
+		}
+	}
+}
+
+// TestDKRStateSeesState drives one process through a phase by hand.
+func TestDKRStateSeesState(t *testing.T) {
+	p := ring.DolevKlaweRodeh.New(elect.NodeInfo{ID: 5})
+	env := nlEnv()
+	p.Wake(env, true)
+	seen := map[string]bool{nlState(p): true}
+	for _, m := range []elect.Message{{Type: 0, ID: 9}, {Type: 1, ID: 3}, {Type: 0, ID: 4}, {Type: 1, ID: 11}} {
+		p.Receive(env, elect.Left, m)
+		if s := nlState(p); seen[s] {
+			t.Errorf("after %+v the state repeats", m)
+		} else {
+			seen[s] = true
+		}
+	}
+	// Sent: (1,5), (2,9), (1,9) [adopted 9], (2,4); then relay.
+	var got []string
+	for _, f := range env.Effects() {
+		if f.Kind == elect.EffectSend {
+			got = append(got, fmt.Sprintf("%d:%d", f.Msg.Type, f.Msg.ID))
+		}
+	}
+	if fmt.Sprint(got) != "[0:5 1:9 0:9 1:4]" {
+		t.Errorf("sent %v", got)
+	}
+}

@@ -1,0 +1,387 @@
+package scenario
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
+)
+
+// engineBytesPerNode is the simulator's own memory per node besides the
+// node itself (the monitor's arrays, its ID, a node's random source when it
+// draws).
+const engineBytesPerNode = 200
+
+// bytesPerMessage is the memory of one message in flight: a delivery
+// (receiver, port, and the 32-byte message) is 40 bytes, and the delivery
+// lists that hold them grow by doubling and come in pairs (due and soon),
+// so a list of m deliveries may take up to about 64m bytes.
+const bytesPerMessage = 64
+
+// fallbackMemory is the memory assumed when the machine's is unknown (no
+// /proc/meminfo).
+const fallbackMemory = 8 << 30
+
+// memShare is the share of the machine's memory a run may take by default,
+// in percent.
+const memShare = 80
+
+// DefaultMemLimit is the memory limit of a run when none is given: 80% of
+// the machine's memory (MemTotal in /proc/meminfo), or of 8 GiB when that
+// cannot be read.
+func DefaultMemLimit() int64 {
+	have := physicalMemory()
+	if have <= 0 {
+		have = fallbackMemory
+	}
+	return have / 100 * memShare
+}
+
+// DefaultMemLimitText describes the default limit for a flag's help.
+func DefaultMemLimitText() string {
+	if have := physicalMemory(); have > 0 {
+		return fmt.Sprintf("%d%% of this machine's %s, %s", memShare, BytesString(have), BytesString(DefaultMemLimit()))
+	}
+	return fmt.Sprintf("%d%% of %s (this machine's memory is unknown)", memShare, BytesString(fallbackMemory))
+}
+
+// MemoryEstimate is what a run is expected to take at its peak, in bytes,
+// by part.
+type MemoryEstimate struct {
+	Nodes    float64 // the nodes and the engine's per-node arrays
+	Graph    float64 // adjacency arrays of general graphs
+	InFlight float64 // messages in flight at once (at most, see below)
+	Messages float64 // their memory
+	Kept     float64 // what the caller keeps besides (Spec.KeptBytes)
+}
+
+// Total is the sum of the parts.
+func (m MemoryEstimate) Total() float64 {
+	return m.Nodes + m.Graph + m.Messages + m.Kept
+}
+
+// estimateMemory estimates a run of alg on n nodes of topo. Messages in
+// flight at once are at most the algorithm's declared message bound (the
+// most it may send in a whole run) and, as an estimate, one per directed
+// link (what an instant of a run whose nodes all send on every port, like
+// all-to-all, holds).
+func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery sim.Delivery) MemoryEstimate {
+	nn := float64(n)
+	var m MemoryEstimate
+	m.Nodes = nn * float64(sim.NodeBytes(alg, params)+engineBytesPerNode)
+	if topo == "complete" && alg.Model.Topology != elect.Complete {
+		m.Graph += nn * nn * 8
+	}
+	if strings.HasPrefix(topo, "file:") {
+		// As topology.MemoryBytes: 32 bytes per edge and per node at the
+		// peak of building the adjacency arrays.
+		m.Graph += 32*float64(fileEdges) + 32*nn
+	} else {
+		m.Graph += float64(topology.MemoryBytes(topo, n))
+	}
+	edges := estimateEdges(topo, nn, fileEdges)
+	m.InFlight = 2 * edges
+	ctx := elect.BoundContext{
+		N: n, Edges: int(min(edges, math.MaxInt32)), Initiators: n, Announce: announce, Sync: delivery == sim.Sync,
+		AllAtZero: true, MinID: 0, MaxID: elect.ID(n - 1), MinInitiatorID: 0, Params: params,
+	}
+	if b, ok := MessageBound(alg, ctx); ok {
+		m.InFlight = min(m.InFlight, b)
+	}
+	m.Messages = m.InFlight * bytesPerMessage
+	return m
+}
+
+// estimateEdges is the number of links of topo on n nodes.
+func estimateEdges(topo string, n float64, fileEdges int64) float64 {
+	name, arg, _ := strings.Cut(topo, ":")
+	switch name {
+	case "ring":
+		return n
+	case "complete":
+		return n * (n - 1) / 2
+	case "line", "star", "tree":
+		return max(n-1, 0)
+	case "grid", "torus":
+		return 2 * n
+	case "hypercube":
+		return n * math.Max(1, math.Log2(n)) / 2
+	case "gnp":
+		if p, err := strconv.ParseFloat(arg, 64); err == nil && p >= 0 && p <= 1 {
+			return p * n * (n - 1) / 2
+		}
+	case "file":
+		return float64(fileEdges)
+	}
+	return n
+}
+
+// MessageBound returns the most messages a run may send by its algorithm's
+// declared bounds in context c: the smallest applicable "<=" or "==" bound
+// on all messages, or a sum of such bounds that covers every message type
+// (a type's bound that does not apply to c standing in when no applicable
+// one names it). ok is false when some message type has no such bound.
+func MessageBound(alg *elect.Algorithm, c elect.BoundContext) (bound float64, ok bool) {
+	bound = math.Inf(1)
+	covered := make([]bool, len(alg.Messages))
+	index := map[string]int{}
+	for i, t := range alg.Messages {
+		index[t.Name] = i
+	}
+	type upper struct {
+		types   []int
+		value   float64
+		applies bool
+	}
+	var uppers []upper
+	for _, b := range alg.Bounds {
+		if b.Quantity != elect.Messages || b.Relation == elect.AtLeast || b.Value == nil {
+			continue
+		}
+		applies := b.Applies == nil || b.Applies(c)
+		v := b.Value(c)
+		if math.IsNaN(v) || v < 0 {
+			continue
+		}
+		if len(b.Types) == 0 {
+			if applies {
+				bound = min(bound, v)
+			}
+			continue
+		}
+		u := upper{value: v, applies: applies}
+		for _, name := range b.Types {
+			if i, ok := index[name]; ok {
+				u.types = append(u.types, i)
+			}
+		}
+		uppers = append(uppers, u)
+	}
+	// A cover of the types by the smallest bound naming each type still
+	// uncovered; a bound that does not apply to c stands in for a type no
+	// applicable bound names (lcr's "leader messages == n" speaks of runs
+	// with announcement; without, the type is not sent and n is an upper
+	// bound still).
+	better := func(a, b upper) bool {
+		if a.applies != b.applies {
+			return a.applies
+		}
+		return a.value < b.value
+	}
+	sum := 0.0
+	for t := range alg.Messages {
+		if covered[t] {
+			continue
+		}
+		best := -1
+		for k, u := range uppers {
+			for _, ut := range u.types {
+				if ut == t && (best < 0 || better(u, uppers[best])) {
+					best = k
+				}
+			}
+		}
+		if best < 0 {
+			sum = math.Inf(1)
+			break
+		}
+		sum += uppers[best].value
+		for _, ut := range uppers[best].types {
+			covered[ut] = true
+		}
+	}
+	bound = min(bound, sum)
+	return bound, !math.IsInf(bound, 1)
+}
+
+// checkMemory refuses, before anything is allocated, a run of s that would
+// not fit in its memory limit, with the estimate and the limit.
+func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string, announce bool, delivery sim.Delivery) error {
+	limit := s.MemLimit
+	if limit <= 0 {
+		limit = DefaultMemLimit()
+	}
+	n := s.N
+	var fileEdges int64
+	file := strings.HasPrefix(topo, "file:")
+	if file {
+		var ok bool
+		var fileN int64
+		if fileN, fileEdges, ok = scanEdgeList(strings.TrimPrefix(topo, "file:")); !ok || fileN > topology.MaxEdgeListNodes {
+			return nil // the parser says what is wrong with the file
+		}
+		n = int(min(fileN, MaxN))
+	} else if k, ok, err := topology.SpecNodes(topo); err == nil && ok {
+		n = k
+	}
+	est := estimateMemory(alg, params, n, topo, fileEdges, announce, delivery)
+	est.Kept = float64(s.KeptBytes)
+	if est.Total() <= float64(limit) {
+		return nil
+	}
+	parts := fmt.Sprintf("nodes %s", BytesString(int64(est.Nodes)))
+	if est.Graph > 0 {
+		parts += ", links " + BytesString(int64(est.Graph))
+	}
+	if est.Messages >= 1<<20 {
+		parts += fmt.Sprintf(", up to %.4g messages in flight %s", est.InFlight, BytesString(int64(est.Messages)))
+	}
+	if est.Kept > 0 {
+		parts += ", kept results " + BytesString(int64(est.Kept))
+	}
+	advice := ""
+	switch {
+	case file:
+		advice = "; use a smaller graph or raise --mem-limit"
+	case est.Total()-est.Kept > float64(limit):
+		// The largest n that fits, by bisection (the estimate grows with n).
+		lo, hi := 0, n
+		for lo+1 < hi {
+			mid := lo + (hi-lo)/2
+			e := estimateMemory(alg, params, mid, topo, 0, announce, delivery)
+			e.Kept = est.Kept
+			if e.Total() <= float64(limit) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		if lo >= 1 {
+			advice = fmt.Sprintf("; choose n below %d or raise --mem-limit", lo+1)
+		} else {
+			advice = "; raise --mem-limit"
+		}
+	default:
+		advice = "; use fewer trials, --json (which keeps nothing), or raise --mem-limit"
+	}
+	return errorf("n = %d (%s) needs about %s of memory (%s), more than the limit of %s%s",
+		n, alg.Name, BytesString(int64(min(est.Total(), math.MaxInt64/2))), parts, BytesString(limit), advice)
+}
+
+// scanEdgeList reads the node and edge counts of an edge-list file (see
+// topology.ParseEdgeList) without keeping its edges; ok is false when the
+// file cannot be read or is malformed, which the parser then reports.
+func scanEdgeList(path string) (nodes, edges int64, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	largest := int64(-1)
+	declared := int64(-1)
+	for sc.Scan() {
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		fields := strings.Fields(text)
+		switch {
+		case len(fields) == 0:
+		case len(fields) == 2 && fields[0] == "nodes":
+			v, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0, 0, false
+			}
+			declared = v
+		case len(fields) == 2:
+			for _, x := range fields {
+				v, err := strconv.ParseInt(x, 10, 64)
+				if err != nil {
+					return 0, 0, false
+				}
+				largest = max(largest, v)
+			}
+			edges++
+		default:
+			return 0, 0, false
+		}
+	}
+	if sc.Err() != nil {
+		return 0, 0, false
+	}
+	if declared > 0 {
+		return declared, edges, true
+	}
+	return largest + 1, edges, largest >= 0
+}
+
+// SpecNodes is topology.SpecNodes without building the graph: the node
+// count a topology specification fixes (grid:WxH, torus:WxH, file:PATH),
+// read from an edge-list file by a scan that keeps nothing, so that a file
+// saying "nodes 1000000000" costs nothing before the memory guard refuses
+// it. ok is false when the specification fixes no count or the file is
+// malformed (Build then says what is wrong).
+func SpecNodes(topo string) (n int, ok bool) {
+	if path, isFile := strings.CutPrefix(topo, "file:"); isFile {
+		k, _, ok := scanEdgeList(path)
+		if !ok || k < 1 || k > MaxN {
+			return 0, false
+		}
+		return int(k), true
+	}
+	k, ok, err := topology.SpecNodes(topo)
+	return k, ok && err == nil
+}
+
+// physicalMemory returns the machine's memory in bytes, or 0 if unknown.
+func physicalMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// BytesString writes a byte count for people: 1.5 GiB, 12.0 MiB.
+func BytesString(b int64) string {
+	switch {
+	case b >= 1<<40:
+		return fmt.Sprintf("%.1f TiB", float64(b)/(1<<40))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", b)
+}
+
+// ParseBytes reads a memory size: a whole number of bytes (8000000000,
+// 8e9) or one with a unit, KB, MB, GB, TB (powers of 1000) or KiB, MiB,
+// GiB, TiB (powers of 1024), as 6GiB or 500MB.
+func ParseBytes(v string) (int64, error) {
+	bad := fmt.Errorf("%q is not a memory size: write it as 6GiB, 500MB or 8e9 (bytes)", v)
+	t := strings.TrimSpace(v)
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}} {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(f) || f <= 0 || f*mult >= math.MaxInt64/2 {
+		return 0, bad
+	}
+	return int64(f * mult), nil
+}

@@ -1,0 +1,50 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
+)
+
+// TestMessageBoundFromDeclaredBounds: the worst case of a run's messages is
+// the sum of the declared upper bounds that cover every message type, or
+// the bound on all messages when there is one.
+func TestMessageBoundFromDeclaredBounds(t *testing.T) {
+	cat := catalog.Default()
+	c := elect.BoundContext{N: 10, Edges: 45, Initiators: 10, AllAtZero: true, MaxID: 9, Params: elect.Params{}}
+	for _, tc := range []struct {
+		alg  string
+		want float64
+		ok   bool
+	}{
+		{"lcr", 10*11/2 + 10, true},   // election <= n(n+1)/2, leader == n
+		{"all-to-all", 10 * 9, true},  // ID messages == n(n-1)
+		{"itai-rodeh", 0, false},      // only a lower bound
+		{"slow-fast", 3*10 - 2, true}, // messages <= 3n-2 with a simultaneous start, below 5n
+	} {
+		alg, _ := cat.Lookup(tc.alg)
+		params := elect.Params{}
+		for _, p := range alg.Params {
+			params[p.Name] = p.Default
+		}
+		c.Params = params
+		got, ok := MessageBound(alg, c)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("%s: %v %v, want %v %v", tc.alg, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"6GiB": 6 << 30, "500MB": 500e6, "8e9": 8e9, "1024": 1024, "1.5KiB": 1536} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("%s: %d %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1GB", "6XB", "NaN", "1e30"} {
+		if _, err := ParseBytes(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}

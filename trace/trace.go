@@ -1,0 +1,343 @@
+// Package trace reads the traces of elect's runs: format version 2 (a
+// header line, then one event per line; docs/trace.md) and the headerless
+// version 1 that earlier releases wrote. The writer is sim.Tracer; the
+// readers are the viewer (package view), the reference engine's replay and
+// anyone's own tools.
+//
+// The reader checks what it returns: every line is a JSON object with a
+// known "ev", node indices are within the header's n, and the header's
+// topology, IDs and message types agree with each other, so that a program
+// drawing or replaying a trace can index its arrays without checking again.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Version is the trace format this package writes (through sim.Tracer) and
+// reads. Version 1 traces (no header) are read too; see Reader.Version.
+const Version = 2
+
+// Format is the value of the header's "format" field.
+const Format = "elect-trace"
+
+// MaxLine is the longest line the reader accepts.
+const MaxLine = 16 << 20
+
+// Header is the first line of a version 2 trace: what ran, where, and how.
+type Header struct {
+	Ev        string            `json:"ev"` // "header"
+	Format    string            `json:"format"`
+	Version   int               `json:"version"`
+	Algorithm string            `json:"algorithm"`
+	Title     string            `json:"title,omitempty"`
+	Params    map[string]string `json:"params,omitempty"`
+	N         int               `json:"n"`
+	Seed      uint64            `json:"seed"`
+	Topology  Topology          `json:"topology"`
+	IDs       []int64           `json:"ids"`
+	Delivery  string            `json:"delivery"`
+	// Time says what "t" counts: "rounds", "time units" or "causal depth".
+	Time     string        `json:"time"`
+	Runtime  string        `json:"runtime"`
+	Announce bool          `json:"announce"`
+	Wake     []Wake        `json:"wake,omitempty"`
+	Messages []MessageType `json:"messages"`
+	Bounds   []Bound       `json:"bounds,omitempty"`
+}
+
+// Topology is the network: its kind ("ring", "complete" or "general"), its
+// specification as given (e.g. "grid:4x4") and, for general graphs, its
+// edges in port order (ring and complete graphs have their edges implied:
+// node i's port left leads to i+1 on a ring, port p of a complete graph's
+// node i to p if p < i, else p+1).
+type Topology struct {
+	Kind  string     `json:"kind"`
+	Name  string     `json:"name"`
+	Edges [][2]int32 `json:"edges,omitempty"`
+}
+
+// Wake is one initiator and its spontaneous wake-up time.
+type Wake struct {
+	Node int   `json:"node"`
+	At   int64 `json:"at"`
+}
+
+// MessageType is a declared message type: its name and payload fields.
+type MessageType struct {
+	Name   string   `json:"name"`
+	Fields []string `json:"fields"`
+}
+
+// Bound is a declared bound evaluated for the run: messages of the listed
+// types (all when empty), or time, compared with Value.
+type Bound struct {
+	Name     string   `json:"name"`
+	Quantity string   `json:"quantity"` // "messages", "bits" or "time"
+	Types    []string `json:"types,omitempty"`
+	Relation string   `json:"relation"`
+	Formula  string   `json:"formula"`
+	Value    float64  `json:"value"`
+}
+
+// Event is one line after the header. Which fields are set depends on Ev;
+// docs/trace.md lists them.
+type Event struct {
+	T           json.Number      `json:"t"`
+	Ev          string           `json:"ev"`
+	Node        int32            `json:"node"`
+	Spontaneous bool             `json:"spontaneous"`
+	From        int32            `json:"from"`
+	To          int32            `json:"to"`
+	Port        string           `json:"port"`
+	Type        string           `json:"type"`
+	Payload     map[string]int64 `json:"payload"`
+	Decision    string           `json:"decision"`
+	Leader      int64            `json:"leader"`
+	Tag         int64            `json:"tag"`
+	Name        string           `json:"name"`
+	Message     string           `json:"message"`
+	Vars        json.RawMessage  `json:"vars"`
+	Limit       int64            `json:"limit"`
+	Reason      string           `json:"reason"`
+}
+
+// Time returns the event's time as a number (0 when absent).
+func (e *Event) Time() float64 {
+	f, _ := strconv.ParseFloat(string(e.T), 64)
+	return f
+}
+
+// The events (the values of "ev").
+var events = map[string]bool{
+	"wake": true, "send": true, "deliver": true, "drop": true, "decide": true, "learn": true,
+	"timer": true, "terminate": true, "halt": true, "violation": true, "state": true, "truncated": true,
+	"loop": true, "cut": true,
+}
+
+// Reader reads a trace line by line.
+type Reader struct {
+	sc      *bufio.Scanner
+	line    int
+	header  *Header
+	version int
+	pending *Event // a version 1 trace's first event, read to see there is no header
+	types   map[string]int
+	err     error
+}
+
+// NewReader reads the first line of r: the header of a version 2 trace, or
+// the first event of a version 1 trace. It returns an error for an empty
+// input, a malformed first line, or a header of another version.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := &Reader{sc: bufio.NewScanner(r)}
+	rd.sc.Buffer(make([]byte, 64*1024), MaxLine)
+	if !rd.sc.Scan() {
+		if err := rd.sc.Err(); err != nil {
+			return nil, fmt.Errorf("trace: reading line 1: %w", err)
+		}
+		return nil, errors.New("trace: the file is empty")
+	}
+	rd.line = 1
+	text := rd.sc.Bytes()
+	var probe struct {
+		Ev      string `json:"ev"`
+		Version *int   `json:"version"`
+	}
+	if err := json.Unmarshal(text, &probe); err != nil {
+		return nil, fmt.Errorf("trace: line 1 is not a JSON object: %v", err)
+	}
+	if probe.Ev != "header" {
+		rd.version = 1
+		ev, err := rd.event(text)
+		if err != nil {
+			return nil, err
+		}
+		rd.pending = &ev
+		return rd, nil
+	}
+	if probe.Version == nil || *probe.Version != Version {
+		v := "none"
+		if probe.Version != nil {
+			v = strconv.Itoa(*probe.Version)
+		}
+		return nil, fmt.Errorf("trace: format version %s is not one this elect reads (1 and %d)", v, Version)
+	}
+	var h Header
+	if err := json.Unmarshal(text, &h); err != nil {
+		return nil, fmt.Errorf("trace: line 1, the header: %v", err)
+	}
+	if err := h.check(); err != nil {
+		return nil, fmt.Errorf("trace: line 1, the header: %w", err)
+	}
+	rd.header, rd.version = &h, Version
+	rd.types = make(map[string]int, len(h.Messages))
+	for k, m := range h.Messages {
+		rd.types[m.Name] = k
+	}
+	return rd, nil
+}
+
+// maxNodes bounds the n a header may declare (the viewer allocates per node).
+const maxNodes = 1 << 24
+
+func (h *Header) check() error {
+	if h.Format != Format {
+		return fmt.Errorf("format %q, want %q", h.Format, Format)
+	}
+	if h.N < 1 || h.N > maxNodes {
+		return fmt.Errorf("n = %d is not in 1..%d", h.N, maxNodes)
+	}
+	if len(h.IDs) != h.N {
+		return fmt.Errorf("%d IDs for %d nodes", len(h.IDs), h.N)
+	}
+	switch h.Topology.Kind {
+	case "ring", "complete":
+		if len(h.Topology.Edges) > 0 {
+			return fmt.Errorf("a %s lists no edges", h.Topology.Kind)
+		}
+	case "general":
+		for _, e := range h.Topology.Edges {
+			if e[0] < 0 || int(e[0]) >= h.N || e[1] < 0 || int(e[1]) >= h.N {
+				return fmt.Errorf("edge %d-%d is not between nodes 0..%d", e[0], e[1], h.N-1)
+			}
+		}
+	default:
+		return fmt.Errorf("topology kind %q is not ring, complete or general", h.Topology.Kind)
+	}
+	seen := map[string]bool{}
+	for _, m := range h.Messages {
+		if m.Name == "" || seen[m.Name] {
+			return fmt.Errorf("message type %q is empty or declared twice", m.Name)
+		}
+		seen[m.Name] = true
+	}
+	for _, w := range h.Wake {
+		if w.Node < 0 || w.Node >= h.N {
+			return fmt.Errorf("wake-up of node %d, not in 0..%d", w.Node, h.N-1)
+		}
+	}
+	return nil
+}
+
+// Version is the trace's format version: 2, or 1 for a headerless trace.
+func (rd *Reader) Version() int { return rd.version }
+
+// Header returns the trace's header (nil for a version 1 trace).
+func (rd *Reader) Header() *Header { return rd.header }
+
+// Line is the number of the last line read.
+func (rd *Reader) Line() int { return rd.line }
+
+// Next returns the next event, or io.EOF after the last one. An error names
+// its line.
+func (rd *Reader) Next() (Event, error) {
+	if rd.pending != nil {
+		ev := *rd.pending
+		rd.pending = nil
+		return ev, nil
+	}
+	if rd.err != nil {
+		return Event{}, rd.err
+	}
+	for rd.sc.Scan() {
+		rd.line++
+		text := rd.sc.Bytes()
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		ev, err := rd.event(text)
+		if err != nil {
+			rd.err = err
+			return Event{}, err
+		}
+		return ev, nil
+	}
+	if err := rd.sc.Err(); err != nil {
+		rd.err = fmt.Errorf("trace: reading line %d: %w", rd.line+1, err)
+		return Event{}, rd.err
+	}
+	rd.err = io.EOF
+	return Event{}, io.EOF
+}
+
+// event decodes and checks one event line.
+func (rd *Reader) event(text []byte) (Event, error) {
+	var ev Event
+	fail := func(format string, args ...any) (Event, error) {
+		return Event{}, fmt.Errorf("trace: line %d: %s", rd.line, fmt.Sprintf(format, args...))
+	}
+	if err := json.Unmarshal(text, &ev); err != nil {
+		return fail("not a trace event: %v", err)
+	}
+	if !events[ev.Ev] {
+		if ev.Ev == "header" {
+			return fail("a second header")
+		}
+		return fail("unknown event %q", ev.Ev)
+	}
+	if ev.T != "" {
+		if _, err := strconv.ParseFloat(string(ev.T), 64); err != nil {
+			return fail("time %q is not a number", ev.T)
+		}
+	}
+	if rd.header == nil {
+		return ev, nil
+	}
+	n := int32(rd.header.N)
+	in := func(i int32) bool { return i >= 0 && i < n }
+	switch ev.Ev {
+	case "send", "deliver", "drop":
+		if !in(ev.From) || !in(ev.To) {
+			return fail("%s from node %d to node %d; nodes are 0..%d", ev.Ev, ev.From, ev.To, n-1)
+		}
+		if _, ok := rd.types[ev.Type]; !ok {
+			return fail("message type %q is not declared in the header", ev.Type)
+		}
+	case "truncated", "violation", "loop", "cut":
+	default:
+		if !in(ev.Node) {
+			return fail("%s of node %d; nodes are 0..%d", ev.Ev, ev.Node, n-1)
+		}
+	}
+	if ev.Ev == "state" && len(ev.Vars) > 0 && ev.Vars[0] != '{' {
+		return fail("state vars are not an object")
+	}
+	return ev, nil
+}
+
+// Trace is a whole trace in memory.
+type Trace struct {
+	Header    *Header // nil for version 1
+	Version   int
+	Events    []Event
+	Truncated bool // the writer's size limit cut it (a "truncated" line)
+}
+
+// ReadAll reads a whole trace.
+func ReadAll(r io.Reader) (*Trace, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{Header: rd.Header(), Version: rd.Version()}
+	for {
+		ev, err := rd.Next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ev.Ev == "truncated" {
+			t.Truncated = true
+		}
+		t.Events = append(t.Events, ev)
+	}
+}

@@ -1,0 +1,65 @@
+package view_test
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/electkit/elect/view"
+)
+
+// BenchmarkOpenTrace measures how long Chromium takes to open the viewer on
+// a trace of about 10^5 events (LCR on a decreasing ring of 260 nodes:
+// 33,930 sends, as many deliveries, and the state lines): from the start
+// of the navigation to the page drawn and ready, as the page measures it
+// (performance.now() when its script ends, ms-since-navigation) and as seen
+// from Go (navigate until body[data-ready]). Run it with
+//
+//	go test ./view/ -run '^$' -bench OpenTrace -benchtime 5x
+func BenchmarkOpenTrace(b *testing.B) {
+	data := lcrTrace(b, 260)
+	events := bytes.Count(data, []byte("\n")) - 1
+	h, err := view.Handler(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	if browserErr != nil {
+		b.Skipf("no browser: %v", browserErr)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	var pageMs, wallMs, scriptMs, parseMs float64
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		wallMs += float64(time.Since(start).Microseconds()) / 1000
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`elect.loadMs`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		pageMs += ms
+		// elect.phases: navigation to script start, parse, layout,
+		// space-time diagram, first draw (ms).
+		ph, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`elect.phases`))
+		if err != nil || len(ph) != 5 {
+			b.Fatal(ph, err)
+		}
+		scriptMs += ph[0]
+		parseMs += ph[1]
+	}
+	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(pageMs/float64(b.N), "page-ms/open")
+	b.ReportMetric(wallMs/float64(b.N), "wall-ms/open")
+	b.ReportMetric(scriptMs/float64(b.N), "html-ms/open")
+	b.ReportMetric(parseMs/float64(b.N), "parse-ms/open")
+	b.ReportMetric(float64(len(data))/1e6, "trace-MB")
+}

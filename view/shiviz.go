@@ -1,0 +1,99 @@
+package view
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/electkit/elect/trace"
+)
+
+// ShivizRegexp is the first line of a ShiViz log written by ShiViz: the
+// expression ShiViz parses each entry with (named groups host, clock and
+// event, in ShiViz's own syntax).
+const ShivizRegexp = `(?<host>\S+) (?<clock>\{[^}]*\}) (?<event>.*)`
+
+// ShiViz writes a trace as a log that ShiViz
+// (https://bestchai.bitbucket.io/shiviz/) reads: the parsing expression on
+// the first line, an empty second line (one execution), then one line per
+// event of a node, "node3 {"node1":2,"node3":4} deliver election j=7 from
+// node1", with the node's vector clock after the event. A node's clock
+// ticks at each of its events (wake, send, delivery, drop, decision,
+// learning, timer, termination); a delivery first takes the maximum of the
+// node's clock and the clock the message was sent with. State lines are
+// not events of ShiViz's model and are left out; so are violations, which
+// belong to no node.
+func ShiViz(w io.Writer, tr *trace.Trace) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s\n\n", ShivizRegexp)
+	_, of := matchMessages(tr)
+	n := tr.Header.N
+	clocks := make([]map[int32]int64, n)
+	for i := range clocks {
+		clocks[i] = map[int32]int64{}
+	}
+	sentWith := map[int]map[int32]int64{}
+	var keys []int32
+	for k := range tr.Events {
+		ev := &tr.Events[k]
+		var host int32
+		var text string
+		switch ev.Ev {
+		case "wake":
+			host, text = ev.Node, "wake"
+			if ev.Spontaneous {
+				text += " (spontaneous)"
+			}
+		case "send":
+			host, text = ev.From, fmt.Sprintf("send %s %s to node%d", ev.Type, payloadText(ev.Payload), ev.To)
+		case "deliver", "drop":
+			host, text = ev.To, fmt.Sprintf("%s %s %s from node%d", ev.Ev, ev.Type, payloadText(ev.Payload), ev.From)
+			if m := of[k]; m >= 0 {
+				for j, c := range sentWith[m] {
+					clocks[host][j] = max(clocks[host][j], c)
+				}
+				delete(sentWith, m)
+			}
+		case "decide":
+			host, text = ev.Node, "decide "+ev.Decision
+		case "learn":
+			host, text = ev.Node, fmt.Sprintf("learn leader %d", ev.Leader)
+		case "timer":
+			host, text = ev.Node, fmt.Sprintf("timer tag %d", ev.Tag)
+		case "terminate", "halt":
+			host, text = ev.Node, "terminate"
+		default:
+			continue
+		}
+		c := clocks[host]
+		c[host]++
+		if ev.Ev == "send" && of[k] >= 0 {
+			sentWith[of[k]] = copyClock(c)
+		}
+		keys = keys[:0]
+		for j := range c {
+			keys = append(keys, j)
+		}
+		slices.Sort(keys)
+		fmt.Fprintf(bw, "node%d {", host)
+		for x, j := range keys {
+			if x > 0 {
+				bw.WriteByte(',')
+			}
+			fmt.Fprintf(bw, `"node%d":%d`, j, c[j])
+		}
+		bw.WriteString("} ")
+		fmt.Fprintf(bw, "t=%s %s\n", ev.T, strings.ReplaceAll(text, "\n", " "))
+	}
+	return bw.Flush()
+}
+
+func copyClock(c map[int32]int64) map[int32]int64 {
+	d := make(map[int32]int64, len(c))
+	for k, v := range c {
+		d[k] = v
+	}
+	return d
+}

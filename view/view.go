@@ -1,0 +1,118 @@
+// Package view is elect's trace viewer: one web page, embedded in the
+// binary, that draws a version 2 trace (docs/trace.md) on canvases (the
+// network with its messages moving, a space-time diagram) and steps
+// through it; and static exports of a trace, a ShiViz log (shiviz.go) and
+// an SVG space-time diagram (svg.go).
+//
+// The page is plain hand-written JavaScript with the trace inlined in it,
+// so it needs no server once written (Page, `elect view --out`), loads
+// nothing from anywhere (its Content-Security-Policy forbids it), and the
+// server (Serve) has one route.
+package view
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+
+	"github.com/electkit/elect/trace"
+)
+
+//go:embed page.html
+var pageHTML []byte
+
+// traceMark is where the trace goes in page.html.
+var traceMark = []byte("/*TRACE*/")
+
+// Load reads a trace file and checks it with package trace. Version 1
+// traces are refused: without a header the page cannot draw the network.
+func Load(path string) ([]byte, *trace.Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("view: %w", err)
+	}
+	t, err := Parse(data)
+	return data, t, err
+}
+
+// Parse checks a trace held in memory (see Load).
+func Parse(data []byte) (*trace.Trace, error) {
+	t, err := trace.ReadAll(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	if t.Version < 2 {
+		return nil, errors.New("view: this is a version 1 trace (no header line); it still replays with 'elect run --replay', but the viewer needs the network and IDs of version 2: run again with --trace")
+	}
+	return t, nil
+}
+
+// Page writes the viewer's page with the trace data inlined: one file that
+// works offline. data must be a trace Parse accepts.
+func Page(w io.Writer, data []byte) error {
+	k := bytes.Index(pageHTML, traceMark)
+	if _, err := w.Write(pageHTML[:k]); err != nil {
+		return err
+	}
+	// In a valid trace "<" occurs only inside JSON strings, where \u003c
+	// means the same; so no "</script>" can end the data early.
+	if _, err := w.Write(bytes.ReplaceAll(bytes.TrimSpace(data), []byte("<"), []byte(`\u003c`))); err != nil {
+		return err
+	}
+	_, err := w.Write(pageHTML[k+len(traceMark):])
+	return err
+}
+
+// Handler serves the page at "/" and nothing else.
+func Handler(data []byte) (http.Handler, error) {
+	var page bytes.Buffer
+	if err := Page(&page, data); err != nil {
+		return nil, err
+	}
+	body := page.Bytes()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:")
+		h.Set("Cache-Control", "no-store")
+		w.Write(body)
+	})
+	return mux, nil
+}
+
+// Listen opens addr ("" means 127.0.0.1 on a free port) and reports
+// whether it is a loopback address, which is what the viewer should use:
+// the page shows the whole trace to whoever can reach it.
+func Listen(addr string) (ln net.Listener, loopback bool, err error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		return nil, false, fmt.Errorf("view: %w", err)
+	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		loopback = a.IP.IsLoopback()
+	}
+	return ln, loopback, nil
+}
+
+// Serve serves the page on ln until ln is closed.
+func Serve(ln net.Listener, data []byte) error {
+	h, err := Handler(data)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h}
+	err = srv.Serve(ln)
+	if errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
