@@ -64,6 +64,8 @@ type ppFlags struct {
 	engine                 string
 	maxSteps               int64
 	json, noStates         bool
+	trace                  string
+	tracePoints            int
 }
 
 func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
@@ -81,6 +83,8 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per trial")
 	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct states (faster; states_seen is then 0)")
+	fs.StringVar(&f.trace, "trace", "", "write the run's state counts over parallel time to this file (trace format v2, docs/trace.md; one trial; 'elect view FILE' draws it)")
+	fs.IntVar(&f.tracePoints, "trace-points", 200, "with --trace: at least this many evenly spaced snapshots (at most twice as many), plus the first and the last")
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
 		return err
@@ -140,6 +144,12 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if f.maxSteps < 0 {
 		return usagef("pp: --max-steps must be >= 0 (0: the protocol's default), got %d", f.maxSteps)
 	}
+	if f.trace != "" && f.trials != 1 {
+		return usagef("pp: --trace records one trial; got --trials %d (rerun a trial alone with its seed)", f.trials)
+	}
+	if f.tracePoints < 1 || f.tracePoints > 100000 {
+		return usagef("pp: --trace-points must be between 1 and 100000, got %d", f.tracePoints)
+	}
 	sched, err := pp.ParseScheduler(f.scheduler)
 	if err != nil {
 		return usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
@@ -150,6 +160,11 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	var results []pp.Result
 	enc := json.NewEncoder(stdout)
+	var sampler *pp.Sampler
+	if f.trace != "" {
+		sampler = &pp.Sampler{Points: f.tracePoints}
+		cfg.Options.Sample = sampler
+	}
 	for t := range f.trials {
 		cfg.Seed = pp.TrialSeed(f.seed, t)
 		res, err := entry.Run(cfg)
@@ -165,6 +180,15 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 			}
 		}
 		results = append(results, res)
+		if sampler != nil {
+			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs), Seed: cfg.Seed}
+			if err := writeFile(f.trace, func(w io.Writer) error { return pp.WriteTrace(w, th, sampler, res) }); err != nil {
+				return err
+			}
+			if !f.json {
+				fmt.Fprintf(stderr, "trace: %s (%d snapshots; elect view %s)\n", f.trace, len(sampler.Snapshots), f.trace)
+			}
+		}
 	}
 	if !f.json {
 		printPPSummary(stdout, entry, f, sched, results)
@@ -175,6 +199,22 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	return nil
+}
+
+// ppParams lists the protocol parameters and run options given on the
+// command line, for a trace's header.
+func ppParams(fs *flag.FlagSet) map[string]string {
+	ps := map[string]string{}
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "m", "variant", "min-interactions", "fraction-a", "scheduler", "engine", "max-steps":
+			ps[fl.Name] = fl.Value.String()
+		}
+	})
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
 }
 
 // engineUsed names the engine of the trials (a list when they differ, in

@@ -25,7 +25,9 @@ const viewUsage = `usage: elect view FILE [flags]
 Serves a page that draws the trace FILE (format version 2, docs/trace.md):
 the network with its messages moving along the links, the nodes coloured by
 decision, a space-time diagram, the running message counts next to the
-algorithm's bounds, and every node's state. It listens on 127.0.0.1 on a
+algorithm's bounds, and every node's state; for a population protocol's run
+('elect pp PROTOCOL --trace FILE') the number of agents in each state over
+parallel time as a stacked area, and the number of leaders. It listens on 127.0.0.1 on a
 free port and prints the URL; Ctrl-C stops it. The page is embedded in the
 elect binary and loads nothing from the network.
 
@@ -39,6 +41,7 @@ Examples:
   elect view lcr.jsonl
   elect view lcr.jsonl --out lcr.html --svg lcr.svg --shiviz lcr.log
   elect run hs --n 16 --view
+  elect pp angluin --n 1000 --trace angluin.jsonl && elect view angluin.jsonl
 
 Flags:
 `
@@ -59,6 +62,9 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	data, tr, err := view.Load(pos[0])
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if tr.Header.Population() && (*shiviz != "" || *svg != "") {
+		return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", pos[0])
 	}
 	if *out != "" || *shiviz != "" || *svg != "" {
 		for _, w := range []struct {

@@ -101,3 +101,52 @@ func TestTraceLimit(t *testing.T) {
 		t.Errorf("replaying a truncated trace: exit %d, %s", code, errOut)
 	}
 }
+
+// TestPPTraceView: 'elect pp --trace' writes a population trace that the
+// reader accepts (counts adding up to n, the last snapshot the run's end),
+// from a catalog protocol and from a protocol file; 'elect view --out'
+// writes its page; --svg and --shiviz refuse it, and --trace with several
+// trials is refused, each with one line and exit 2.
+func TestPPTraceView(t *testing.T) {
+	dir := t.TempDir()
+	for _, proto := range []string{"angluin", "../examples/protocols/angluin.yaml"} {
+		tr := filepath.Join(dir, "pp.jsonl")
+		code, out, errOut := runCLI("pp", proto, "--n", "300", "--seed", "5", "--trace", tr)
+		if code != 0 || !strings.Contains(errOut, "trace: "+tr) {
+			t.Fatalf("pp %s --trace: exit %d\n%s%s", proto, code, out, errOut)
+		}
+		f, err := os.Open(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := trace.ReadAll(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := got.Header
+		if !h.Population() || h.N != 300 || h.Seed != 5 || h.Engine != "agent-array" || len(h.States) != 2 {
+			t.Errorf("%s: header %+v", proto, h)
+		}
+		last := got.Events[len(got.Events)-2]
+		if end := got.Events[len(got.Events)-1]; last.Ev != "counts" || last.Leaders != 1 || end.Ev != "result" || end.Outcome != "elected" || end.Interactions != last.Step {
+			t.Errorf("%s: ends with %+v, %+v", proto, last, end)
+		}
+		page := filepath.Join(dir, "pp.html")
+		if code, out, errOut := runCLI("view", tr, "--out", page); code != 0 || !strings.Contains(out, "wrote") {
+			t.Fatalf("view --out: exit %d\n%s%s", code, out, errOut)
+		}
+		html, _ := os.ReadFile(page)
+		if !bytes.Contains(html, []byte(`"kind":"population"`)) {
+			t.Error("the page does not inline the population trace")
+		}
+		code, _, errOut = runCLI("view", tr, "--svg", filepath.Join(dir, "x.svg"))
+		if code != 2 || !strings.Contains(errOut, "population protocol's run") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("view --svg of a population trace: exit %d, %q", code, errOut)
+		}
+	}
+	code, _, errOut := runCLI("pp", "angluin", "--n", "100", "--trials", "2", "--trace", filepath.Join(dir, "t.jsonl"))
+	if code != 2 || !strings.Contains(errOut, "--trace records one trial") {
+		t.Errorf("--trace with 2 trials: exit %d, %q", code, errOut)
+	}
+}

@@ -85,6 +85,9 @@ func Simulate[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options)
 	if err != nil {
 		return Result{}, err
 	}
+	if opt.Sample != nil {
+		return simulateSampled[S](p, n, seed, opt, e)
+	}
 	if e == AgentArray {
 		return Run[S](p, n, seed, opt), nil
 	}

@@ -131,6 +131,12 @@ type Options struct {
 	// Engine selects the engine of Simulate (see ChooseEngine); the zero
 	// value is the agent-array engine. Run always uses the agent array.
 	Engine Engine
+	// Sample, when set, makes Simulate record snapshots of the
+	// configuration over the run (sample.go). The agent array's run is the
+	// same with or without it; a count engine's run advances in the
+	// sample's steps, which draws its random numbers differently (the same
+	// law, the same run for the same seed and sample).
+	Sample *Sampler
 }
 
 // Detail is one protocol-specific figure of a result.

@@ -50,7 +50,30 @@ type Header struct {
 	Wake     []Wake        `json:"wake,omitempty"`
 	Messages []MessageType `json:"messages"`
 	Bounds   []Bound       `json:"bounds,omitempty"`
+
+	// A population protocol's run (Kind "population"; docs/trace.md,
+	// "Population runs") has no network: Protocol, Engine, Scheduler and
+	// States instead of Algorithm, Topology, IDs and Messages.
+	Kind      string  `json:"kind,omitempty"`
+	Protocol  string  `json:"protocol,omitempty"`
+	Engine    string  `json:"engine,omitempty"`
+	Scheduler string  `json:"scheduler,omitempty"`
+	States    []State `json:"states,omitempty"`
 }
+
+// KindPopulation is the header's Kind for a population protocol's run.
+const KindPopulation = "population"
+
+// State is a population protocol's state as a trace names it: its name
+// and its output. Its index in the header's States is its column in the
+// "counts" events.
+type State struct {
+	Name   string `json:"name"`
+	Output string `json:"output"`
+}
+
+// Population reports whether the trace is a population protocol's run.
+func (h *Header) Population() bool { return h != nil && h.Kind == KindPopulation }
 
 // Topology is the network: its kind ("ring", "complete" or "general"), its
 // specification as given (e.g. "grid:4x4") and, for general graphs, its
@@ -106,6 +129,12 @@ type Event struct {
 	Vars        json.RawMessage  `json:"vars"`
 	Limit       int64            `json:"limit"`
 	Reason      string           `json:"reason"`
+	// Population runs: "counts" (Step, Counts, Leaders) and "result".
+	Step         int64   `json:"step"`
+	Counts       []int64 `json:"counts"`
+	Leaders      int64   `json:"leaders"`
+	Outcome      string  `json:"outcome"`
+	Interactions int64   `json:"interactions"`
 }
 
 // Time returns the event's time as a number (0 when absent).
@@ -118,8 +147,11 @@ func (e *Event) Time() float64 {
 var events = map[string]bool{
 	"wake": true, "send": true, "deliver": true, "drop": true, "decide": true, "learn": true,
 	"timer": true, "terminate": true, "halt": true, "violation": true, "state": true, "truncated": true,
-	"loop": true, "cut": true,
+	"loop": true, "cut": true, "counts": true, "result": true,
 }
+
+// The events of a population run.
+var populationEvents = map[string]bool{"counts": true, "result": true, "truncated": true}
 
 // Reader reads a trace line by line.
 type Reader struct {
@@ -191,6 +223,13 @@ func (h *Header) check() error {
 	if h.Format != Format {
 		return fmt.Errorf("format %q, want %q", h.Format, Format)
 	}
+	switch h.Kind {
+	case "":
+	case KindPopulation:
+		return h.checkPopulation()
+	default:
+		return fmt.Errorf("kind %q is not a network run (no kind) or %q", h.Kind, KindPopulation)
+	}
 	if h.N < 1 || h.N > maxNodes {
 		return fmt.Errorf("n = %d is not in 1..%d", h.N, maxNodes)
 	}
@@ -222,6 +261,36 @@ func (h *Header) check() error {
 		if w.Node < 0 || w.Node >= h.N {
 			return fmt.Errorf("wake-up of node %d, not in 0..%d", w.Node, h.N-1)
 		}
+	}
+	return nil
+}
+
+// maxPopulation is the largest n of a population run (pp.MaxCountN), and
+// maxStates the most states a population trace names.
+const (
+	maxPopulation = 1 << 60
+	maxStates     = 1 << 12
+)
+
+func (h *Header) checkPopulation() error {
+	if h.N < 2 || h.N > maxPopulation {
+		return fmt.Errorf("n = %d is not in 2..2^60", h.N)
+	}
+	if h.Protocol == "" {
+		return errors.New("a population run names its protocol")
+	}
+	if len(h.States) == 0 || len(h.States) > maxStates {
+		return fmt.Errorf("%d states; a population run names 1..%d", len(h.States), maxStates)
+	}
+	seen := map[string]bool{}
+	for _, s := range h.States {
+		if s.Name == "" || seen[s.Name] {
+			return fmt.Errorf("state %q is empty or named twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if len(h.IDs) > 0 || len(h.Messages) > 0 || h.Topology.Kind != "" || len(h.Wake) > 0 {
+		return errors.New("a population run has no IDs, messages, topology or wake-ups")
 	}
 	return nil
 }
@@ -290,6 +359,9 @@ func (rd *Reader) event(text []byte) (Event, error) {
 	if rd.header == nil {
 		return ev, nil
 	}
+	if rd.header.Population() {
+		return rd.populationEvent(ev, fail)
+	}
 	n := int32(rd.header.N)
 	in := func(i int32) bool { return i >= 0 && i < n }
 	switch ev.Ev {
@@ -301,6 +373,8 @@ func (rd *Reader) event(text []byte) (Event, error) {
 			return fail("message type %q is not declared in the header", ev.Type)
 		}
 	case "truncated", "violation", "loop", "cut":
+	case "counts", "result":
+		return fail("%s is an event of population runs; this trace is a network run's", ev.Ev)
 	default:
 		if !in(ev.Node) {
 			return fail("%s of node %d; nodes are 0..%d", ev.Ev, ev.Node, n-1)
@@ -308,6 +382,41 @@ func (rd *Reader) event(text []byte) (Event, error) {
 	}
 	if ev.Ev == "state" && len(ev.Vars) > 0 && ev.Vars[0] != '{' {
 		return fail("state vars are not an object")
+	}
+	return ev, nil
+}
+
+// populationEvent checks an event of a population run: counts, one per
+// state of the header, that add up to n, and leaders within 0..n.
+func (rd *Reader) populationEvent(ev Event, fail func(string, ...any) (Event, error)) (Event, error) {
+	if !populationEvents[ev.Ev] {
+		return fail("%s is not an event of a population run", ev.Ev)
+	}
+	n := int64(rd.header.N)
+	if ev.Leaders < 0 || ev.Leaders > n {
+		return fail("%d leaders of %d agents", ev.Leaders, n)
+	}
+	if ev.Step < 0 || ev.Interactions < 0 {
+		return fail("a negative step")
+	}
+	if ev.Ev != "counts" {
+		return ev, nil
+	}
+	if len(ev.Counts) != len(rd.header.States) {
+		return fail("%d counts for the header's %d states", len(ev.Counts), len(rd.header.States))
+	}
+	var sum int64
+	for _, k := range ev.Counts {
+		if k < 0 {
+			return fail("a negative count")
+		}
+		if k > n-sum {
+			return fail("the counts add up to more than n = %d", n)
+		}
+		sum += k
+	}
+	if sum != n {
+		return fail("the counts add up to %d, not n = %d", sum, n)
 	}
 	return ev, nil
 }

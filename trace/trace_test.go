@@ -120,6 +120,7 @@ func FuzzRead(f *testing.F) {
 {"t":0,"ev":"send","from":0,"to":1,"port":"0","type":"m","payload":{"a":1}}
 {"t":1,"ev":"state","node":1,"vars":{"x":[1,2]}}
 `))
+	f.Add([]byte(populationTrace))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, errA := trace.ReadAll(bytes.NewReader(data))
 		b, errB := trace.ReadAll(bytes.NewReader(data))
@@ -127,6 +128,10 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("two reads differ: %v / %v", errA, errB)
 		}
 		if errA != nil || a.Header == nil {
+			return
+		}
+		if a.Header.Population() {
+			checkPopulation(t, a)
 			return
 		}
 		n := int32(a.Header.N)
@@ -147,4 +152,87 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// populationTrace is a small population run (docs/trace.md, "Population
+// runs"): three agents, Angluin's two states.
+const populationTrace = `{"ev":"header","format":"elect-trace","version":2,"kind":"population","protocol":"angluin","algorithm":"angluin","n":3,"seed":1,"engine":"agent-array","scheduler":"ordered","time":"parallel time","runtime":"pp","states":[{"name":"L","output":"L"},{"name":"F","output":"F"}]}
+{"t":0,"ev":"counts","step":0,"leaders":3,"counts":[3,0]}
+{"t":1,"ev":"counts","step":3,"leaders":2,"counts":[2,1]}
+{"t":2.3333333333333335,"ev":"counts","step":7,"leaders":1,"counts":[1,2]}
+{"t":2.3333333333333335,"ev":"result","outcome":"elected","interactions":7,"leaders":1}
+`
+
+// checkPopulation checks what the reader promises of an accepted
+// population trace: only counts, result and truncated lines, counts one
+// per state adding up to n, leaders within 0..n.
+func checkPopulation(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	n := int64(tr.Header.N)
+	if len(tr.Header.States) == 0 || n < 2 {
+		t.Fatalf("accepted a header with %d states and n = %d", len(tr.Header.States), n)
+	}
+	for _, ev := range tr.Events {
+		if ev.Leaders < 0 || ev.Leaders > n {
+			t.Fatalf("accepted %d leaders of %d", ev.Leaders, n)
+		}
+		switch ev.Ev {
+		case "counts":
+			if len(ev.Counts) != len(tr.Header.States) {
+				t.Fatalf("accepted %d counts for %d states", len(ev.Counts), len(tr.Header.States))
+			}
+			var sum int64
+			for _, k := range ev.Counts {
+				if k < 0 {
+					t.Fatalf("accepted a negative count")
+				}
+				sum += k
+			}
+			if sum != n {
+				t.Fatalf("accepted counts adding up to %d, n = %d", sum, n)
+			}
+		case "result", "truncated":
+		default:
+			t.Fatalf("accepted %q in a population trace", ev.Ev)
+		}
+	}
+}
+
+// TestPopulationTrace reads a population trace, and refuses broken ones
+// with a message naming the line.
+func TestPopulationTrace(t *testing.T) {
+	tr, err := trace.ReadAll(strings.NewReader(populationTrace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Header.Population() || len(tr.Events) != 4 || tr.Events[2].Counts[1] != 2 || tr.Events[3].Outcome != "elected" {
+		t.Fatalf("read %+v", tr)
+	}
+	lines := strings.Split(populationTrace, "\n")
+	for _, c := range []struct {
+		line       int
+		text, want string
+	}{
+		{2, `{"t":1,"ev":"counts","step":3,"leaders":2,"counts":[2,2]}`, "line 3: the counts add up to more than n = 3"},
+		{2, `{"t":1,"ev":"counts","step":3,"leaders":2,"counts":[3]}`, "line 3: 1 counts for the header's 2 states"},
+		{2, `{"t":1,"ev":"counts","step":3,"leaders":2,"counts":[-1,4]}`, "line 3: a negative count"},
+		{2, `{"t":1,"ev":"counts","step":3,"leaders":2,"counts":[1,1]}`, "line 3: the counts add up to 2, not n = 3"},
+		{2, `{"t":1,"ev":"counts","step":3,"leaders":4,"counts":[2,1]}`, "line 3: 4 leaders of 3 agents"},
+		{2, `{"t":1,"ev":"send","from":0,"to":1,"type":"m"}`, "line 3: send is not an event of a population run"},
+		{0, strings.Replace(lines[0], `"states":[`, `"states":[{"name":"L","output":"F"},`, 1), "state \"L\" is empty or named twice"},
+		{0, strings.Replace(lines[0], `"n":3`, `"n":1`, 1), "n = 1 is not in 2..2^60"},
+		{0, strings.Replace(lines[0], `"population"`, `"crowd"`, 1), "kind \"crowd\""},
+	} {
+		l := append([]string(nil), lines...)
+		l[c.line] = c.text
+		_, err := trace.ReadAll(strings.NewReader(strings.Join(l, "\n")))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("line %d %s: error %v, want %q", c.line+1, c.text, err, c.want)
+		}
+	}
+	// A network trace does not take population events.
+	net := string(lcrTrace(t, 3, 0)) + `{"t":9,"ev":"counts","step":1,"counts":[1]}` + "\n"
+	if _, err := trace.ReadAll(strings.NewReader(net)); err == nil || !strings.Contains(err.Error(), "counts is an event of population runs") {
+		t.Errorf("a network trace with a counts line: %v", err)
+	}
 }

@@ -269,3 +269,9 @@ func Simulate(f *File, n int, seed uint64, opt pp.Options) (pp.Result, error) {
 	}
 	return pp.Simulate[uint16](p, n, seed, opt)
 }
+
+// StateName names a state for traces (pp.StateNamer): its name in the file
+// and its output.
+func (p *Protocol[S]) StateName(s S) (name, output string) {
+	return p.f.States[s], p.f.Outputs[p.f.out[s]]
+}

@@ -45,3 +45,11 @@ func (p *Angluin) IsLeader(s uint8) bool { return s == angluinL }
 
 // Index is the state itself.
 func (p *Angluin) Index(s uint8) uint64 { return uint64(s) }
+
+// StateName names the two states for traces: L (leader) and F (follower).
+func (p *Angluin) StateName(s uint8) (name, output string) {
+	if s == angluinL {
+		return "L", "L"
+	}
+	return "F", "F"
+}

@@ -170,3 +170,15 @@ func (p *Counter) IsLeader(uint32) bool { return false }
 
 // Index is the counter.
 func (p *Counter) Index(s uint32) uint64 { return uint64(s) }
+
+// StateName names the three states for traces: A, B and blank (output F:
+// the protocol elects no leader).
+func (p *ApproxMajority) StateName(s uint8) (name, output string) {
+	switch s {
+	case AMA:
+		return "A", "F"
+	case AMB:
+		return "B", "F"
+	}
+	return "blank", "F"
+}
