@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
 )
 
@@ -59,12 +61,24 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if len(pos) != 1 {
 		return usagef("view takes one trace file (got %d)", len(pos))
 	}
-	data, tr, err := view.Load(pos[0])
+	// A trace of more than view.DefaultThreshold events is served in
+	// windows, checked as the server indexes it; --out refuses it at once.
+	data, err := os.ReadFile(pos[0])
 	if err != nil {
-		return usagef("%v", err)
+		return usagef("view: %v", err)
 	}
-	if tr.Header.Population() && (*shiviz != "" || *svg != "") {
-		return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", pos[0])
+	big := view.CountEvents(data) > view.DefaultThreshold
+	if big && *out != "" {
+		return usagef("%v", view.PageWith(io.Discard, data, view.Options{}))
+	}
+	var tr *trace.Trace
+	if !big || *shiviz != "" || *svg != "" {
+		if tr, err = view.Parse(data); err != nil {
+			return usagef("%v", err)
+		}
+		if tr.Header.Population() && (*shiviz != "" || *svg != "") {
+			return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", pos[0])
+		}
 	}
 	if *out != "" || *shiviz != "" || *svg != "" {
 		for _, w := range []struct {
@@ -88,8 +102,17 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	return serveView(data, *addr, stdout, stderr)
 }
 
-// serveView serves a checked trace until the process is stopped.
+// serveView serves a trace until the process is stopped (a small trace
+// must have been checked; a large one is checked as it is indexed).
 func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	h, err := view.NewHandler(data, view.Options{})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if e := view.CountEvents(data); e > view.DefaultThreshold {
+		fmt.Fprintf(stdout, "elect view: %d events, served in windows of %d (indexed in %.1f s)\n", e, view.DefaultWindow, time.Since(start).Seconds())
+	}
 	ln, loopback, err := view.Listen(addr)
 	if err != nil {
 		return usagef("%v", err)
@@ -115,7 +138,7 @@ func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
 		<-ctx.Done()
 		ln.Close()
 	}()
-	return view.Serve(ln, data)
+	return view.ServeHandler(ln, h)
 }
 
 // writeFile writes a file through write, leaving no partial file behind
@@ -142,9 +165,14 @@ func writeFile(path string, write func(io.Writer) error) error {
 
 // viewAfterRun serves the trace a run just wrote (elect run --view).
 func viewAfterRun(path string, stdout, stderr io.Writer) error {
-	data, _, err := view.Load(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
+	}
+	if view.CountEvents(data) <= view.DefaultThreshold {
+		if _, err := view.Parse(data); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "trace     %s\n", filepath.Clean(path))
 	if strings.Contains(path, "elect-view-") {

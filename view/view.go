@@ -7,7 +7,9 @@
 // The page is plain hand-written JavaScript with the trace inlined in it,
 // so it needs no server once written (Page, `elect view --out`), loads
 // nothing from anywhere (its Content-Security-Policy forbids it), and the
-// server (Serve) has one route.
+// server (Serve) has one route; for a trace of more than a million events,
+// two: the page gets the header and an index, and asks the server for
+// windows of events as the user moves through it (window.go).
 package view
 
 import (
@@ -53,8 +55,22 @@ func Parse(data []byte) (*trace.Trace, error) {
 }
 
 // Page writes the viewer's page with the trace data inlined: one file that
-// works offline. data must be a trace Parse accepts.
-func Page(w io.Writer, data []byte) error {
+// works offline. data must be a trace Parse accepts, of at most
+// DefaultThreshold events (a larger one is served in windows, see
+// window.go, and refused here).
+func Page(w io.Writer, data []byte) error { return PageWith(w, data, Options{}) }
+
+// PageWith is Page with the threshold of opt.
+func PageWith(w io.Writer, data []byte, opt Options) error {
+	opt = opt.norm()
+	if e := CountEvents(data); e > opt.Threshold {
+		return fmt.Errorf("view: the trace has %d events, more than the %d a self-contained page holds (the browser would load them all at once); 'elect view FILE' serves it in windows of %d events instead", e, opt.Threshold, opt.Window)
+	}
+	return page(w, data)
+}
+
+// page writes the page with data inlined.
+func page(w io.Writer, data []byte) error {
 	k := bytes.Index(pageHTML, traceMark)
 	if _, err := w.Write(pageHTML[:k]); err != nil {
 		return err
@@ -68,18 +84,33 @@ func Page(w io.Writer, data []byte) error {
 	return err
 }
 
-// Handler serves the page at "/" and nothing else.
-func Handler(data []byte) (http.Handler, error) {
-	var page bytes.Buffer
-	if err := Page(&page, data); err != nil {
+// Handler serves the page at "/" and nothing else, or, for a trace of
+// more than DefaultThreshold events, the page at "/" and its windows at
+// "/window" (window.go).
+func Handler(data []byte) (http.Handler, error) { return NewHandler(data, Options{}) }
+
+// NewHandler is Handler with the threshold and window size of opt.
+func NewHandler(data []byte, opt Options) (http.Handler, error) {
+	opt = opt.norm()
+	var pg bytes.Buffer
+	mux := http.NewServeMux()
+	if CountEvents(data) > opt.Threshold {
+		ix, err := buildIndex(data, opt.Window)
+		if err != nil {
+			return nil, err
+		}
+		if err := page(&pg, append(append(append([]byte(nil), ix.header...), '\n'), ix.meta()...)); err != nil {
+			return nil, err
+		}
+		mux.HandleFunc("GET /window", ix.serveWindow)
+	} else if err := page(&pg, data); err != nil {
 		return nil, err
 	}
-	body := page.Bytes()
-	mux := http.NewServeMux()
+	body := pg.Bytes()
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:")
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; connect-src 'self'")
 		h.Set("Cache-Control", "no-store")
 		w.Write(body)
 	})
@@ -105,12 +136,22 @@ func Listen(addr string) (ln net.Listener, loopback bool, err error) {
 
 // Serve serves the page on ln until ln is closed.
 func Serve(ln net.Listener, data []byte) error {
-	h, err := Handler(data)
+	return ServeWith(ln, data, Options{})
+}
+
+// ServeWith is Serve with the options of opt.
+func ServeWith(ln net.Listener, data []byte, opt Options) error {
+	h, err := NewHandler(data, opt)
 	if err != nil {
 		return err
 	}
+	return ServeHandler(ln, h)
+}
+
+// ServeHandler serves h (from NewHandler) on ln until ln is closed.
+func ServeHandler(ln net.Listener, h http.Handler) error {
 	srv := &http.Server{Handler: h}
-	err = srv.Serve(ln)
+	err := srv.Serve(ln)
 	if errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

@@ -1,0 +1,159 @@
+package view_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/electkit/elect/trace"
+	"github.com/electkit/elect/view"
+)
+
+// windowed are the options the window tests use: the page loads a trace
+// of more than 1000 events in windows of 400 (the defaults are 10^6 and
+// 2*10^5; the code is the same).
+var windowed = view.Options{Threshold: 1000, Window: 400}
+
+// prefixCounts replays the first p events of a trace as the page counts
+// them: election messages sent, and the nodes elected.
+func prefixCounts(t *testing.T, data []byte, p int) (election int, elected []int64) {
+	t.Helper()
+	tr, err := trace.ReadAll(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range tr.Events[:p] {
+		if ev.Ev == "send" && ev.Type == "election" {
+			election++
+		}
+		if ev.Ev == "decide" && ev.Decision == "elected" {
+			elected = append(elected, tr.Header.IDs[ev.Node])
+		}
+	}
+	return election, elected
+}
+
+// TestWindowEndpoint: above the threshold the page holds no event line, and
+// /window?k=K gives the checkpoint before window K and its 400 lines; a
+// trace at the threshold is inlined whole; --out refuses a trace above it.
+func TestWindowEndpoint(t *testing.T) {
+	data := lcrTrace(t, 40)
+	events := view.CountEvents(data)
+	if events <= windowed.Threshold {
+		t.Fatalf("%d events: not above the threshold", events)
+	}
+	h, err := view.NewHandler(data, windowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(path string) (int, string) {
+		r, err := srv.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		return r.StatusCode, string(b)
+	}
+	_, page := get("/")
+	if strings.Contains(page, `"ev":"send"`) || !strings.Contains(page, `{"ev":"windows","events":2502,"first_violation":-1,"starts":[`) {
+		t.Errorf("the windowed page inlines events, or has no index")
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	last := (events - 1) / windowed.Window
+	for _, k := range []int{0, 2, last} {
+		code, body := get(fmt.Sprintf("/window?k=%d", k))
+		got := strings.Split(strings.TrimRight(body, "\n"), "\n")
+		want := lines[1+k*windowed.Window : 1+min(events, (k+1)*windowed.Window)]
+		if code != 200 || strings.Join(got[1:], "\n") != strings.Join(want, "\n") {
+			t.Errorf("window %d: status %d, %d lines, want %d", k, code, len(got)-1, len(want))
+		}
+		if !strings.HasPrefix(got[0], `{"dec":[`) {
+			t.Errorf("window %d: checkpoint %.60s", k, got[0])
+		}
+	}
+	if code, _ := get(fmt.Sprintf("/window?k=%d", last+1)); code != 404 {
+		t.Errorf("a window past the end: status %d", code)
+	}
+	var out bytes.Buffer
+	if err := view.PageWith(&out, data, windowed); err == nil || !strings.Contains(err.Error(), "more than the 1000 a self-contained page holds") {
+		t.Errorf("--out of a trace above the threshold: %v", err)
+	}
+	if err := view.PageWith(&out, data, view.Options{Threshold: events}); err != nil {
+		t.Errorf("--out at the threshold: %v", err)
+	}
+}
+
+// TestWindowedLoadingInTheBrowser: LCR on the decreasing ring of 40 (2,502
+// events) served in windows of 400: the page opens on window 0, jumping to
+// event 2,000 loads window 5, and the page shows the counts of the first
+// 2,500 events as Go replays them; the end shows one leader, ID 40 and
+// 820 = n(n+1)/2 election messages; one step back from a window's start
+// loads the window before; no console errors, and the page's requests stay
+// in its origin.
+func TestWindowedLoadingInTheBrowser(t *testing.T) {
+	data := lcrTrace(t, 40)
+	events := view.CountEvents(data)
+	h, err := view.NewHandler(data, windowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx, ev := tab(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if e := text(t, ctx, "#error"); e != "" {
+		t.Fatalf("the page says: %s", e)
+	}
+	expectPage(t, ctx, "at the start", map[string]string{"#leaders": "0", "#count-election": "0", "#status": fmt.Sprintf("event 0 / %d, t = 0", events)})
+	if w, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`elect.window`)); w != 0 {
+		t.Errorf("window %d loaded at the start, want 0", w)
+	}
+	const p = 2000
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#jump"), fmt.Sprintf("#%d", p)), chromedp.Click(chromedp.CSS("#go")),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-window="5"]`))); err != nil {
+		t.Fatal(err)
+	}
+	election, elected := prefixCounts(t, data, p)
+	if s := text(t, ctx, "#status"); !strings.HasPrefix(s, fmt.Sprintf("event %d / %d,", p, events)) {
+		t.Errorf("status %q after jumping to #%d", s, p)
+	}
+	expectPage(t, ctx, "at event 2000", map[string]string{"#count-election": fmt.Sprint(election), "#leaders": fmt.Sprint(len(elected))})
+	click(t, ctx, "#end")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, (events-1)/windowed.Window)))); err != nil {
+		t.Fatal(err)
+	}
+	expectPage(t, ctx, "at the end", map[string]string{"#leaders": "1", "#leader-id": "40", "#count-election": "820"})
+	// From the start of window 3 (event 1200), one step back is in window 2.
+	_ = chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`elect.seek(1201)`), chromedp.WaitVisible(chromedp.CSS(`body[data-window="3"]`)))
+	click(t, ctx, "#back")
+	click(t, ctx, "#back")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`body[data-window="2"]`))); err != nil {
+		t.Fatal(err)
+	}
+	election, _ = prefixCounts(t, data, 1199)
+	expectPage(t, ctx, "at event 1199", map[string]string{"#count-election": fmt.Sprint(election)})
+	console, requests := ev.snapshot()
+	if len(console) > 0 {
+		t.Errorf("console errors: %q", console)
+	}
+	windows := 0
+	for _, u := range requests {
+		if !strings.HasPrefix(u, srv.URL+"/") {
+			t.Errorf("request outside the page's origin: %s", u)
+		}
+		if strings.Contains(u, "/window?k=") {
+			windows++
+		}
+	}
+	t.Logf("%d events, %d window requests", events, windows)
+}
