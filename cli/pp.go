@@ -44,6 +44,11 @@ batches and null-skipping by the fraction of non-null pairs
 2^60 and have the same law as the agent array, stopping at the same exact
 step.
 
+--trace FILE records one trial: the number of agents in each state at a few
+hundred evenly (and, early in the run, geometrically) spaced steps and at the
+end, as a trace (format version 2, docs/trace.md) that 'elect view FILE'
+draws as a stacked area over parallel time, with the number of leaders.
+
 Trial t (0-based) runs with seed S_t = seed for t = 0 and, for t >= 1, the
 top 53 bits of the SplitMix64 finalizer of seed + t*0x9E3779B97F4A7C15; each
 JSON line reports S_t, and '--seed S_t --trials 1' reruns that trial alone.

@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -62,4 +63,49 @@ func BenchmarkOpenTrace(b *testing.B) {
 	b.ReportMetric(scriptMs/float64(b.N), "html-ms/open")
 	b.ReportMetric(parseMs/float64(b.N), "parse-ms/open")
 	b.ReportMetric(float64(len(data))/1e6, "trace-MB")
+}
+
+// BenchmarkOpenWindowed measures a trace above the window threshold: LCR on
+// a decreasing ring of 900 (1,217,252 events, 116 MB), served in windows of
+// 2*10^5 events. It reports the server's indexing (once, before the
+// timer), and per open: navigation until the first window is drawn
+// (body[data-ready]), then a jump to the last window until it is drawn.
+//
+//	go test ./view/ -run '^$' -bench OpenWindowed -benchtime 3x
+func BenchmarkOpenWindowed(b *testing.B) {
+	data := lcrTrace(b, 900)
+	events := view.CountEvents(data)
+	start := time.Now()
+	h, err := view.NewHandler(data, view.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	index := time.Since(start)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	if browserErr != nil {
+		b.Skipf("no browser: %v", browserErr)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	last := (events - 1) / view.DefaultWindow
+	var openMs, jumpMs float64
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+			b.Fatal(err)
+		}
+		openMs += float64(time.Since(t0).Microseconds()) / 1000
+		t1 := time.Now()
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#end")), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, last)))); err != nil {
+			b.Fatal(err)
+		}
+		jumpMs += float64(time.Since(t1).Microseconds()) / 1000
+	}
+	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(float64(len(data))/1e6, "trace-MB")
+	b.ReportMetric(index.Seconds(), "index-s")
+	b.ReportMetric(openMs/float64(b.N), "open-ms")
+	b.ReportMetric(jumpMs/float64(b.N), "jump-to-last-window-ms")
 }
