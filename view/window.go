@@ -33,12 +33,13 @@ type Options struct {
 	Window int
 }
 
-// DefaultThreshold and DefaultWindow: a page holds 10^6 events whole (about
-// 100 MB of trace, the trace limit's default, and 8 s to open in Chromium
-// on a loaded machine); beyond, windows of 2*10^5 events.
+// DefaultThreshold and DefaultWindow: a page holds up to 10^6 events whole
+// (about 100 MB of trace, the trace limit's default); beyond, it loads
+// windows of 10^5 events, each about as fast to open as a whole trace of
+// 10^5 events (docs/viewer.md).
 const (
 	DefaultThreshold = 1_000_000
-	DefaultWindow    = 200_000
+	DefaultWindow    = 100_000
 )
 
 func (o Options) norm() Options {

@@ -16,7 +16,7 @@ import (
 
 // windowed are the options the window tests use: the page loads a trace
 // of more than 1000 events in windows of 400 (the defaults are 10^6 and
-// 2*10^5; the code is the same).
+// 10^5; the code is the same).
 var windowed = view.Options{Threshold: 1000, Window: 400}
 
 // prefixCounts replays the first p events of a trace as the page counts
