@@ -84,6 +84,7 @@ type index struct {
 	starts  []float64 // time of each window's first event
 	checks  [][]byte  // the checkpoint before each window, as JSON
 	firstV  int       // global index of the first violation, -1
+	trunc   bool      // the trace ends with the size limit's marker
 }
 
 // checkpoint is the running state of a network run before an event, as
@@ -215,6 +216,7 @@ func buildIndex(data []byte, w int) (*index, error) {
 			ix.starts = append(ix.starts, ev.Time())
 			ix.checks = append(ix.checks, js)
 		}
+		ix.trunc = ix.trunc || ev.Ev == "truncated"
 		if cp.apply(&ev, line, types) && ix.firstV < 0 {
 			ix.firstV = k
 		}
@@ -226,7 +228,7 @@ func buildIndex(data []byte, w int) (*index, error) {
 
 // meta is the line the windowed page gets after the header.
 func (ix *index) meta() []byte {
-	b, _ := json.Marshal(map[string]any{"ev": "windows", "events": ix.events, "window": ix.window, "starts": ix.starts, "first_violation": ix.firstV})
+	b, _ := json.Marshal(map[string]any{"ev": "windows", "events": ix.events, "window": ix.window, "starts": ix.starts, "first_violation": ix.firstV, "truncated": ix.trunc})
 	return b
 }
 
