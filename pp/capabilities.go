@@ -16,6 +16,7 @@ package pp
 //	CountFinisher   count engines             no protocol details in the result
 //	PartnerClasser  count engines             batches are matched state by state, not class by class
 //	AgentArrayOnly  auto and count engines    the count engines may run it
+//	StateNamer      all, with Options.Sample  traces name states by fmt.Sprint, outputs L/F by IsLeader
 //
 // Runs are identical with and without Batcher and Summer
 // (TestBatcherMatchesInteract), and the count engines are equal in
