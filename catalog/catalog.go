@@ -43,6 +43,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	general.GHS,
 	general.YoYo,
 	general.HyperElect,
+	general.PetersonMesh,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

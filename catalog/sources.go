@@ -173,7 +173,15 @@ var References = []Reference{
 		Title:    "Design and Analysis of Distributed Algorithms",
 		Venue:    "Wiley Series on Parallel and Distributed Computing, John Wiley & Sons, doi:10.1002/0470072644",
 		Year:     2007,
-		Sections: "3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
+		Sections: "3.4 (election in meshes: the unoriented mesh, election among the corners); 3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
+	},
+	{
+		Key:      "Peterson 1984",
+		Authors:  "Gary L. Peterson",
+		Title:    "Efficient algorithms for elections in meshes and complete networks",
+		Venue:    "Technical Report TR-140, Department of Computer Science, University of Rochester (not available here: not read)",
+		Year:     1984,
+		Sections: "the election on meshes, as credited; its rules and constant could not be read",
 	},
 	{
 		Key:      "Loui, Matsushita and West",
