@@ -101,8 +101,9 @@ var PetersonMesh = &elect.Algorithm{
 		}
 		return nil
 	},
-	New:  meshNodes.New,
-	Init: meshNodes.Init,
+	NaturalTopology: squarestGrid,
+	New:             meshNodes.New,
+	Init:            meshNodes.Init,
 }
 
 // MeshSides returns the sides a <= b of the grid with n nodes and m links
@@ -126,6 +127,18 @@ func MeshSides(n, m int) (a, b int, ok bool) {
 	}
 	a, b = int((s-d)/2), int((s+d)/2)
 	return a, b, a >= 3 || (a == 2 && b == 2) || (a == 1 && b == 1)
+}
+
+// squarestGrid is the grid of n nodes whose sides are closest: grid:WxH
+// with W <= H the largest divisor of n up to its square root.
+func squarestGrid(n int) string {
+	w := 1
+	for d := 1; d*d <= n; d++ {
+		if n%d == 0 {
+			w = d
+		}
+	}
+	return fmt.Sprintf("grid:%dx%d", w, max(n, 1)/w)
 }
 
 // meshBorder is L, the number of nodes (and links) of the border ring of an

@@ -127,6 +127,9 @@ func Build(s Spec) (*sim.Config, error) {
 	topoSpec := s.Topology
 	if topoSpec == "" {
 		topoSpec = naturalTopology(alg.Model)
+		if alg.NaturalTopology != nil {
+			topoSpec = alg.NaturalTopology(s.N)
+		}
 	}
 	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
 		return nil, err

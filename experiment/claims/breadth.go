@@ -2,6 +2,7 @@ package claims
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro())
+	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro(), petersonMeshRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -214,6 +215,59 @@ func hyperElectRepro() *Reproduction {
 					allElected("the minimum ID is elected and every node knows it", src+", correctness", rows),
 				},
 				Figures: []Figure{{Title: "HyperElect: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
+
+// petersonMeshRepro checks the election among a mesh's corners on square
+// grids s x s (n = s^2, so that every count is a function of n): WAKEUP =
+// 2m, LEADER = 2m - n + 1, ELECT within 4L + s - 1 (L = 4s - 4, the border)
+// and exactly that when IDs increase or decrease row by row (the third
+// corner's ID then passes the fourth), the time within 3(a+b) - 5 when all
+// start at 0, and O(n) messages.
+func petersonMeshRepro() *Reproduction {
+	const src = "Peterson 1984 (credited, not read); Santoro 2007, section 3.4 (election among the corners)"
+	return &Reproduction{
+		Name: "peterson-mesh", Title: "Peterson's mesh election: O(n) messages on an a x b grid", Source: src,
+		Needs: []string{"peterson-mesh"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			var rows []experiment.Row
+			for _, side := range pick(e, []int{4, 8, 16}, []int{4, 16, 64, 128, 316}) {
+				r, err := sweep(ctx, e, experiment.Grid{
+					Algorithms: []string{"peterson-mesh"}, Topology: fmt.Sprintf("grid:%dx%d", side, side), Sizes: []int{side * side},
+					IDs: []string{"random", "increasing", "decreasing"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"},
+					Trials: pick(e, 2, 3),
+				})
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r...)
+			}
+			side := func(n int) float64 { return math.Round(math.Sqrt(float64(n))) }
+			edges := func(n int) float64 { return 2*float64(n) - 2*side(n) }
+			monotone := filter(rows, func(r *experiment.Row) bool { return r.IDs == "increasing" || r.IDs == "decreasing" })
+			allStart := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			return &Report{
+				Rows: []Row{
+					exact("every node sends its degree on each of its links", src+"; counted from the rules", rows,
+						"messages:WAKEUP", "2m = 4n - 4s", func(n int) float64 { return 2 * edges(n) }),
+					bound("the corners' IDs round the border: 4L plus at most one side (L = 4s - 4)", src+"; counted from the rules (general/mesh.go)", rows,
+						"messages:ELECT", "4L + s - 1 = 17(s-1)", func(n int) float64 { return 17 * (side(n) - 1) }),
+					exact("IDs increasing or decreasing row by row: the third corner's ID passes the fourth, one side more", src+"; counted from the rules", monotone,
+						"messages:ELECT", "17(s-1)", func(n int) float64 { return 17 * (side(n) - 1) }),
+					exact("the leader's flood: all links of the leader, all but one of every other node", src, rows,
+						"messages:LEADER", "2m - n + 1", func(n int) float64 { return 2*edges(n) - float64(n) + 1 }),
+					bound("all messages: linear in n", src+"; the sum of the counts above", rows,
+						"messages", "7n + 9s - 16", func(n int) float64 { return 7*float64(n) + 9*side(n) - 16 }),
+					bound("time with every node starting at 0: the border once, then the flood to the far corner", src+"; counted from the rules", allStart,
+						"time", "3(a+b) - 5 = 6s - 5", func(n int) float64 { return 6*side(n) - 5 }),
+					stable("O(n) messages on random IDs", src, filter(rows, func(r *experiment.Row) bool {
+						return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "fifo")
+					}), "messages", "n"),
+					allElected("a corner is elected (the smallest corner ID) and every node knows it", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Peterson's mesh election: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
 			}, nil
 		},
 	}
