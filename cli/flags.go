@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,13 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 // returns the positional arguments. A -h/--help request prints the usage to
 // stdout and yields errHelp; any other flag error is a UsageError.
 func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+	return parseRefusing(fs, args, stdout, nil)
+}
+
+// parseRefusing is parseInterleaved for a command that refuses some flags
+// of its family by name: refused maps such a flag to why ("is not a bench
+// flag: ..."), which the error then says.
+func parseRefusing(fs *flag.FlagSet, args []string, stdout io.Writer, refused map[string]string) ([]string, error) {
 	var positional []string
 	fs.SetOutput(io.Discard)
 	for {
@@ -36,7 +44,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 				fs.Usage()
 				return nil, errHelp
 			}
-			return nil, usagef("%s: %s", fs.Name(), strings.TrimSpace(err.Error()))
+			if name, ok := undefinedFlag(err); ok && refused[name] != "" {
+				return nil, usagef("%s: --%s %s", fs.Name(), name, refused[name])
+			}
+			return nil, usagef("%s: %s%s", fs.Name(), strings.TrimSpace(err.Error()), flagSuggestion(fs, err, refused))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -45,6 +56,36 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagSuggestion returns ` (did you mean --x?)` when err is about a flag
+// the set does not define and one of its flags is close to it, or, when
+// none is, where to find them.
+func flagSuggestion(fs *flag.FlagSet, err error, refused map[string]string) string {
+	name, ok := undefinedFlag(err)
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	for r := range refused {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	if near := scenario.Nearest(name, names); near != "" {
+		if why := refused[near]; why != "" {
+			return fmt.Sprintf(" (did you mean --%s? it %s)", near, why)
+		}
+		return fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return "; 'elect " + fs.Name() + " --help' lists its flags"
+}
+
+// undefinedFlag is the name of the flag err (from FlagSet.Parse) says is
+// not defined.
+func undefinedFlag(err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	return strings.TrimLeft(strings.TrimSpace(name), "-"), ok
 }
 
 // sizeFlag is an integer flag that also takes sizes written as powers: 1e6,
