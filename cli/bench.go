@@ -81,6 +81,7 @@ func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return gridError(err)
 	}
+	reportSkipped(stderr, "bench", g)
 	experiment.WriteBenchHeader(stdout)
 	for range *count {
 		for _, p := range points {

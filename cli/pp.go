@@ -150,7 +150,12 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	var results []pp.Result
 	enc := json.NewEncoder(stdout)
+	interrupted, stop := interruptBetweenTrials(f.trials)
+	defer stop()
 	for t := range f.trials {
+		if interrupted.Err() != nil {
+			break
+		}
 		cfg.Seed = pp.TrialSeed(f.seed, t)
 		res, err := entry.Run(cfg)
 		if err != nil {
@@ -168,6 +173,10 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	if !f.json {
 		printPPSummary(stdout, entry, f, sched, results)
+	}
+	if interrupted.Err() != nil {
+		fmt.Fprintf(stderr, "elect: pp interrupted after %d of %d trials\n", len(results), f.trials)
+		return errInterrupted
 	}
 	for _, r := range results {
 		if !r.Outcome.Succeeded() {

@@ -235,7 +235,16 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	failed := false
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
+	// Ctrl-C between trials stops after the trial that is running, with the
+	// trials that ended summarised (a single run ends as any program does).
+	interrupted, stop := interruptBetweenTrials(f.trials)
+	defer stop()
+	ran := 0
 	for t := range f.trials {
+		if interrupted.Err() != nil {
+			break
+		}
+		ran++
 		s := f.spec(fs, pos[0], t)
 		if traceFile != nil {
 			s.Trace = traceFile
@@ -272,6 +281,10 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	if trials != nil {
 		trials.print(stdout)
+	}
+	if interrupted.Err() != nil {
+		fmt.Fprintf(stderr, "elect: run interrupted after %d of %d trials\n", ran, f.trials)
+		return errInterrupted
 	}
 	if f.view {
 		return viewAfterRun(f.trace, stdout, stderr)
