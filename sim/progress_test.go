@@ -13,7 +13,7 @@ import (
 // sim.ProgressEvents events gives the same result under every delivery
 // model, and the reports climb to the result's counts.
 func TestProgressDoesNotChangeTheRun(t *testing.T) {
-	const n = 100_000 // HS: about 5 million events, a few reports
+	const n = 100_000                                                         // HS: about 5 million events, a few reports
 	for _, d := range []sim.Delivery{sim.FIFO, sim.Random, sim.NewestFirst} { // the engine's three loops
 		cfg := sim.Config{Algorithm: ring.HS, Graph: topology.NewRing(n), IDs: shuffled(n, 5), Delivery: d, Seed: 5}
 		plain, err := sim.Run(cfg)
