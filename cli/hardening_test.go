@@ -178,3 +178,22 @@ func TestMemoryGuard(t *testing.T) {
 		t.Errorf("n = 16383 was not refused")
 	}
 }
+
+// TestTimeLimit (issue 21): --time-limit stops a long run on the wall
+// clock and reports what it reached, as outcome stopped; a population run
+// whose expected time is known to exceed the limit stops as soon as its
+// speed says so, with the estimate.
+func TestTimeLimit(t *testing.T) {
+	code, out, errOut := runCLI("run", "hs", "--n", "1000000", "--delivery", "random", "--time-limit", "300ms")
+	if code != 1 || errOut != "" || !strings.Contains(out, "outcome   stopped") || !strings.Contains(out, "stopped   at --time-limit") {
+		t.Errorf("run: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCLI("pp", "angluin", "--n", "1e6", "--engine", "agent-array", "--time-limit", "1s")
+	if code != 1 || !strings.Contains(out, "outcomes: stopped 1") || !strings.Contains(errOut, "elect: pp: stopped early: at this speed the run is expected to take about ") {
+		t.Errorf("pp: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, _ = runCLI("run", "lcr", "--n", "16", "--time-limit", "1m")
+	if code != 0 || !strings.Contains(out, "outcome   elected") {
+		t.Errorf("a run within its limit: exit %d\n%s", code, out)
+	}
+}

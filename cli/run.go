@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
@@ -75,6 +76,7 @@ type runFlags struct {
 	trials     int
 	maxEvents  int64
 	maxTime    int64
+	timeLimit  time.Duration
 	memLimit   int64
 	params     map[string]*string
 }
@@ -98,7 +100,8 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
-	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
+	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this simulated time, in rounds or time units (0: no limit; outcome step-limit)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a simulated run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
 	memLimitVar(fs, &f.memLimit)
 	f.params = registerParams(fs, cat)
 }
@@ -253,7 +256,13 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		if replay != nil {
 			s.Replay = replay
 		}
+		var bar *progressBar
+		if !f.json && f.trials == 1 {
+			bar = runProgressBar(stderr, s)
+		}
+		s.Progress = runProgress(bar, f.timeLimit)
 		rec, err := scenario.Run(s)
+		bar.finish()
 		if err != nil {
 			return inputError(err)
 		}
@@ -335,6 +344,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
 	}
+	if r.Outcome == sim.Stopped {
+		fmt.Fprintln(w, "stopped   at --time-limit: the figures are those the run had reached; its checks are of a run cut short")
+	}
 	if r.ForcedEventLimit > 0 && r.Events >= r.ForcedEventLimit {
 		fmt.Fprintf(w, "stuck     stopped after %d events, the limit of a forced run (100 times its message bound, at least 10^6): off its model it may never end; --max-events sets another limit\n", r.ForcedEventLimit)
 	}
@@ -369,6 +381,34 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 			verdict = "FAIL"
 		}
 		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, format.Number(c.Actual, 6), c.Relation, format.Number(c.Expected, 6))
+	}
+}
+
+// runProgressBar is the progress bar of one simulated run of s: messages
+// against the algorithm's declared message bound, whose estimate of the
+// time left is then an upper one, or a spinner when it declares none.
+func runProgressBar(stderr io.Writer, s scenario.Spec) *progressBar {
+	if !isTerminal(stderr) || s.Runtime != "" && s.Runtime != "sim" {
+		return nil
+	}
+	bound, ok := scenario.MessageBoundOf(s)
+	if !ok || bound > math.MaxInt64/2 {
+		return newProgressBar(stderr, s.Algorithm, 0, "")
+	}
+	return newProgressBar(stderr, s.Algorithm, int64(bound), "at most: the bound")
+}
+
+// runProgress is the simulator's progress report: it moves bar and stops
+// the run after limit of wall-clock time (0: no limit); nil when neither
+// is wanted.
+func runProgress(bar *progressBar, limit time.Duration) func(sim.Progress) bool {
+	if bar == nil && limit <= 0 {
+		return nil
+	}
+	start := time.Now()
+	return func(p sim.Progress) bool {
+		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4)))
+		return limit <= 0 || time.Since(start) < limit
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/electkit/elect/catalog"
@@ -328,15 +327,14 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var bar *progressBar
-	if isTerminal(stderr) {
-		bar = &progressBar{w: stderr, start: time.Now()}
-	}
+	bar := newProgressBar(stderr, "sweep", progressScale, "")
 	rows := resumed
 	failed := 0
 	opt := experiment.Options{Workers: f.workers}
 	if bar != nil {
-		opt.Progress = bar.update
+		opt.Progress = func(done, total int, wDone, wTotal float64) {
+			bar.set(int64(progressScale*wDone/max(wTotal, 1e-300)), fmt.Sprintf("%d/%d runs", done, total))
+		}
 	}
 	n, runErr := experiment.Run(ctx, jobs, g.Seed, opt, func(r *experiment.Result) error {
 		if !r.Succeeded() {
@@ -410,47 +408,6 @@ func gridError(err error) error {
 	}
 	return inputError(err)
 }
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws "[#####.....] 512/1200 runs, 1m20s left" on a terminal,
-// estimating the time left from the work done so far, each run weighted by
-// its size.
-type progressBar struct {
-	w     io.Writer
-	start time.Time
-	last  time.Time
-}
-
-func (b *progressBar) update(done, total int, wDone, wTotal float64) {
-	now := time.Now()
-	if now.Sub(b.last) < 100*time.Millisecond && done < total {
-		return
-	}
-	b.last = now
-	frac := 0.0
-	if wTotal > 0 {
-		frac = wDone / wTotal
-	}
-	const width = 30
-	k := int(frac * width)
-	left := "?"
-	if frac > 0 {
-		el := now.Sub(b.start)
-		left = (time.Duration(float64(el)/frac) - el).Round(time.Second).String()
-	}
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs, %s left ", strings.Repeat("#", k), strings.Repeat(".", width-k), done, total, left)
-}
-
-func (b *progressBar) finish() { fmt.Fprint(b.w, "\r\033[K") }
 
 // checkMeasures refuses a summary of a measure that no run has, naming the
 // measures the runs do have (a misspelt --measure would otherwise give an

@@ -385,3 +385,14 @@ func ParseBytes(v string) (int64, error) {
 	}
 	return int64(f * mult), nil
 }
+
+// MessageBoundOf is MessageBound for the run s describes (built to learn
+// its context): the most messages its algorithm's declared bounds allow.
+func MessageBoundOf(s Spec) (float64, bool) {
+	s.Trace, s.Replay = nil, nil
+	cfg, err := Build(s)
+	if err != nil {
+		return 0, false
+	}
+	return MessageBound(cfg.Algorithm, cfg.BoundContext())
+}
