@@ -59,23 +59,33 @@ func TestForcedRunsOfEveryAlgorithmOnEveryTopology(t *testing.T) {
 				if !strings.HasPrefix(topo, "grid") && !strings.HasPrefix(topo, "torus") {
 					args = append(args, "--n", "8")
 				}
-				code, out, errOut := runCLI(args...)
-				switch code {
-				case 0, 1:
-					var rec struct{ Outcome string }
-					if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" || errOut != "" {
-						t.Errorf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
-					}
-				case 2:
-					if strings.Count(errOut, "\n") != 1 {
-						t.Errorf("%v: exit 2 with stderr %q", args, errOut)
-					}
-				default:
-					t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+				if err := forcedRunEnded(args); err != nil {
+					t.Error(err)
 				}
 			}
 		}
 	}
+}
+
+// forcedRunEnded runs elect with args (a forced --json run) and says what
+// is wrong unless it exits 0 or 1 with a record that names its outcome and
+// nothing on standard error, or 2 with one line.
+func forcedRunEnded(args []string) error {
+	code, out, errOut := runCLI(args...)
+	switch code {
+	case 0, 1:
+		var rec struct{ Outcome string }
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" || errOut != "" {
+			return fmt.Errorf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
+		}
+	case 2:
+		if strings.Count(errOut, "\n") != 1 {
+			return fmt.Errorf("%v: exit 2 with stderr %q", args, errOut)
+		}
+	default:
+		return fmt.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+	}
+	return nil
 }
 
 // TestSweepKeepsPanickingRuns: a sweep whose runs panic writes each as a
@@ -124,19 +134,8 @@ func FuzzForcedRuns(f *testing.F) {
 		if !strings.Contains(args[3], ":") || strings.HasPrefix(args[3], "gnp") {
 			args = append(args, "--n", fmt.Sprint(1+int(n)%64))
 		}
-		code, out, errOut := runCLI(args...)
-		switch code {
-		case 0, 1:
-			var rec struct{ Outcome string }
-			if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" {
-				t.Fatalf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
-			}
-		case 2:
-			if strings.Count(errOut, "\n") != 1 {
-				t.Fatalf("%v: exit 2 with stderr %q", args, errOut)
-			}
-		default:
-			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+		if err := forcedRunEnded(args); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
