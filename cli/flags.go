@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/scenario"
 )
@@ -37,6 +39,7 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 func parseRefusing(fs *flag.FlagSet, args []string, stdout io.Writer, refused map[string]string) ([]string, error) {
 	var positional []string
 	fs.SetOutput(io.Discard)
+	args = numberArgs(fs, args)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
@@ -47,6 +50,15 @@ func parseRefusing(fs *flag.FlagSet, args []string, stdout io.Writer, refused ma
 			if name, ok := undefinedFlag(err); ok && refused[name] != "" {
 				return nil, usagef("%s: --%s %s", fs.Name(), name, refused[name])
 			}
+			if m := invalidValue.FindStringSubmatch(err.Error()); m != nil {
+				if strings.HasSuffix(m[3], "parse error") || strings.HasSuffix(m[3], "value out of range") {
+					m[3] = valueHelp(fs, m[2], m[1])
+				}
+				return nil, usagef("%s: --%s: %s", fs.Name(), m[2], m[3])
+			}
+			if m := invalidBool.FindStringSubmatch(err.Error()); m != nil {
+				return nil, usagef("%s: --%s takes no value (or =true, =false), not %q", fs.Name(), m[2], m[1])
+			}
 			return nil, usagef("%s: %s%s", fs.Name(), strings.TrimSpace(err.Error()), flagSuggestion(fs, err, refused))
 		}
 		rest := fs.Args()
@@ -56,6 +68,82 @@ func parseRefusing(fs *flag.FlagSet, args []string, stdout io.Writer, refused ma
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// The flag package's messages for a value its flag cannot take.
+var (
+	invalidValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+	invalidBool  = regexp.MustCompile(`^invalid boolean value "(.*)" for -(\S+): (.*)$`)
+)
+
+// numberArgs rewrites, in args, the values of fs's integer flags written
+// as 1e6 or 2^20 into plain integers, which the flag package then reads
+// ("--trials 1e3", "--max-events=2^30").
+func numberArgs(fs *flag.FlagSet, args []string) []string {
+	integer := func(name string) bool {
+		f := fs.Lookup(name)
+		if f == nil {
+			return false
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return false
+		}
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			return true
+		}
+		return false
+	}
+	out := slices.Clone(args)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" {
+			break
+		}
+		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !integer(name) {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(out) {
+				break
+			}
+			i++
+			value = out[i]
+		}
+		n, err := parseSize(value)
+		if err != nil {
+			continue
+		}
+		if inline {
+			out[i] = a[:strings.Index(a, "=")+1] + strconv.FormatInt(n, 10)
+		} else {
+			out[i] = strconv.FormatInt(n, 10)
+		}
+	}
+	return out
+}
+
+// valueHelp says what a flag of fs takes, for the error about a value it
+// cannot take.
+func valueHelp(fs *flag.FlagSet, name, value string) string {
+	if f := fs.Lookup(name); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case int, int64, uint, uint64:
+				if _, err := parseSize(value); err != nil {
+					return err.Error()
+				}
+				return fmt.Sprintf("%s is out of range", value)
+			case float64:
+				return fmt.Sprintf("%q is not a number: write it as 0.5, 1e-3 or 12", value)
+			case time.Duration:
+				return fmt.Sprintf("%q is not a duration: write it as 30s, 5m or 1h30m", value)
+			}
+		}
+	}
+	return fmt.Sprintf("%q will not do", value)
 }
 
 // flagSuggestion returns ` (did you mean --x?)` when err is about a flag

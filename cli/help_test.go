@@ -134,3 +134,29 @@ func TestBenchFlags(t *testing.T) {
 		t.Errorf("--out: exit %d, stdout %q, stderr %q, file %q (%v)", code, stdout, errOut, data, err)
 	}
 }
+
+// TestNumberFlags (issue 21): every integer flag takes 1e3 and 2^10 as
+// --n does, and a value a flag cannot take is named with what it takes,
+// not the flag package's "parse error".
+func TestNumberFlags(t *testing.T) {
+	code, out, _ := runCLI("run", "lcr", "--n", "8", "--trials", "1e1", "--max-events=2^20")
+	if code != 0 || !strings.Contains(out, "10 trials") {
+		t.Errorf("--trials 1e1: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "lcr", "--seed", "x"}, `run: --seed: "x" is not a whole number: write it as 1000000, 1e6 or 2^20`},
+		{[]string{"sweep", "lcr", "--trials=1e2x"}, `sweep: --trials: "1e2x" is not a whole number`},
+		{[]string{"run", "lcr", "--trials", "2^70"}, "run: --trials: 2^70 is larger than"},
+		{[]string{"run", "lcr", "--announce=maybe"}, `run: --announce takes no value (or =true, =false), not "maybe"`},
+		{[]string{"run", "lcr", "--time-limit", "5"}, `run: --time-limit: "5" is not a duration: write it as 30s, 5m or 1h30m`},
+		{[]string{"pp", "approx-majority", "--fraction-a", "x"}, `pp: --fraction-a: "x" is not a number`},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "parse error") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
