@@ -291,8 +291,8 @@ func scanEdgeList(path string) (nodes, edges int64, ok bool) {
 				return 0, 0, false
 			}
 			declared = v
-		case len(fields) == 2:
-			for _, x := range fields {
+		case len(fields) == 2 || len(fields) == 3: // an edge, with its weight or not
+			for _, x := range fields[:2] {
 				v, err := strconv.ParseInt(x, 10, 64)
 				if err != nil {
 					return 0, 0, false
