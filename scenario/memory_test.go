@@ -56,9 +56,9 @@ func TestParseBytes(t *testing.T) {
 func TestSpecNodesReadsWeightedEdgeLists(t *testing.T) {
 	dir := t.TempDir()
 	for text, want := range map[string]int{
-		"0 1 5\n1 2 7\n2 3 1\n":     4,
-		"0 1\n1 2\n":                3,
-		"nodes 9\n0 1 2.5\n":        9,
+		"0 1 5\n1 2 7\n2 3 1\n":    4,
+		"0 1\n1 2\n":               3,
+		"nodes 9\n0 1 2.5\n":       9,
 		"# a comment\n0 4 1 # x\n": 5,
 	} {
 		path := filepath.Join(dir, "g.txt")
