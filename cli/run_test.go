@@ -38,6 +38,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "lcr", "--timing", "partial"}, `unknown timing "partial"`},
 		{[]string{"run", "lcr", "--topology", "complete"}, "lcr runs on rings, not on complete (assumption: unidirectional ring"},
 		{[]string{"run", "lcr", "--topology", "moebius"}, `unknown topology "moebius"`},
+		{[]string{"run", "lcr", "--topology", "rng"}, `unknown topology "rng" (did you mean "ring"?)`},
 		{[]string{"run", "time-slice", "--timing", "async"}, "is a synchronous algorithm; it needs --timing sync"},
 		{[]string{"run", "afek-gafni", "--timing", "sync"}, "is an asynchronous algorithm"},
 		{[]string{"run", "peterson", "--variant", "untagged", "--delivery", "random"}, "assumption: FIFO channels"},

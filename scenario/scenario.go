@@ -136,6 +136,13 @@ func Build(s Spec) (*sim.Config, error) {
 	}
 	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
 	if err != nil {
+		var unknown *topology.UnknownError
+		if errors.As(err, &unknown) {
+			name, _, _ := strings.Cut(unknown.Spec, ":")
+			if near := Nearest(name, topology.Names); near != "" {
+				return nil, errorf("topology: unknown topology %q (did you mean %q?); use %s", unknown.Spec, near, topology.Usage)
+			}
+		}
 		return nil, errorf("%v", err)
 	}
 	idList, err := idSpec.Generate(g.N, sim.Stream(s.Seed, "ids", 0))
