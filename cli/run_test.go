@@ -46,7 +46,7 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "lcr", "--initiators", "nodes:1,1"}, "initiator 1 is listed twice"},
 		{[]string{"run", "lcr", "--initiators", "nodes:99"}, `initiator "99" is not a node index in 0..15`},
 		{[]string{"run", "lcr", "--initiators", "some"}, `unknown initiators "some"`},
-		{[]string{"run", "lcr", "--n", "abc"}, `invalid value "abc" for flag -n`},
+		{[]string{"run", "lcr", "--n", "abc"}, `run: --n: "abc" is not a whole number: write it as 1000000, 1e6 or 2^20`},
 		{[]string{"run", "lcr", "--colour"}, "flag provided but not defined: -colour"},
 		{[]string{"run"}, "run takes one algorithm name (got 0)"},
 		{[]string{"run", "lcr", "hs"}, "run takes one algorithm name (got 2)"},
