@@ -235,15 +235,21 @@ func parseSize(v string) (int64, error) {
 	return 0, bad
 }
 
-// bytesFlag is a memory size flag: 6GiB, 500MB or 8e9 (bytes); 0 means the
-// default.
+// bytesFlag is a size in bytes: 6GiB, 500MB or 8e9 (scenario.ParseBytes);
+// what 0 means is the flag's to say.
 type bytesFlag struct{ p *int64 }
+
+// bytesVar defines a size flag with a default value.
+func bytesVar(fs *flag.FlagSet, p *int64, name string, value int64, usage string) {
+	*p = value
+	fs.Var(bytesFlag{p}, name, usage)
+}
 
 func (b bytesFlag) String() string {
 	if b.p == nil || *b.p == 0 {
 		return ""
 	}
-	return scenario.BytesString(*b.p)
+	return strconv.FormatInt(*b.p, 10)
 }
 
 func (b bytesFlag) Set(v string) error {

@@ -162,7 +162,7 @@ func TestMemoryGuard(t *testing.T) {
 			"sweep: n = 100000 (all-to-all) needs about 596.1 GiB"},
 		{[]string{"sweep", "lcr", "--n", "16", "--trials", "10000000", "--summary", "--mem-limit", "1GiB"},
 			"sweep: 10000000 runs need about 6.3 GiB of memory for their jobs and summary rows, more than the limit of 1.0 GiB"},
-		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `"6XB" is not a memory size: write it as 6GiB, 500MB or 8e9 (bytes)`},
+		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `run: --mem-limit: "6XB" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {
 		code, _, errOut := runCLI(c.args...)
 		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
