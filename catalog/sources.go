@@ -176,6 +176,14 @@ var References = []Reference{
 		Sections: "3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
 	},
 	{
+		Key:      "Korach, Moran and Zaks",
+		Authors:  "Ephraim Korach, Shlomo Moran and Shmuel Zaks",
+		Title:    "Tight lower and upper bounds for some distributed algorithms for a complete network of processors",
+		Venue:    "Third ACM Symposium on Principles of Distributed Computing (PODC 1984) (pages and DOI not confirmed)",
+		Year:     1984,
+		Sections: "the election by kings, kingdoms and phases and its 5n log n + O(n) message bound (as the source framework's write-up states them)",
+	},
+	{
 		Key:      "Loui, Matsushita and West",
 		Authors:  "Michael C. Loui, Teresa A. Matsushita and Douglas B. West",
 		Title:    "Election in a complete network with a sense of direction",
