@@ -93,7 +93,7 @@ var References = []Reference{
 		Title:    "An O(n log n) unidirectional distributed algorithm for extrema finding in a circle",
 		Venue:    "Journal of Algorithms 3(3), pp. 245-260",
 		Year:     1982,
-		Sections: "the simple algorithm and its 2n log n + O(n) bound",
+		Sections: "the simple algorithm and its 2n log n + O(n) bound; algorithm B and its 1.5n log n + O(n) bound",
 	},
 	{
 		Key:      "Higham and Przytycka",
