@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
 
@@ -181,5 +183,31 @@ func TestDKRBElectsTheMaximumWithinBound(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDKRBHoldsInEverySchedule explores, on rings of 5 processes, every ID
+// assignment, every non-empty set of initiators and every FIFO delivery
+// order: algorithm B elects one leader in each and keeps within its bounds.
+// Its worst case there is 17 messages (IDs 1,2,4,3,5), its best 2n = 10 (the
+// decreasing ring).
+func TestDKRBHoldsInEverySchedule(t *testing.T) {
+	r, err := check.Run(check.Options{
+		Spec: scenario.Spec{Algorithm: "dolev-klawe-rodeh", N: 5, Params: map[string]string{"variant": "b"}, Seed: 1},
+		IDs:  "all", Delivery: "fifo", Initiators: "subsets",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "ok" {
+		t.Fatalf("verdict %s: %s", r.Verdict, r.Property)
+	}
+	for _, b := range r.Bounds {
+		if !b.Holds {
+			t.Errorf("bound %s fails in some schedule", b.Name)
+		}
+	}
+	if got := r.MessagesMax["M1"] + r.MessagesMax["M2"]; r.MessagesMax["M1"] != 12 || r.MessagesMax["M2"] != 5 {
+		t.Errorf("worst M1 %d, M2 %d (sum %d); want 12 and 5", r.MessagesMax["M1"], r.MessagesMax["M2"], got)
 	}
 }
