@@ -37,6 +37,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.AllToAll,
 	complete.AfekGafni,
 	complete.Humblet,
+	complete.KMZ,
 	complete.LMW,
 	general.Echo,
 	general.FloodMax,

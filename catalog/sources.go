@@ -93,7 +93,7 @@ var References = []Reference{
 		Title:    "An O(n log n) unidirectional distributed algorithm for extrema finding in a circle",
 		Venue:    "Journal of Algorithms 3(3), pp. 245-260",
 		Year:     1982,
-		Sections: "the simple algorithm and its 2n log n + O(n) bound",
+		Sections: "the simple algorithm and its 2n log n + O(n) bound; algorithm B and its 1.5n log n + O(n) bound",
 	},
 	{
 		Key:      "Higham and Przytycka",
@@ -182,6 +182,14 @@ var References = []Reference{
 		Venue:    "Technical Report TR-140, Department of Computer Science, University of Rochester (not available here: not read)",
 		Year:     1984,
 		Sections: "the election on meshes, as credited; its rules and constant could not be read",
+	},
+	{
+		Key:      "Korach, Moran and Zaks",
+		Authors:  "Ephraim Korach, Shlomo Moran and Shmuel Zaks",
+		Title:    "Tight lower and upper bounds for some distributed algorithms for a complete network of processors",
+		Venue:    "Third ACM Symposium on Principles of Distributed Computing (PODC 1984) (pages and DOI not confirmed)",
+		Year:     1984,
+		Sections: "the election by kings, kingdoms and phases and its 5n log n + O(n) message bound (as the source framework's write-up states them)",
 	},
 	{
 		Key:      "Loui, Matsushita and West",

@@ -13,7 +13,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro(), petersonMeshRepro())
+	registry = append(registry, humbletRepro(), kmzRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro(), petersonMeshRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -268,6 +268,56 @@ func petersonMeshRepro() *Reproduction {
 					allElected("a corner is elected (the smallest corner ID) and every node knows it", src+", correctness", rows),
 				},
 				Figures: []Figure{{Title: "Peterson's mesh election: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
+
+// kmzRepro checks Korach, Moran and Zaks's election by kings and phases:
+// (n-1)(5 floor(lg n) + 3) >= election messages >= 4(n-1) on every run,
+// exactly 4(n-1) with the maximum at node 0 and links in port order, and
+// the n-1 LEADER messages.
+func kmzRepro() *Reproduction {
+	const src = "Korach, Moran and Zaks 1984"
+	return &Reproduction{
+		Name: "korach-moran-zaks", Title: "Korach-Moran-Zaks: O(n log n) messages on complete graphs", Source: src,
+		Needs: []string{"korach-moran-zaks"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"korach-moran-zaks"}, Sizes: pick(e, []int{8, 32, 128, 512}, []int{8, 32, 128, 512, 2048, 8192}),
+				IDs: []string{"random", "increasing", "decreasing"}, Deliveries: []string{"fifo", "random-fifo"},
+				Initiators: []string{"all", "1"}, Params: map[string][]string{"order": {"shuffle", "index"}},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				r := &rows[i]
+				r.Measures["election"] = r.Get("messages") - r.Get("messages:LEADER")
+			}
+			maxPhase := func(n int) float64 { return math.Floor(lg(n)) }
+			best := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "decreasing" && strings.Contains(r.Config, "--order index")
+			})
+			all := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "--order shuffle") &&
+					!strings.Contains(r.Config, "random-fifo")
+			})
+			return &Report{
+				Rows: []Row{
+					bound("phases stay below lg n; per loser at most lg n UPDATEs, YOUR_CITIZENs and forwards: at most (n-1)(5 floor(lg n) + 3)",
+						src+" (5n log n + O(n)); the count per type derived in complete/kmz.go", rows, "election",
+						"(n-1)(5 floor(lg n) + 3)", func(n int) float64 { return float64(n-1) * (5*maxPhase(n) + 3) }),
+					lowerBoundEach("every node asks once, the winner n-1 times; every loser ACCEPTs and is sent UPDATE", src+"; counted from the rules",
+						rows, "election", "4(n-1)", func(r *experiment.Row) float64 { return float64(4 * (r.N - 1)) }),
+					exact("the maximum at node 0, links in port order: exactly 4(n-1), whatever the schedule and the starters", src+"; counted from the rules",
+						best, "election", "4(n-1)", func(n int) float64 { return float64(4 * (n - 1)) }),
+					exact("the king of all tells every other node", src, rows, "messages:LEADER", "n-1", func(n int) float64 { return float64(n - 1) }),
+					allElected("one leader, which every node knows", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Korach-Moran-Zaks: election messages, all nodes starting", Measure: "election", YLabel: "election messages",
+					Rows: all, Curves: []string{"n lg n", "n"}}},
 			}, nil
 		},
 	}
