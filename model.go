@@ -48,6 +48,11 @@ type Algorithm struct {
 	// assumes, for algorithms whose variants assume different things (for
 	// example one that needs FIFO channels); nil means Model for every run.
 	ModelFor func(p Params) Model
+	// NaturalTopology, when set, is the topology specification a run on n
+	// nodes uses when none is named (for an algorithm that runs on a family
+	// of its own, such as grids); nil means the one its Model implies: the
+	// ring, the complete graph, complete:chordal or the hypercube.
+	NaturalTopology func(n int) string
 	// New builds one node: all an algorithm must say about its nodes to run
 	// on every runtime.
 	New func(info NodeInfo) Node

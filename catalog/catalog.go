@@ -37,12 +37,14 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.AllToAll,
 	complete.AfekGafni,
 	complete.Humblet,
+	complete.KMZ,
 	complete.LMW,
 	general.Echo,
 	general.FloodMax,
 	general.GHS,
 	general.YoYo,
 	general.HyperElect,
+	general.PetersonMesh,
 }}
 
 // Default returns the catalog of the algorithms this module ships.

@@ -93,7 +93,7 @@ var References = []Reference{
 		Title:    "An O(n log n) unidirectional distributed algorithm for extrema finding in a circle",
 		Venue:    "Journal of Algorithms 3(3), pp. 245-260",
 		Year:     1982,
-		Sections: "the simple algorithm and its 2n log n + O(n) bound",
+		Sections: "the simple algorithm and its 2n log n + O(n) bound; algorithm B and its 1.5n log n + O(n) bound",
 	},
 	{
 		Key:      "Higham and Przytycka",
@@ -173,7 +173,23 @@ var References = []Reference{
 		Title:    "Design and Analysis of Distributed Algorithms",
 		Venue:    "Wiley Series on Parallel and Distributed Computing, John Wiley & Sons, doi:10.1002/0470072644",
 		Year:     2007,
-		Sections: "3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
+		Sections: "3.4 (election in meshes: the unoriented mesh, election among the corners); 3.8 (YO-YO: set-up, YO- and -YO, pruning, the number of iterations)",
+	},
+	{
+		Key:      "Peterson 1984",
+		Authors:  "Gary L. Peterson",
+		Title:    "Efficient algorithms for elections in meshes and complete networks",
+		Venue:    "Technical Report TR-140, Department of Computer Science, University of Rochester (not available here: not read)",
+		Year:     1984,
+		Sections: "the election on meshes, as credited; its rules and constant could not be read",
+	},
+	{
+		Key:      "Korach, Moran and Zaks",
+		Authors:  "Ephraim Korach, Shlomo Moran and Shmuel Zaks",
+		Title:    "Tight lower and upper bounds for some distributed algorithms for a complete network of processors",
+		Venue:    "Third ACM Symposium on Principles of Distributed Computing (PODC 1984) (pages and DOI not confirmed)",
+		Year:     1984,
+		Sections: "the election by kings, kingdoms and phases and its 5n log n + O(n) message bound (as the source framework's write-up states them)",
 	},
 	{
 		Key:      "Loui, Matsushita and West",

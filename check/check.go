@@ -93,7 +93,11 @@
 //
 // Synchronous algorithms have no scheduling choices: given IDs and
 // wake-up times an execution is determined, so each configuration is run
-// once in the simulator.
+// once in the simulator. Their choices are the IDs and the initiators'
+// wake-up rounds: --initiators times (Options.Initiators "times") takes
+// every round in 0..WakeRounds, or none, for each node, the earliest at 0
+// (nothing happens before the first wake-up, so a run whose initiators
+// all start k rounds later is the same run shifted by k).
 //
 // Configurations (ID assignments and initiator sets) are checked in
 // parallel, one search per configuration; the results are merged in a
@@ -101,6 +105,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -122,9 +127,12 @@ type Options struct {
 	Spec       scenario.Spec // algorithm, n, topology, announce, parameters (IDs from IDs below)
 	IDs        string        // "all", or an ids arrangement for a single assignment
 	Delivery   string        // "fifo", "bag" or "sync"
-	Initiators string        // "all" or "subsets" (every non-empty set of initiators)
-	MaxStates  int64         // per configuration; 0: 2 million
-	Workers    int           // 0: GOMAXPROCS
+	Initiators string        // "all", "subsets" (every non-empty set of initiators) or "times" (sync: every wake-up round of every node)
+	// WakeRounds is the latest spontaneous wake-up round of --initiators
+	// times (0: n-1).
+	WakeRounds int
+	MaxStates  int64 // per configuration; 0: 2 million
+	Workers    int   // 0: GOMAXPROCS
 	// NoReduction explores every interleaving even where the
 	// partial-order reduction is sound (to measure it, or to distrust it).
 	NoReduction bool
@@ -138,8 +146,13 @@ type Extreme struct {
 	MaxIDs   []elect.ID `json:"max_ids"`
 	Min      int64      `json:"min"`
 	MinIDs   []elect.ID `json:"min_ids"`
-	maxCfg   *config
-	minCfg   *config
+	// MaxWake and MinWake are the initiators' wake-up rounds that reach
+	// the extremes, by node (-1: not an initiator), when the check chose
+	// initiators (--initiators subsets or times).
+	MaxWake []int64 `json:"max_wake,omitempty"`
+	MinWake []int64 `json:"min_wake,omitempty"`
+	maxCfg  *config
+	minCfg  *config
 }
 
 // BoundVerdict is a declared bound against the extremes.
@@ -173,16 +186,19 @@ type Report struct {
 	StatesPerSec   float64 `json:"states_per_second"`
 	// MessagesMax and MessagesMin are the extremes by message type, with
 	// "total"; TimeMax and TimeMin those of the time.
-	MessagesMax    map[string]int64 `json:"messages_max"`
-	MessagesMin    map[string]int64 `json:"messages_min"`
-	TimeMax        int64            `json:"time_max"`
-	TimeMin        int64            `json:"time_min"`
-	Property       string           `json:"property,omitempty"` // the property violated
-	Violation      string           `json:"violation,omitempty"`
-	ViolationIDs   []elect.ID       `json:"violation_ids,omitempty"`
-	Counterexample string           `json:"counterexample,omitempty"` // the file it was written to
-	Extremes       []Extreme        `json:"extremes"`
-	Bounds         []BoundVerdict   `json:"bounds"`
+	MessagesMax  map[string]int64 `json:"messages_max"`
+	MessagesMin  map[string]int64 `json:"messages_min"`
+	TimeMax      int64            `json:"time_max"`
+	TimeMin      int64            `json:"time_min"`
+	Property     string           `json:"property,omitempty"` // the property violated
+	Violation    string           `json:"violation,omitempty"`
+	ViolationIDs []elect.ID       `json:"violation_ids,omitempty"`
+	// ViolationWake is the violating configuration's wake-up rounds by
+	// node (-1: not an initiator), when the check chose initiators.
+	ViolationWake  []int64        `json:"violation_wake,omitempty"`
+	Counterexample string         `json:"counterexample,omitempty"` // the file it was written to
+	Extremes       []Extreme      `json:"extremes"`
+	Bounds         []BoundVerdict `json:"bounds"`
 
 	counterexample []step
 	violationCfg   *config
@@ -318,8 +334,20 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 			}
 			wakes = append(wakes, w)
 		}
+	case "times":
+		if base.Delivery != sim.Sync {
+			return nil, fmt.Errorf("--initiators times applies to synchronous checks (--delivery sync); an asynchronous check has no rounds, and --initiators subsets covers its orders of events")
+		}
+		if base.Algorithm.RunModel(base.Params).WakeUp == elect.AllAtOnce {
+			return nil, fmt.Errorf("%s needs every node to wake at round 0; --initiators times does not apply", base.Algorithm.Name)
+		}
+		w := opt.WakeRounds
+		if w <= 0 {
+			w = n - 1
+		}
+		wakes = wakeTimes(n, w)
 	default:
-		return nil, fmt.Errorf("--initiators %q: use all or subsets", opt.Initiators)
+		return nil, fmt.Errorf("--initiators %q: use all, subsets or times", opt.Initiators)
 	}
 	var out []*config
 	for _, ids := range assignments {
@@ -339,6 +367,38 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 	return out, nil
 }
 
+// wakeTimes lists every choice of spontaneous wake-up rounds for n nodes:
+// each node wakes at a round in 0..last or not at all (it then wakes when
+// its first message comes), and the earliest wakes at round 0 (a run whose
+// initiators all wake later is the same run, later: nothing happens
+// before the first wake-up).
+func wakeTimes(n, last int) [][]sim.Wake {
+	var out [][]sim.Wake
+	choice := make([]int, n) // a round, or last+1 for none
+	for {
+		var w []sim.Wake
+		first := last + 1
+		for i, r := range choice {
+			if r <= last {
+				w = append(w, sim.Wake{Node: i, At: int64(r)})
+				first = min(first, r)
+			}
+		}
+		if first == 0 {
+			out = append(out, w)
+		}
+		i := 0
+		for i < n && choice[i] == last+1 {
+			choice[i] = 0
+			i++
+		}
+		if i == n {
+			return out
+		}
+		choice[i]++
+	}
+}
+
 func permute(a []elect.ID, k int, f func([]elect.ID)) {
 	if k == len(a) {
 		f(a)
@@ -349,6 +409,25 @@ func permute(a []elect.ID, k int, f func([]elect.ID)) {
 		permute(a, k+1, f)
 		a[k], a[i] = a[i], a[k]
 	}
+}
+
+// wakeRounds is c's initiators' wake-up rounds by node (-1: none), when
+// the check chose initiators; nil otherwise.
+func (c *config) wakeRounds(opt Options) []int64 {
+	if opt.Initiators != "subsets" && opt.Initiators != "times" {
+		return nil
+	}
+	out := make([]int64, c.cfg.Graph.N)
+	for i := range out {
+		out[i] = -1
+		if c.cfg.Wake == nil {
+			out[i] = 0
+		}
+	}
+	for _, w := range c.cfg.Wake {
+		out[w.Node] = w.At
+	}
+	return out
 }
 
 // run checks one configuration.
@@ -365,7 +444,7 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 		c.syncRes = r
 		c.states, c.edges = 1, r.Events
 		if r.Outcome != sim.OutcomeElected {
-			c.violation = fmt.Sprintf("%s: %s", r.Outcome, r.Violation)
+			c.violation = fmt.Sprintf("%s: %s", r.Outcome, cmp.Or(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
 		}
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		c.min = c.max
@@ -419,7 +498,7 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
 		case c.violation != "" && r.Verdict != "violation":
-			r.Verdict, r.Violation, r.ViolationIDs = "violation", c.violation, c.cfg.IDs
+			r.Verdict, r.Violation, r.ViolationIDs, r.ViolationWake = "violation", c.violation, c.cfg.IDs, c.wakeRounds(opt)
 			r.counterexample, r.violationCfg = c.bad, c
 		case c.full && r.Verdict == "ok":
 			r.Verdict = "incomplete"
@@ -430,10 +509,10 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 		for q := range names {
 			e := &r.Extremes[q]
 			if c.max[q] > e.Max {
-				e.Max, e.MaxIDs, e.maxCfg = c.max[q], c.cfg.IDs, c
+				e.Max, e.MaxIDs, e.MaxWake, e.maxCfg = c.max[q], c.cfg.IDs, c.wakeRounds(opt), c
 			}
 			if c.min[q] < e.Min {
-				e.Min, e.MinIDs, e.minCfg = c.min[q], c.cfg.IDs, c
+				e.Min, e.MinIDs, e.MinWake, e.minCfg = c.min[q], c.cfg.IDs, c.wakeRounds(opt), c
 			}
 		}
 	}

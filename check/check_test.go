@@ -184,6 +184,51 @@ func TestSynchronousAlgorithms(t *testing.T) {
 	}
 }
 
+// TestWakeUpTimes: with --initiators times a synchronous check runs every
+// choice of wake-up rounds (each node at a round in 0..n-1 or not at all,
+// the earliest at 0): 5^4 - 4^4 = 369 choices for each of the 6
+// assignments of slow-fast at n = 4, all electing the smallest initiator;
+// the literal reading of the wake-up (seed 003's MAIN) elects another
+// node when a message and the wake-up meet, and the check finds it with
+// the rounds that show it.
+func TestWakeUpTimes(t *testing.T) {
+	if got := len(wakeTimes(4, 3)); got != 369 {
+		t.Fatalf("%d choices of wake-up rounds for 4 nodes, want 369", got)
+	}
+	r := run(t, Options{Spec: scenario.Spec{Algorithm: "slow-fast", N: 4}, IDs: "all", Delivery: "sync", Initiators: "times"})
+	if r.Verdict != "ok" || r.Configurations != 6*369 {
+		t.Errorf("slow-fast: %s %s, %d configurations", r.Verdict, r.Violation, r.Configurations)
+	}
+	r = run(t, Options{Spec: scenario.Spec{Algorithm: "slow-fast", N: 3, Params: map[string]string{"wake": "literal"}}, IDs: "all", Delivery: "sync", Initiators: "times"})
+	if r.Verdict != "violation" || !strings.Contains(r.Violation, "wrong-leader") || len(r.ViolationWake) != 3 {
+		t.Fatalf("slow-fast --wake literal: %s %s, wake %v", r.Verdict, r.Violation, r.ViolationWake)
+	}
+	// The violation replays in the simulator with those IDs and rounds.
+	var wake []sim.Wake
+	for i, at := range r.ViolationWake {
+		if at >= 0 {
+			wake = append(wake, sim.Wake{Node: i, At: at})
+		}
+	}
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "slow-fast", N: 3, IDs: IDsFlag(r.ViolationIDs), Timing: "sync", Params: map[string]string{"wake": "literal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Wake = wake
+	res, err := sim.Run(*cfg)
+	if err != nil || res.Outcome != sim.OutcomeViolation || !strings.Contains(res.Violation, "wrong-leader") {
+		t.Errorf("replay: %v %+v", err, res)
+	}
+	for _, o := range []Options{
+		{Spec: scenario.Spec{Algorithm: "time-slice", N: 3}, IDs: "all", Delivery: "sync", Initiators: "times"},
+		{Spec: scenario.Spec{Algorithm: "lcr", N: 3}, IDs: "all", Delivery: "fifo", Initiators: "times"},
+	} {
+		if _, err := Run(o); err == nil {
+			t.Errorf("%s under %s with --initiators times: no error", o.Spec.Algorithm, o.Delivery)
+		}
+	}
+}
+
 // TestStateLimitIsIncomplete: a search cut short never says ok.
 func TestStateLimitIsIncomplete(t *testing.T) {
 	r := run(t, Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", MaxStates: 100})

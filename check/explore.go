@@ -44,57 +44,117 @@ type state struct {
 	links   [][]flight // by receiving port, Graph.PortIndex
 	elected int
 	rngs    []rand.PCG // each node's random stream (randomized algorithms)
+	// The hashes of the state's parts (see keys): each node's and each
+	// link's behaviour and depths, and their sums, which apply keeps up to
+	// date for the parts a step changes and restore puts back.
+	nodeH, nodeD, linkH, linkD []stateKey
+	sumH, sumD                 stateKey
 }
 
-// keys encodes the state canonically, in one pass: its behaviour (node
-// states, flags, decisions, learned leaders, and every link's contents;
-// under bag each link's messages sorted, as their order is no part of the
-// state) and its depths (each node's and each message's causal depth, in
-// the same order). Nodes never see depths, so the behaviour says what can
-// happen next: a path that returns to a behaviour it has been in can go
-// round for ever. The two together are the state.
+// keys returns the state's behaviour (node states, flags, decisions,
+// learned leaders, random streams and every link's contents; under bag
+// each link's messages sorted, as their order is no part of the state) and
+// the full state (the behaviour with each node's and each message's causal
+// depth). Nodes never see depths, so the behaviour says what can happen
+// next: a path that returns to a behaviour it has been in can go round for
+// ever.
+//
+// Each is the sum, word by word modulo 2^64, of the 128-bit hashes of the
+// state's parts (a node's part encodes its index, a link's its key), so a
+// step rehashes only the node it ran and the links it changed. Two
+// distinct states have equal sums when the differences of their parts'
+// hashes cancel, which for hashes with random seeds happens with
+// probability about 2^-128 per pair, as for one hash of the whole state.
 func (x *explorer) keys(s *state) (behaviour, full stateKey) {
-	b, d := x.buf[:0], x.dbuf[:0]
-	for i, nd := range s.nodes {
-		start := len(b)
-		b = append(b, 0, 0)
-		b = nd.(elect.Snapshotter).AppendState(b)
-		l := len(b) - start - 2
-		b[start], b[start+1] = byte(l), byte(l>>8)
-		flags := byte(s.dec[i])
-		if s.woken[i] {
-			flags |= 4
-		}
-		if s.halted[i] {
-			flags |= 8
-		}
-		if s.pending[i] {
-			flags |= 16
-		}
-		b = append(b, flags)
-		b = elect.AppendInt(b, int64(s.knows[i]))
-		if x.random {
-			b, _ = s.rngs[i].AppendBinary(b)
-		}
-		d = elect.AppendInt(d, s.depth[i])
+	dk := s.sumD
+	return s.sumH, stateKey{s.sumH[0] ^ dk[0]*0x9e3779b97f4a7c15, s.sumH[1] ^ (dk[1]<<1 | dk[1]>>63)}
+}
+
+// nodePart hashes node i's part of the state: behaviour and depth.
+func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
+	b := elect.AppendUint(x.buf[:0], uint64(i))
+	start := len(b)
+	b = append(b, 0, 0)
+	b = s.nodes[i].(elect.Snapshotter).AppendState(b)
+	l := len(b) - start - 2
+	b[start], b[start+1] = byte(l), byte(l>>8)
+	flags := byte(s.dec[i])
+	if s.woken[i] {
+		flags |= 4
 	}
-	for _, l := range s.links {
-		b = elect.AppendUint(b, uint64(len(l)))
-		if x.bag && len(l) > 1 {
-			l = sortedFlights(l)
-		}
-		for _, f := range l {
-			b = append(b, byte(f.msg.Type))
-			b = elect.AppendInt(b, int64(f.msg.ID))
-			b = elect.AppendInt(b, f.msg.A)
-			b = elect.AppendInt(b, f.msg.B)
-			d = elect.AppendInt(d, f.depth)
-		}
+	if s.halted[i] {
+		flags |= 8
 	}
-	x.buf, x.dbuf = b, d
-	behaviour = hashKey(b)
-	dk := hashKey(d)
-	return behaviour, stateKey{behaviour[0] ^ dk[0]*0x9e3779b97f4a7c15, behaviour[1] ^ (dk[1]<<1 | dk[1]>>63)}
+	if s.pending[i] {
+		flags |= 16
+	}
+	b = append(b, flags)
+	b = elect.AppendInt(b, int64(s.knows[i]))
+	if x.random {
+		b, _ = s.rngs[i].AppendBinary(b)
+	}
+	x.buf = b
+	dd := elect.AppendInt(elect.AppendUint(x.dbuf[:0], uint64(i)), s.depth[i])
+	x.dbuf = dd
+	return hashKey(b), hashKey(dd)
+}
+
+// linkPart hashes link key's part of the state; an empty link's is zero.
+func (x *explorer) linkPart(s *state, key int64) (h, d stateKey) {
+	l := s.links[key]
+	if len(l) == 0 {
+		return stateKey{}, stateKey{}
+	}
+	if x.bag && len(l) > 1 {
+		l = sortedFlights(l)
+	}
+	b := elect.AppendUint(append(x.buf[:0], 'L'), uint64(key))
+	dd := elect.AppendUint(append(x.dbuf[:0], 'L'), uint64(key))
+	b = elect.AppendUint(b, uint64(len(l)))
+	for _, f := range l {
+		b = append(b, byte(f.msg.Type))
+		b = elect.AppendInt(b, int64(f.msg.ID))
+		b = elect.AppendInt(b, f.msg.A)
+		b = elect.AppendInt(b, f.msg.B)
+		dd = elect.AppendInt(dd, f.depth)
+	}
+	x.buf, x.dbuf = b, dd
+	return hashKey(b), hashKey(dd)
+}
+
+func addKey(a, b stateKey) stateKey { return stateKey{a[0] + b[0], a[1] + b[1]} }
+func subKey(a, b stateKey) stateKey { return stateKey{a[0] - b[0], a[1] - b[1]} }
+
+// rehashAll computes every part's hash and the sums (a new state).
+func (x *explorer) rehashAll(s *state) {
+	s.nodeH, s.nodeD = make([]stateKey, len(s.nodes)), make([]stateKey, len(s.nodes))
+	s.linkH, s.linkD = make([]stateKey, len(s.links)), make([]stateKey, len(s.links))
+	s.sumH, s.sumD = stateKey{}, stateKey{}
+	for i := range s.nodes {
+		s.nodeH[i], s.nodeD[i] = x.nodePart(s, i)
+		s.sumH, s.sumD = addKey(s.sumH, s.nodeH[i]), addKey(s.sumD, s.nodeD[i])
+	}
+	for k := range s.links {
+		s.linkH[k], s.linkD[k] = x.linkPart(s, int64(k))
+		s.sumH, s.sumD = addKey(s.sumH, s.linkH[k]), addKey(s.sumD, s.linkD[k])
+	}
+}
+
+// rehash updates the hashes after a step of node i that changed the links
+// logged from x.linkLog[from] on.
+func (x *explorer) rehash(s *state, i int32, from int) {
+	h, d := x.nodePart(s, int(i))
+	s.sumH, s.sumD = addKey(subKey(s.sumH, s.nodeH[i]), h), addKey(subKey(s.sumD, s.nodeD[i]), d)
+	s.nodeH[i], s.nodeD[i] = h, d
+	for j := from; j < len(x.linkLog); j++ {
+		key := x.linkLog[j].key
+		if slices.ContainsFunc(x.linkLog[from:j], func(u linkUndo) bool { return u.key == key }) {
+			continue // rehashed already
+		}
+		h, d := x.linkPart(s, key)
+		s.sumH, s.sumD = addKey(subKey(s.sumH, s.linkH[key]), h), addKey(subKey(s.sumD, s.linkD[key]), d)
+		s.linkH[key], s.linkD[key] = h, d
+	}
 }
 
 // explorer searches the states of one configuration.
@@ -138,8 +198,9 @@ type explorer struct {
 }
 
 type linkUndo struct {
-	key int64
-	old []flight
+	key        int64
+	old        []flight
+	oldH, oldD stateKey
 }
 
 // undo is what a step may change besides links: node i's part of the state.
@@ -153,12 +214,15 @@ type undo struct {
 	depth                  int64
 	elected                int
 	links                  int // len(linkLog) before the step
+	nodeH, nodeD           stateKey
+	sumH, sumD             stateKey
 }
 
 // save records what a step of node i may change.
 func (x *explorer) save(s *state, i int32) undo {
 	return undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
-		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog)}
+		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog),
+		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 }
 
 // restore undoes a step.
@@ -166,15 +230,17 @@ func (x *explorer) restore(s *state, u undo) {
 	i := u.i
 	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
 	s.dec[i], s.knows[i], s.depth[i], s.elected = u.dec, u.knows, u.depth, u.elected
+	s.nodeH[i], s.nodeD[i], s.sumH, s.sumD = u.nodeH, u.nodeD, u.sumH, u.sumD
 	for k := len(x.linkLog) - 1; k >= u.links; k-- {
-		s.links[x.linkLog[k].key] = x.linkLog[k].old
+		l := &x.linkLog[k]
+		s.links[l.key], s.linkH[l.key], s.linkD[l.key] = l.old, l.oldH, l.oldD
 	}
 	x.linkLog = x.linkLog[:u.links]
 }
 
 // touch records link key's contents before a step changes it.
 func (x *explorer) touch(s *state, key int64) {
-	x.linkLog = append(x.linkLog, linkUndo{key: key, old: s.links[key]})
+	x.linkLog = append(x.linkLog, linkUndo{key: key, old: s.links[key], oldH: s.linkH[key], oldD: s.linkD[key]})
 }
 
 // quantities: one per message type, then all messages, then time.
@@ -246,6 +312,7 @@ func (x *explorer) initial() *state {
 	for _, w := range x.cfg.Wake {
 		s.pending[w.Node] = true
 	}
+	x.rehashAll(s)
 	return s
 }
 
@@ -299,9 +366,18 @@ func seenBefore(l []flight, k int) bool {
 	return false
 }
 
-// apply performs st on s (in place) and returns the messages it sent by
-// type; a property violated is returned as a message.
+// apply performs st on s (in place), counting the messages it sent by
+// type in sent, and rehashes the parts it changed; a property violated is
+// returned as a message.
 func (x *explorer) apply(s *state, st step, sent []int64) string {
+	from := len(x.linkLog)
+	v := x.applyStep(s, st, sent)
+	x.rehash(s, st.node, from)
+	return v
+}
+
+// applyStep is apply without the hashes.
+func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 	i := st.node
 	s.nodes[i] = s.nodes[i].(elect.Snapshotter).Clone() // its own copy, to change
 	if st.wake {

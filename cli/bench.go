@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"flag"
 	"io"
+	"os"
 	"time"
 
 	"github.com/electkit/elect/catalog"
@@ -27,17 +29,45 @@ The same benchmarks run under 'go test -bench Elect ./experiment'.
 flags:
 `
 
+// benchRefuses names the sweep flags bench does not take, and why.
+var benchRefuses = map[string]string{
+	"csv":     "is not a bench flag: bench writes Go benchmark lines (for benchstat), not runs; use 'elect sweep --csv'",
+	"summary": "is not a bench flag: benchstat summarises the lines ('elect bench ... --count 10 > a.txt; benchstat a.txt'); use 'elect sweep --summary' for a table of runs",
+	"measure": "is not a bench flag: every line reports ns/op, msgs/op, events/op and msgs/s; use 'elect sweep --summary --measure' for other measures",
+	"fit":     "is not a bench flag: use 'elect sweep --summary --fit'",
+	"shard":   "is not a bench flag: benchmarks must not share the machine, so they cannot be split across processes; run fewer algorithms or sizes per call instead",
+	"trials":  "is not a bench flag: --benchtime and --count say how long and how often each benchmark runs",
+	"workers": "is not a bench flag: benchmarks run one at a time, so that they do not disturb each other",
+}
+
 func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", benchUsage)
 	var f sweepFlags
-	f.register(fs, cat)
+	// The sweep's flags that describe the configurations; those about a
+	// sweep's output and trials mean nothing here and are refused by name.
+	all := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	f.register(all, cat)
+	all.VisitAll(func(fl *flag.Flag) {
+		if _, refused := benchRefuses[fl.Name]; !refused {
+			fs.Var(fl.Value, fl.Name, fl.Usage)
+		}
+	})
 	fs.Lookup("n").DefValue = "1024"
 	_ = fs.Set("n", "1024")
+	fs.Lookup("out").Usage = "write the benchmark lines to this file instead of standard output"
 	benchtime := fs.Duration("benchtime", time.Second, "minimum time per benchmark")
 	count := fs.Int("count", 1, "repetitions of each benchmark line")
-	pos, err := parseInterleaved(fs, args, stdout)
+	pos, err := parseRefusing(fs, args, stdout, benchRefuses)
 	if err != nil {
 		return err
+	}
+	if f.out != "" {
+		file, err := os.Create(f.out)
+		if err != nil {
+			return usagef("bench: --out: %v", err)
+		}
+		defer file.Close()
+		stdout = file
 	}
 	f.trials = 1
 	g, _, err := f.grid(fs, pos)
@@ -51,6 +81,7 @@ func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return gridError(err)
 	}
+	reportSkipped(stderr, "bench", g)
 	experiment.WriteBenchHeader(stdout)
 	for range *count {
 		for _, p := range points {

@@ -69,7 +69,8 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	sizeVar(fs, &n, "n", 4, "number of nodes (keep it small: the states grow exponentially)")
 	idsFlag := fs.String("ids", "", "all (every assignment of 1..n; the default for n <= 6) or an arrangement: "+ids.Usage)
 	delivery := fs.String("delivery", "", "fifo, bag (any message in flight may come next) or sync (default: fifo, or sync for synchronous algorithms)")
-	initiators := fs.String("initiators", "all", "all, or subsets: every non-empty set of initiators")
+	initiators := fs.String("initiators", "all", "all; subsets: every non-empty set of initiators; or times (--delivery sync): every node's wake-up round in 0..--wake-rounds, or none")
+	wakeRounds := fs.Int("wake-rounds", 0, "the latest wake-up round of --initiators times (default n-1)")
 	topo := fs.String("topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
 	announce := fs.Bool("announce", false, "announce the leader (algorithms with optional announcement)")
 	force := fs.Bool("force", false, "check a configuration that breaks the algorithm's model (to find the counterexample)")
@@ -119,7 +120,10 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if *reduction != "por" && *reduction != "none" {
 		return usagef("--reduction %q: use por or none", *reduction)
 	}
-	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, MaxStates: *maxStates, Workers: *workers,
+	if *wakeRounds < 0 || *wakeRounds > 0 && *initiators != "times" {
+		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
+	}
+	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
 		NoReduction: *reduction == "none"}
 	r, err := check.Run(opt)
 	if err != nil {
@@ -176,7 +180,11 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
 	}
 	if r.Violation != "" {
-		fmt.Fprintf(w, "violation %s\n          with --ids %s\n", r.Violation, check.IDsFlag(r.ViolationIDs))
+		wake := ""
+		if r.ViolationWake != nil {
+			wake = " --initiators" + wakeText(r.ViolationWake)
+		}
+		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
 		if r.Counterexample != "" {
 			extra := ""
 			if force {
@@ -202,7 +210,7 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 				name = "time (rounds)"
 			}
 		}
-		fmt.Fprintf(w, "%-14s %10d  %-22s %10d  %s\n", name, e.Min, strings.TrimPrefix(check.IDsFlag(e.MinIDs), "list:"), e.Max, strings.TrimPrefix(check.IDsFlag(e.MaxIDs), "list:"))
+		fmt.Fprintf(w, "%-14s %10d  %-22s %10d  %s\n", name, e.Min, strings.TrimPrefix(check.IDsFlag(e.MinIDs), "list:")+wakeText(e.MinWake), e.Max, strings.TrimPrefix(check.IDsFlag(e.MaxIDs), "list:")+wakeText(e.MaxWake))
 	}
 	if len(r.Bounds) > 0 {
 		fmt.Fprintln(w, "bounds (in every configuration)")
@@ -304,4 +312,20 @@ func checkPopulation(e check.PopulationEntry, args []string, stdout io.Writer) e
 		return errFailed
 	}
 	return nil
+}
+
+// wakeText writes the wake-up rounds that reach an extreme as the
+// --initiators of 'elect run' (" nodes:0@0,2@1"), or "" when the check did
+// not choose initiators.
+func wakeText(rounds []int64) string {
+	if rounds == nil {
+		return ""
+	}
+	var parts []string
+	for i, r := range rounds {
+		if r >= 0 {
+			parts = append(parts, fmt.Sprintf("%d@%d", i, r))
+		}
+	}
+	return " nodes:" + strings.Join(parts, ",")
 }

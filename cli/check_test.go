@@ -48,6 +48,9 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "lcr", "--delivery", "lifo"}, `--delivery "lifo": use fifo, bag or sync`},
 		{[]string{"check", "lcr", "--initiators", "some"}, `--initiators "some"`},
 		{[]string{"check", "lcr", "--max-states", "0"}, "--max-states must be at least 1"},
+		{[]string{"check", "lcr", "--initiators", "times"}, "--initiators times applies to synchronous checks"},
+		{[]string{"check", "slow-fast", "--n", "3", "--wake-rounds", "2"}, "--wake-rounds 2: it goes with --initiators times"},
+		{[]string{"check", "time-slice", "--n", "3", "--initiators", "times"}, "time-slice needs every node to wake at round 0"},
 	} {
 		code, _, errOut := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {

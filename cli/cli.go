@@ -8,10 +8,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -56,6 +59,22 @@ var errFailed = errors.New("a run did not elect as promised or a check failed")
 // lost or unreachable (exit status 3; the node has said why).
 var errFault = errors.New("a node lost a peer")
 
+// errInterrupted reports that the user interrupted the command (Ctrl-C)
+// after what had ended was written: exit status 130, as a shell reports a
+// command killed by SIGINT.
+var errInterrupted = errors.New("interrupted")
+
+// interruptBetweenTrials returns a context that Ctrl-C cancels when a
+// command runs several trials, so that it stops after the running trial
+// and reports the ones that ended; a single run ends on Ctrl-C as any
+// program does (the shell sees status 130 either way).
+func interruptBetweenTrials(trials int) (context.Context, context.CancelFunc) {
+	if trials <= 1 {
+		return context.Background(), func() {}
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
 // errHelp is returned when the user asked for help; it is not an error.
 var errHelp = errors.New("help requested")
 
@@ -82,6 +101,8 @@ func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int
 		return 1
 	case errors.Is(err, errFault):
 		return 3
+	case errors.Is(err, errInterrupted):
+		return 130
 	default:
 		fmt.Fprintf(stderr, "elect: %v\n", err)
 		return 1

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/scenario"
 )
@@ -27,8 +30,16 @@ func newFlagSet(name, usage string) *flag.FlagSet {
 // returns the positional arguments. A -h/--help request prints the usage to
 // stdout and yields errHelp; any other flag error is a UsageError.
 func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+	return parseRefusing(fs, args, stdout, nil)
+}
+
+// parseRefusing is parseInterleaved for a command that refuses some flags
+// of its family by name: refused maps such a flag to why ("is not a bench
+// flag: ..."), which the error then says.
+func parseRefusing(fs *flag.FlagSet, args []string, stdout io.Writer, refused map[string]string) ([]string, error) {
 	var positional []string
 	fs.SetOutput(io.Discard)
+	args = numberArgs(fs, args)
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
@@ -36,7 +47,19 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 				fs.Usage()
 				return nil, errHelp
 			}
-			return nil, usagef("%s: %s", fs.Name(), strings.TrimSpace(err.Error()))
+			if name, ok := undefinedFlag(err); ok && refused[name] != "" {
+				return nil, usagef("%s: --%s %s", fs.Name(), name, refused[name])
+			}
+			if m := invalidValue.FindStringSubmatch(err.Error()); m != nil {
+				if strings.HasSuffix(m[3], "parse error") || strings.HasSuffix(m[3], "value out of range") {
+					m[3] = valueHelp(fs, m[2], m[1])
+				}
+				return nil, usagef("%s: --%s: %s", fs.Name(), m[2], m[3])
+			}
+			if m := invalidBool.FindStringSubmatch(err.Error()); m != nil {
+				return nil, usagef("%s: --%s takes no value (or =true, =false), not %q", fs.Name(), m[2], m[1])
+			}
+			return nil, usagef("%s: %s%s", fs.Name(), strings.TrimSpace(err.Error()), flagSuggestion(fs, err, refused))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -45,6 +68,112 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// The flag package's messages for a value its flag cannot take.
+var (
+	invalidValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+	invalidBool  = regexp.MustCompile(`^invalid boolean value "(.*)" for -(\S+): (.*)$`)
+)
+
+// numberArgs rewrites, in args, the values of fs's integer flags written
+// as 1e6 or 2^20 into plain integers, which the flag package then reads
+// ("--trials 1e3", "--max-events=2^30").
+func numberArgs(fs *flag.FlagSet, args []string) []string {
+	integer := func(name string) bool {
+		f := fs.Lookup(name)
+		if f == nil {
+			return false
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return false
+		}
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			return true
+		}
+		return false
+	}
+	out := slices.Clone(args)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" {
+			break
+		}
+		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !integer(name) {
+			continue
+		}
+		if !inline {
+			if i+1 >= len(out) {
+				break
+			}
+			i++
+			value = out[i]
+		}
+		n, err := parseSize(value)
+		if err != nil {
+			continue
+		}
+		if inline {
+			out[i] = a[:strings.Index(a, "=")+1] + strconv.FormatInt(n, 10)
+		} else {
+			out[i] = strconv.FormatInt(n, 10)
+		}
+	}
+	return out
+}
+
+// valueHelp says what a flag of fs takes, for the error about a value it
+// cannot take.
+func valueHelp(fs *flag.FlagSet, name, value string) string {
+	if f := fs.Lookup(name); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case int, int64, uint, uint64:
+				if _, err := parseSize(value); err != nil {
+					return err.Error()
+				}
+				return fmt.Sprintf("%s is out of range", value)
+			case float64:
+				return fmt.Sprintf("%q is not a number: write it as 0.5, 1e-3 or 12", value)
+			case time.Duration:
+				return fmt.Sprintf("%q is not a duration: write it as 30s, 5m or 1h30m", value)
+			}
+		}
+	}
+	return fmt.Sprintf("%q will not do", value)
+}
+
+// flagSuggestion returns ` (did you mean --x?)` when err is about a flag
+// the set does not define and one of its flags is close to it, or, when
+// none is, where to find them.
+func flagSuggestion(fs *flag.FlagSet, err error, refused map[string]string) string {
+	name, ok := undefinedFlag(err)
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	for r := range refused {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	if near := scenario.Nearest(name, names); near != "" {
+		if why := refused[near]; why != "" {
+			return fmt.Sprintf(" (did you mean --%s? it %s)", near, why)
+		}
+		return fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return "; 'elect " + fs.Name() + " --help' lists its flags"
+}
+
+// undefinedFlag is the name of the flag err (from FlagSet.Parse) says is
+// not defined.
+func undefinedFlag(err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	return strings.TrimLeft(strings.TrimSpace(name), "-"), ok
 }
 
 // sizeFlag is an integer flag that also takes sizes written as powers: 1e6,
@@ -106,15 +235,21 @@ func parseSize(v string) (int64, error) {
 	return 0, bad
 }
 
-// bytesFlag is a memory size flag: 6GiB, 500MB or 8e9 (bytes); 0 means the
-// default.
+// bytesFlag is a size in bytes: 6GiB, 500MB or 8e9 (scenario.ParseBytes);
+// what 0 means is the flag's to say.
 type bytesFlag struct{ p *int64 }
+
+// bytesVar defines a size flag with a default value.
+func bytesVar(fs *flag.FlagSet, p *int64, name string, value int64, usage string) {
+	*p = value
+	fs.Var(bytesFlag{p}, name, usage)
+}
 
 func (b bytesFlag) String() string {
 	if b.p == nil || *b.p == 0 {
 		return ""
 	}
-	return scenario.BytesString(*b.p)
+	return strconv.FormatInt(*b.p, 10)
 }
 
 func (b bytesFlag) Set(v string) error {

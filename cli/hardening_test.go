@@ -59,23 +59,33 @@ func TestForcedRunsOfEveryAlgorithmOnEveryTopology(t *testing.T) {
 				if !strings.HasPrefix(topo, "grid") && !strings.HasPrefix(topo, "torus") {
 					args = append(args, "--n", "8")
 				}
-				code, out, errOut := runCLI(args...)
-				switch code {
-				case 0, 1:
-					var rec struct{ Outcome string }
-					if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" || errOut != "" {
-						t.Errorf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
-					}
-				case 2:
-					if strings.Count(errOut, "\n") != 1 {
-						t.Errorf("%v: exit 2 with stderr %q", args, errOut)
-					}
-				default:
-					t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+				if err := forcedRunEnded(args); err != nil {
+					t.Error(err)
 				}
 			}
 		}
 	}
+}
+
+// forcedRunEnded runs elect with args (a forced --json run) and says what
+// is wrong unless it exits 0 or 1 with a record that names its outcome and
+// nothing on standard error, or 2 with one line.
+func forcedRunEnded(args []string) error {
+	code, out, errOut := runCLI(args...)
+	switch code {
+	case 0, 1:
+		var rec struct{ Outcome string }
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" || errOut != "" {
+			return fmt.Errorf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
+		}
+	case 2:
+		if strings.Count(errOut, "\n") != 1 {
+			return fmt.Errorf("%v: exit 2 with stderr %q", args, errOut)
+		}
+	default:
+		return fmt.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+	}
+	return nil
 }
 
 // TestSweepKeepsPanickingRuns: a sweep whose runs panic writes each as a
@@ -124,19 +134,8 @@ func FuzzForcedRuns(f *testing.F) {
 		if !strings.Contains(args[3], ":") || strings.HasPrefix(args[3], "gnp") {
 			args = append(args, "--n", fmt.Sprint(1+int(n)%64))
 		}
-		code, out, errOut := runCLI(args...)
-		switch code {
-		case 0, 1:
-			var rec struct{ Outcome string }
-			if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Outcome == "" {
-				t.Fatalf("%v: exit %d, record %q, stderr %q", args, code, out, errOut)
-			}
-		case 2:
-			if strings.Count(errOut, "\n") != 1 {
-				t.Fatalf("%v: exit 2 with stderr %q", args, errOut)
-			}
-		default:
-			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+		if err := forcedRunEnded(args); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -163,7 +162,7 @@ func TestMemoryGuard(t *testing.T) {
 			"sweep: n = 100000 (all-to-all) needs about 596.1 GiB"},
 		{[]string{"sweep", "lcr", "--n", "16", "--trials", "10000000", "--summary", "--mem-limit", "1GiB"},
 			"sweep: 10000000 runs need about 6.3 GiB of memory for their jobs and summary rows, more than the limit of 1.0 GiB"},
-		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `"6XB" is not a memory size: write it as 6GiB, 500MB or 8e9 (bytes)`},
+		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `run: --mem-limit: "6XB" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {
 		code, _, errOut := runCLI(c.args...)
 		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
@@ -176,5 +175,24 @@ func TestMemoryGuard(t *testing.T) {
 	}
 	if code, _, _ := runCLI("run", "all-to-all", "--n", "16383", "--mem-limit", "16GiB", "--max-events", "1"); code != 2 {
 		t.Errorf("n = 16383 was not refused")
+	}
+}
+
+// TestTimeLimit (issue 21): --time-limit stops a long run on the wall
+// clock and reports what it reached, as outcome stopped; a population run
+// whose expected time is known to exceed the limit stops as soon as its
+// speed says so, with the estimate.
+func TestTimeLimit(t *testing.T) {
+	code, out, errOut := runCLI("run", "hs", "--n", "1000000", "--delivery", "random", "--time-limit", "300ms")
+	if code != 1 || errOut != "" || !strings.Contains(out, "outcome   stopped") || !strings.Contains(out, "stopped   at --time-limit") {
+		t.Errorf("run: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCLI("pp", "angluin", "--n", "1e6", "--engine", "agent-array", "--time-limit", "1s")
+	if code != 1 || !strings.Contains(out, "outcomes: stopped 1") || !strings.Contains(errOut, "elect: pp: stopped early: at this speed the run is expected to take about ") {
+		t.Errorf("pp: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, _ = runCLI("run", "lcr", "--n", "16", "--time-limit", "1m")
+	if code != 0 || !strings.Contains(out, "outcome   elected") {
+		t.Errorf("a run within its limit: exit %d\n%s", code, out)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,68 @@ func TestSizes(t *testing.T) {
 	code, _, errOut := runCLI("run", "lcr", "--n", "1.5e0")
 	if code != 2 || !strings.Contains(errOut, "write it as 1000000, 1e6 or 2^20") {
 		t.Errorf("run --n 1.5e0: exit %d, stderr %q; want exit 2 saying how to write a size", code, errOut)
+	}
+}
+
+// TestFlagSuggestions (issue 21): a misspelt flag is bad input that names
+// the nearest flag; with no flag near, the line says where the flags are.
+func TestFlagSuggestions(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "lcr", "--topolgy", "ring"}, "run: flag provided but not defined: -topolgy (did you mean --topology?)"},
+		{[]string{"pp", "angluin", "--tirals", "3"}, "(did you mean --trials?)"},
+		{[]string{"sweep", "lcr", "--xyzzy", "3"}, "-xyzzy; 'elect sweep --help' lists its flags"},
+		{[]string{"bench", "lcr", "--tirals", "3"}, "(did you mean --trials? it is not a bench flag"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestBenchFlags (issue 21): bench refuses, by name and with the reason,
+// the sweep flags that mean nothing to it, and --out writes its lines to
+// the file.
+func TestBenchFlags(t *testing.T) {
+	for _, name := range []string{"csv", "summary", "measure", "fit", "shard", "trials", "workers"} {
+		code, _, errOut := runCLI("bench", "lcr", "--n", "8", "--"+name, "1")
+		if code != 2 || !strings.HasPrefix(errOut, "elect: bench: --"+name+" is not a bench flag: ") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("--%s: exit %d, stderr %q", name, code, errOut)
+		}
+	}
+	out := t.TempDir() + "/bench.txt"
+	code, stdout, errOut := runCLI("bench", "lcr", "--n", "8", "--benchtime", "1ms", "--out", out)
+	data, err := os.ReadFile(out)
+	if code != 0 || stdout != "" || err != nil || !strings.Contains(string(data), "BenchmarkElect/alg=lcr/n=8-") {
+		t.Errorf("--out: exit %d, stdout %q, stderr %q, file %q (%v)", code, stdout, errOut, data, err)
+	}
+}
+
+// TestNumberFlags (issue 21): every integer flag takes 1e3 and 2^10 as
+// --n does, and a value a flag cannot take is named with what it takes,
+// not the flag package's "parse error".
+func TestNumberFlags(t *testing.T) {
+	code, out, _ := runCLI("run", "lcr", "--n", "8", "--trials", "1e1", "--max-events=2^20")
+	if code != 0 || !strings.Contains(out, "10 trials") {
+		t.Errorf("--trials 1e1: exit %d\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "lcr", "--seed", "x"}, `run: --seed: "x" is not a whole number: write it as 1000000, 1e6 or 2^20`},
+		{[]string{"sweep", "lcr", "--trials=1e2x"}, `sweep: --trials: "1e2x" is not a whole number`},
+		{[]string{"run", "lcr", "--trials", "2^70"}, "run: --trials: 2^70 is larger than"},
+		{[]string{"run", "lcr", "--announce=maybe"}, `run: --announce takes no value (or =true, =false), not "maybe"`},
+		{[]string{"run", "lcr", "--time-limit", "5"}, `run: --time-limit: "5" is not a duration: write it as 30s, 5m or 1h30m`},
+		{[]string{"pp", "approx-majority", "--fraction-a", "x"}, `pp: --fraction-a: "x" is not a number`},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "parse error") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 )
@@ -71,6 +73,7 @@ type ppFlags struct {
 	json, noStates         bool
 	trace                  string
 	tracePoints            int
+	timeLimit              time.Duration
 }
 
 func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
@@ -85,6 +88,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&f.variant, "variant", "", "reading of the pseudo-code (see 'elect pp list'); default prose")
 	fs.Float64Var(&f.fracA, "fraction-a", 0, "approx-majority: fraction of agents that start with opinion A (default 0.6)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit); a run whose expected time is known and exceeds it stops as soon as that is clear")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per trial")
 	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct states (faster; states_seen is then 0)")
@@ -170,9 +174,29 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		sampler = &pp.Sampler{Points: f.tracePoints}
 		cfg.Options.Sample = sampler
 	}
+	interrupted, stop := interruptBetweenTrials(f.trials)
+	defer stop()
 	for t := range f.trials {
+		if interrupted.Err() != nil {
+			break
+		}
 		cfg.Seed = pp.TrialSeed(f.seed, t)
+		var bar *progressBar
+		expected, known := expectedInteractions(entry.Name, f.n, sched, f.maxSteps)
+		if !f.json && f.trials == 1 {
+			if known {
+				bar = newProgressBar(stderr, entry.Name, int64(expected), "expected")
+			} else {
+				bar = newProgressBar(stderr, entry.Name, 0, "")
+			}
+		}
+		var estimateOver time.Duration
+		cfg.Options.Progress = ppProgress(bar, f.n, f.timeLimit, expected, known, &estimateOver)
 		res, err := entry.Run(cfg)
+		bar.finish()
+		if estimateOver > 0 {
+			fmt.Fprintf(stderr, "elect: pp: stopped early: at this speed the run is expected to take about %s, more than --time-limit %s\n", estimateOver.Round(time.Second), f.timeLimit)
+		}
 		if err != nil {
 			if entry.File != "" {
 				return usagef("pp: %v", err)
@@ -198,6 +222,10 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if !f.json {
 		printPPSummary(stdout, entry, f, sched, results)
 	}
+	if interrupted.Err() != nil {
+		fmt.Fprintf(stderr, "elect: pp interrupted after %d of %d trials\n", len(results), f.trials)
+		return errInterrupted
+	}
 	for _, r := range results {
 		if !r.Outcome.Succeeded() {
 			return errFailed
@@ -220,6 +248,42 @@ func ppParams(fs *flag.FlagSet) map[string]string {
 		return nil
 	}
 	return ps
+}
+
+// expectedInteractions is the expected number of interactions of a run
+// when theory gives it exactly: Angluin et al.'s protocol from all leaders
+// under the ordered scheduler takes n(n-1)/(k(k-1)) interactions on average
+// to go from k leaders to k-1, (n-1)^2 in all.
+func expectedInteractions(protocol string, n int, sched pp.Scheduler, maxSteps int64) (float64, bool) {
+	if protocol != "angluin" || sched != pp.Ordered || maxSteps != 0 {
+		return 0, false
+	}
+	return float64(n-1) * float64(n-1), true
+}
+
+// ppProgress is a population run's progress report: it moves bar, and
+// stops the run after limit of wall-clock time (0: no limit), or as soon
+// as the expected interactions, when known, put the end beyond the limit
+// (recording that estimate in over). Nil when neither is wanted.
+func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, known bool, over *time.Duration) func(pp.Progress) bool {
+	if bar == nil && limit <= 0 {
+		return nil
+	}
+	start := time.Now()
+	return func(p pp.Progress) bool {
+		bar.set(p.Interactions, fmt.Sprintf("parallel time %s, %s leaders", format.Number(p.ParallelTime, 4), format.Number(float64(p.Leaders), 4)))
+		if limit <= 0 {
+			return true
+		}
+		elapsed := time.Since(start)
+		if known && p.Interactions > 0 && elapsed > time.Second {
+			if total := time.Duration(float64(elapsed) * expected / float64(p.Interactions)); total > 2*limit {
+				*over = total
+				return false
+			}
+		}
+		return elapsed < limit
+	}
 }
 
 // engineUsed names the engine of the trials (a list when they differ, in
@@ -313,7 +377,7 @@ func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Schedule
 		row("states seen", states, "%.1f")
 	}
 	// Outcomes in a fixed order, then any violation messages.
-	order := []pp.Outcome{pp.Elected, pp.GoalReached, pp.NoLeader, pp.MultipleLeaders, pp.StepLimit, pp.Violation}
+	order := []pp.Outcome{pp.Elected, pp.GoalReached, pp.NoLeader, pp.MultipleLeaders, pp.StepLimit, pp.Stopped, pp.Violation}
 	counts := map[pp.Outcome]int{}
 	for _, r := range rs {
 		counts[r.Outcome]++
@@ -325,6 +389,9 @@ func printPPSummary(w io.Writer, e protocols.Entry, f ppFlags, sched pp.Schedule
 		}
 	}
 	fmt.Fprintf(w, "outcomes: %s\n", strings.Join(parts, ", "))
+	if counts[pp.Stopped] > 0 {
+		fmt.Fprintln(w, "stopped: at --time-limit; the figures are those the runs had reached")
+	}
 	shown := 0
 	for i, r := range rs {
 		if r.Violation != "" && shown < 5 {

@@ -98,8 +98,8 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 		rep, err := r.Run(ctx, env)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
-				fmt.Fprintln(stderr, "elect: reproduce interrupted")
-				return errFailed
+				fmt.Fprintln(stderr, "elect: reproduce interrupted; the reproductions above are complete")
+				return errInterrupted
 			}
 			return fmt.Errorf("reproduce %s: %w", r.Name, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
@@ -75,6 +76,7 @@ type runFlags struct {
 	trials     int
 	maxEvents  int64
 	maxTime    int64
+	timeLimit  time.Duration
 	memLimit   int64
 	params     map[string]*string
 }
@@ -91,14 +93,15 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
 	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
-	byteSizeVar(fs, &f.traceLimit, "trace-limit", sim.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
+	bytesVar(fs, &f.traceLimit, "trace-limit", sim.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
 	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
-	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (0: no limit; outcome step-limit)")
+	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this simulated time, in rounds or time units (0: no limit; outcome step-limit)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a simulated run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
 	memLimitVar(fs, &f.memLimit)
 	f.params = registerParams(fs, cat)
 }
@@ -235,7 +238,16 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	failed := false
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
+	// Ctrl-C between trials stops after the trial that is running, with the
+	// trials that ended summarised (a single run ends as any program does).
+	interrupted, stop := interruptBetweenTrials(f.trials)
+	defer stop()
+	ran := 0
 	for t := range f.trials {
+		if interrupted.Err() != nil {
+			break
+		}
+		ran++
 		s := f.spec(fs, pos[0], t)
 		if traceFile != nil {
 			s.Trace = traceFile
@@ -244,7 +256,13 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		if replay != nil {
 			s.Replay = replay
 		}
+		var bar *progressBar
+		if !f.json && f.trials == 1 {
+			bar = runProgressBar(stderr, s)
+		}
+		s.Progress = runProgress(bar, f.timeLimit)
 		rec, err := scenario.Run(s)
+		bar.finish()
 		if err != nil {
 			return inputError(err)
 		}
@@ -272,6 +290,10 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	if trials != nil {
 		trials.print(stdout)
+	}
+	if interrupted.Err() != nil {
+		fmt.Fprintf(stderr, "elect: run interrupted after %d of %d trials\n", ran, f.trials)
+		return errInterrupted
 	}
 	if f.view {
 		return viewAfterRun(f.trace, stdout, stderr)
@@ -322,6 +344,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
 	}
+	if r.Outcome == sim.Stopped {
+		fmt.Fprintln(w, "stopped   at --time-limit: the figures are those the run had reached; its checks are of a run cut short")
+	}
 	if r.ForcedEventLimit > 0 && r.Events >= r.ForcedEventLimit {
 		fmt.Fprintf(w, "stuck     stopped after %d events, the limit of a forced run (100 times its message bound, at least 10^6): off its model it may never end; --max-events sets another limit\n", r.ForcedEventLimit)
 	}
@@ -356,6 +381,34 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 			verdict = "FAIL"
 		}
 		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, format.Number(c.Actual, 6), c.Relation, format.Number(c.Expected, 6))
+	}
+}
+
+// runProgressBar is the progress bar of one simulated run of s: messages
+// against the algorithm's declared message bound, whose estimate of the
+// time left is then an upper one, or a spinner when it declares none.
+func runProgressBar(stderr io.Writer, s scenario.Spec) *progressBar {
+	if !isTerminal(stderr) || s.Runtime != "" && s.Runtime != "sim" {
+		return nil
+	}
+	bound, ok := scenario.MessageBoundOf(s)
+	if !ok || bound > math.MaxInt64/2 {
+		return newProgressBar(stderr, s.Algorithm, 0, "")
+	}
+	return newProgressBar(stderr, s.Algorithm, int64(bound), "at most: the bound")
+}
+
+// runProgress is the simulator's progress report: it moves bar and stops
+// the run after limit of wall-clock time (0: no limit); nil when neither
+// is wanted.
+func runProgress(bar *progressBar, limit time.Duration) func(sim.Progress) bool {
+	if bar == nil && limit <= 0 {
+		return nil
+	}
+	start := time.Now()
+	return func(p sim.Progress) bool {
+		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4)))
+		return limit <= 0 || time.Since(start) < limit
 	}
 }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -12,7 +14,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/electkit/elect/catalog"
@@ -63,7 +64,7 @@ type sweepFlags struct {
 	cat                                      *catalog.Catalog
 	algorithms, n, ids, delivery, initiators string
 	timing, topology                         string
-	announce, force                          bool
+	announce, force, strict                  bool
 	runtime                                  string
 	maxEvents, maxTime                       int64
 	scheduler, engine                        string
@@ -75,6 +76,7 @@ type sweepFlags struct {
 	out, csv                                 string
 	summary                                  bool
 	measures, fit                            string
+	resume                                   string
 	memLimit                                 int64
 	params                                   map[string]*string
 }
@@ -84,8 +86,9 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.algorithms, "algorithms", "", "algorithms or population protocols, comma-separated (or as arguments)")
 	fs.StringVar(&f.n, "n", "64,128,256", "sizes: "+experiment.SizesUsage)
 	fs.StringVar(&f.ids, "ids", "", "ID arrangements, comma-separated (default random): "+ids.Usage+"; a list:... arrangement must be the only one")
-	fs.StringVar(&f.delivery, "delivery", "", "delivery models, comma-separated: "+sim.DeliveryNames()+" (default: each algorithm's own)")
-	fs.StringVar(&f.initiators, "initiators", "", "initiator sets, comma-separated: all, K (K random nodes) (default all)")
+	fs.StringVar(&f.delivery, "delivery", "", "delivery models, comma-separated: "+sim.DeliveryNames()+", or allowed: every one the algorithm's model allows (default: each algorithm's own)")
+	fs.StringVar(&f.initiators, "initiators", "", "initiator sets, comma-separated: all, K (K random nodes), or allowed: all and 1 where the model allows (default all)")
+	fs.BoolVar(&f.strict, "strict", false, "refuse the sweep when a configuration breaks its algorithm's model (default: leave it out, with one line per group on standard error)")
 	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
 	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: each algorithm's own)")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
@@ -106,6 +109,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.summary, "summary", false, "print a summary table per configuration and size (the JSON lines then go only to --out)")
 	fs.StringVar(&f.measures, "measure", "", "measures the summary shows, comma-separated (default messages,time; populations parallel_time,states_seen); also bits, leaders, messages:TYPE, interactions, protocol details")
 	memLimitVar(fs, &f.memLimit)
+	fs.StringVar(&f.resume, "resume", "", "skip the runs already in this file (an earlier sweep's --out) and append the others to it")
 	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
 	f.params = map[string]*string{}
 	var names []string
@@ -129,7 +133,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, experiment.Shard, error) {
 	g := &experiment.Grid{
 		Catalog: f.cat,
-		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Runtime: f.runtime,
+		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Strict: f.strict, Runtime: f.runtime,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
 		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
 		MemLimit: f.memLimit,
@@ -235,6 +239,7 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return gridError(err)
 	}
+	reportSkipped(stderr, "sweep", g)
 	runs := len(points) * g.Trials
 	if shard.Count > 1 {
 		runs = (runs + shard.Count - 1) / shard.Count
@@ -250,10 +255,28 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 
+	var resumed []experiment.Row
+	if f.resume != "" {
+		if f.out != "" && f.out != f.resume {
+			return usagef("sweep: --resume %s appends to that file; leave out --out %s, or make it the same file", f.resume, f.out)
+		}
+		data, err := experiment.ReadLines(f.resume)
+		if err != nil {
+			return usagef("sweep: --resume: %v", trimPkg(err))
+		}
+		done, err := experiment.ReadRows(bytes.NewReader(data), f.resume)
+		if err != nil {
+			return usagef("sweep: --resume: %v", err)
+		}
+		all := len(jobs)
+		jobs, resumed = experiment.Pending(jobs, done, g.Seed)
+		fmt.Fprintf(stderr, "elect: sweep: %d of %d runs are already in %s; running the other %d\n", all-len(jobs), all, f.resume, len(jobs))
+	}
+
 	// Outputs, created only once the input is known to be good.
 	var jsonOut io.Writer
 	switch {
-	case f.out != "":
+	case f.out != "", f.resume != "":
 	case f.summary || f.csv == "-":
 	default:
 		jsonOut = stdout
@@ -272,7 +295,14 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		closers = append(closers, fh)
 		return fh, nil
 	}
-	if f.out != "" {
+	if f.resume != "" {
+		fh, err := os.OpenFile(f.resume, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return usagef("sweep: --resume: cannot append to %s: %v", f.resume, errors.Unwrap(err))
+		}
+		closers = append(closers, fh)
+		jsonOut = fh
+	} else if f.out != "" {
 		fh, err := create(f.out)
 		if err != nil {
 			return err
@@ -297,15 +327,14 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var bar *progressBar
-	if isTerminal(stderr) {
-		bar = &progressBar{w: stderr, start: time.Now()}
-	}
-	var rows []experiment.Row
+	bar := newProgressBar(stderr, "sweep", progressScale, "")
+	rows := resumed
 	failed := 0
 	opt := experiment.Options{Workers: f.workers}
 	if bar != nil {
-		opt.Progress = bar.update
+		opt.Progress = func(done, total int, wDone, wTotal float64) {
+			bar.set(int64(progressScale*wDone/max(wTotal, 1e-300)), fmt.Sprintf("%d/%d runs", done, total))
+		}
 	}
 	n, runErr := experiment.Run(ctx, jobs, g.Seed, opt, func(r *experiment.Result) error {
 		if !r.Succeeded() {
@@ -339,8 +368,18 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 	closers = nil
 	if errors.Is(runErr, context.Canceled) {
-		fmt.Fprintf(stderr, "elect: sweep interrupted: %d of %d runs written\n", n, len(jobs))
-		return errFailed
+		fmt.Fprintf(stderr, "elect: sweep interrupted: %d of %d runs written", n, len(jobs))
+		if f.out != "" || f.resume != "" {
+			fmt.Fprintf(stderr, "; --resume %s runs the others", cmp.Or(f.resume, f.out))
+		}
+		fmt.Fprintln(stderr)
+		if f.summary && len(rows) > 0 {
+			fmt.Fprintf(stdout, "partial summary: the %d runs that ended before the interruption\n", len(rows))
+			if err := experiment.WriteSummary(stdout, rows, measures, f.fit); err != nil {
+				return gridError(err)
+			}
+		}
+		return errInterrupted
 	}
 	if runErr != nil {
 		return runErr
@@ -370,47 +409,6 @@ func gridError(err error) error {
 	return inputError(err)
 }
 
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws "[#####.....] 512/1200 runs, 1m20s left" on a terminal,
-// estimating the time left from the work done so far, each run weighted by
-// its size.
-type progressBar struct {
-	w     io.Writer
-	start time.Time
-	last  time.Time
-}
-
-func (b *progressBar) update(done, total int, wDone, wTotal float64) {
-	now := time.Now()
-	if now.Sub(b.last) < 100*time.Millisecond && done < total {
-		return
-	}
-	b.last = now
-	frac := 0.0
-	if wTotal > 0 {
-		frac = wDone / wTotal
-	}
-	const width = 30
-	k := int(frac * width)
-	left := "?"
-	if frac > 0 {
-		el := now.Sub(b.start)
-		left = (time.Duration(float64(el)/frac) - el).Round(time.Second).String()
-	}
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs, %s left ", strings.Repeat("#", k), strings.Repeat(".", width-k), done, total, left)
-}
-
-func (b *progressBar) finish() { fmt.Fprint(b.w, "\r\033[K") }
-
 // checkMeasures refuses a summary of a measure that no run has, naming the
 // measures the runs do have (a misspelt --measure would otherwise give an
 // empty table).
@@ -428,6 +426,14 @@ func checkMeasures(rows []experiment.Row, measures []string) error {
 		}
 	}
 	return nil
+}
+
+// reportSkipped writes one line per group of configurations the grid left
+// out because they break their algorithm's model.
+func reportSkipped(w io.Writer, command string, g *experiment.Grid) {
+	for _, k := range g.Skipped {
+		fmt.Fprintf(w, "elect: %s: %s (--force runs them, --strict refuses the sweep)\n", command, k)
+	}
 }
 
 // Memory a sweep keeps per run besides the run itself: its job, and with

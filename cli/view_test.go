@@ -71,7 +71,7 @@ func TestViewBadInput(t *testing.T) {
 		{[]string{"view", v1}, "version 1 trace"},
 		{[]string{"view", bad}, "line 1, the header"},
 		{[]string{"view"}, "view takes one trace file"},
-		{[]string{"run", "lcr", "--trace-limit", "lots"}, `"lots" is not a size in bytes`},
+		{[]string{"run", "lcr", "--trace-limit", "lots"}, `"lots" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {
 		code, _, errOut := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {

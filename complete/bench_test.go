@@ -37,3 +37,32 @@ func BenchmarkAfekGafni(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKMZ measures whole runs of Korach-Moran-Zaks (random IDs, every
+// node starting, links in a random order per node) on complete graphs of
+// 10^2, 10^3 and 10^4 nodes under unit-delay and random-delay FIFO links:
+// messages per second of simulation and messages per run.
+func BenchmarkKMZ(b *testing.B) {
+	for _, n := range []int{100, 1_000, 10_000} {
+		for _, d := range []sim.Delivery{sim.FIFO, sim.RandomFIFO} {
+			b.Run(fmt.Sprintf("n=%d/delivery=%s", n, d), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(uint64(n), 1))
+				cfg := kmzConfig(randomIDs(rng, n), d, "shuffle")
+				cfg.Seed = 1
+				var msgs int64
+				for b.Loop() {
+					res, err := sim.Run(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Outcome != sim.OutcomeElected {
+						b.Fatalf("outcome %s", res.Outcome)
+					}
+					msgs += res.Messages
+				}
+				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+			})
+		}
+	}
+}

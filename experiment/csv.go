@@ -93,3 +93,36 @@ func ProbeRows(points []*Point) []Row {
 	}
 	return rows
 }
+
+// Pending returns the jobs whose runs are not among done (the rows of an
+// earlier sweep's output), and the rows of done that belong to the jobs:
+// a run is identified by its algorithm or protocol, size, configuration
+// and seed, so that a sweep interrupted or extended (more sizes, more
+// trials) resumes where its output stops.
+func Pending(jobs []Job, done []Row, master uint64) (pending []Job, kept []Row) {
+	type key struct {
+		name, config string
+		n            int
+		seed         uint64
+	}
+	have := make(map[key]int, len(done))
+	for i, r := range done {
+		have[key{r.Name, r.Config, r.N, r.Seed}] = i
+	}
+	probe := map[*Point]Row{}
+	for _, j := range jobs {
+		row, ok := probe[j.Point]
+		if !ok {
+			if rows := ProbeRows([]*Point{j.Point}); len(rows) == 1 {
+				row = rows[0]
+			}
+			probe[j.Point] = row
+		}
+		if i, ok := have[key{row.Name, row.Config, row.N, j.Seed(master)}]; ok && row.Name != "" {
+			kept = append(kept, done[i])
+			continue
+		}
+		pending = append(pending, j)
+	}
+	return pending, kept
+}

@@ -12,7 +12,9 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // Kind says which engine runs a grid point.
@@ -52,6 +55,12 @@ type Grid struct {
 	// MemLimit is each run's memory limit (scenario.Spec.MemLimit) and
 	// KeptBytes what the caller keeps of all the runs (Spec.KeptBytes).
 	MemLimit, KeptBytes int64
+	// Strict refuses the whole grid when a cell breaks its algorithm's
+	// model; otherwise such cells are left out and listed in Skipped.
+	Strict bool
+	// Skipped lists, after Points, the groups of cells left out because
+	// they break their algorithm's model.
+	Skipped []Skip
 	// Params are algorithm or protocol parameters, each with a list of
 	// values; a parameter applies to the algorithms that declare it.
 	Params map[string][]string
@@ -154,6 +163,109 @@ func ppEntry(name string) (protocols.Entry, error) {
 // ppParams are the parameters population protocols take.
 var ppParams = []string{"m", "variant", "min-interactions", "fraction-a"}
 
+// Allowed is the value of --delivery and --initiators that expands, per
+// algorithm, to every choice its model allows: every delivery model (those
+// of the grid's timing when one is given), and for initiators all nodes
+// and a single random one.
+const Allowed = "allowed"
+
+// allowedDeliveries and allowedInitiators are what Allowed expands to
+// before each cell is checked against its algorithm's model.
+func (g *Grid) allowedDeliveries() []string {
+	switch g.Timing {
+	case "sync":
+		return []string{"sync"}
+	case "async":
+		return []string{"fifo", "random", "random-fifo", "newest-first"}
+	}
+	return []string{"fifo", "random", "random-fifo", "newest-first", "sync"}
+}
+
+var allowedInitiators = []string{"all", "1"}
+
+// expandAllowed replaces Allowed in values by what it stands for, keeping
+// the order and dropping repeats.
+func expandAllowed(values, allowed []string) []string {
+	var out []string
+	for _, v := range values {
+		add := []string{v}
+		if v == Allowed {
+			add = allowed
+		}
+		for _, a := range add {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Skip is a group of grid cells left out because they break their
+// algorithm's model: one algorithm and one broken assumption.
+type Skip struct {
+	Algorithm  string
+	Assumption string // the model's assumption the cells break (sim.AssumptionError)
+	Detail     string // the first cell's explanation
+	Count      int    // cells left out
+	Sizes      []int
+	// Choices are the values of --ids, --delivery, --initiators and the
+	// parameters among the cells left out, by flag in the order met.
+	Choices [][2]string
+}
+
+func (s Skip) String() string {
+	var with []string
+	for _, c := range s.Choices {
+		with = append(with, "--"+c[0]+" "+c[1])
+	}
+	sizes := make([]string, len(s.Sizes))
+	for i, n := range s.Sizes {
+		sizes[i] = strconv.Itoa(n)
+	}
+	with = append(with, "n = "+strings.Join(sizes, ","))
+	what := fmt.Sprintf("%d configurations", s.Count)
+	verb := "break"
+	if s.Count == 1 {
+		what, verb = "1 configuration", "breaks"
+	}
+	return fmt.Sprintf("skipped %s of %s (%s) that %s its assumption of %s: %s", what, s.Algorithm, strings.Join(with, ", "), verb, s.Assumption, s.Detail)
+}
+
+// skip records that the cell s of the grid breaks its model (err).
+func (g *Grid) skip(s scenario.Spec, err *sim.AssumptionError) {
+	choices := [][2]string{{"ids", s.IDs}, {"delivery", s.Delivery}, {"initiators", s.Initiators}}
+	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
+		choices = append(choices, [2]string{k, s.Params[k]})
+	}
+	var k *Skip
+	for i := range g.Skipped {
+		if g.Skipped[i].Algorithm == s.Algorithm && g.Skipped[i].Assumption == err.Assumption {
+			k = &g.Skipped[i]
+		}
+	}
+	if k == nil {
+		g.Skipped = append(g.Skipped, Skip{Algorithm: s.Algorithm, Assumption: err.Assumption, Detail: err.Detail})
+		k = &g.Skipped[len(g.Skipped)-1]
+	}
+	k.Count++
+	if !slices.Contains(k.Sizes, s.N) {
+		k.Sizes = append(k.Sizes, s.N)
+	}
+	for _, c := range choices {
+		if c[1] == "" || c[0] == "ids" && c[1] == "random" || c[0] == "initiators" && c[1] == "all" && len(g.Initiators) == 0 {
+			continue
+		}
+		i := slices.IndexFunc(k.Choices, func(x [2]string) bool { return x[0] == c[0] })
+		switch {
+		case i < 0:
+			k.Choices = append(k.Choices, c)
+		case !slices.Contains(strings.Split(k.Choices[i][1], ","), c[1]):
+			k.Choices[i][1] += "," + c[1]
+		}
+	}
+}
+
 // Points expands the grid in grid order: algorithms as listed, then sizes,
 // ID arrangements, delivery models, initiator sets and parameter values, each
 // in the order given. Every point is validated; the error is the user's.
@@ -168,8 +280,9 @@ func (g *Grid) Points() ([]*Point, error) {
 		return nil, errorf("--trials must be at least 1, got %d", g.Trials)
 	}
 	ids := orDefault(g.IDs, "random")
-	deliveries := orDefault(g.Deliveries, "")
-	inits := orDefault(g.Initiators, "all")
+	deliveries := expandAllowed(orDefault(g.Deliveries, ""), g.allowedDeliveries())
+	inits := expandAllowed(orDefault(g.Initiators, "all"), allowedInitiators)
+	g.Skipped = nil
 	paramNames := make([]string, 0, len(g.Params))
 	for k := range g.Params {
 		paramNames = append(paramNames, k)
@@ -242,6 +355,11 @@ func (g *Grid) Points() ([]*Point, error) {
 								MemLimit: g.MemLimit, KeptBytes: g.KeptBytes,
 							}
 							if _, err := scenario.Build(s); err != nil {
+								var broken *sim.AssumptionError
+								if !g.Strict && errors.As(err, &broken) {
+									g.skip(s, broken)
+									continue
+								}
 								return nil, &Error{Msg: err.Error()}
 							}
 							points = append(points, &Point{Index: len(points), Kind: MessagePassing, Spec: s})
@@ -258,6 +376,9 @@ func (g *Grid) Points() ([]*Point, error) {
 	}
 	if !anyMP && (len(g.IDs) > 0 || len(g.Deliveries) > 0 || len(g.Initiators) > 0) {
 		return nil, errorf("--ids, --delivery and --initiators apply to message-passing algorithms; the sweep has only population protocols")
+	}
+	if len(points) == 0 && len(g.Skipped) > 0 {
+		return nil, errorf("every configuration breaks its algorithm's model: %s; use --force to run them anyway", g.Skipped[0])
 	}
 	return points, nil
 }

@@ -63,15 +63,26 @@ func RunJob(j Job, master uint64) (res *Result, err error) {
 			return nil, err
 		}
 		res.MP = rec
-		// As 'elect run --json': no HTML escaping.
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rec); err != nil {
+		line, err := recordLine(rec)
+		if err != nil {
 			return nil, err
 		}
+		buf.Write(line)
 	}
 	res.Line = buf.Bytes()
 	return res, nil
+}
+
+// recordLine is a record's JSON line as 'elect run --json' writes it: no
+// HTML escaping.
+func recordLine(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // panicResult is the result of job j whose run panicked with value p: the
@@ -95,13 +106,11 @@ func panicResult(j Job, master uint64, p any) (*Result, error) {
 		rec := scenario.PanicRecord(s, p)
 		res.MP, v = rec, rec
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	line, err := recordLine(v)
+	if err != nil {
 		return nil, err
 	}
-	res.Line = buf.Bytes()
+	res.Line = line
 	return res, nil
 }
 

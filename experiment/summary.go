@@ -26,6 +26,7 @@ var Growths = []Growth{
 	{"lg n", math.Log2},
 	{"ln n", math.Log},
 	{"lg^2 n", func(n float64) float64 { return math.Log2(n) * math.Log2(n) }},
+	{"sqrt n", math.Sqrt},
 	{"H_n", func(n float64) float64 { return elect.Harmonic(int(n)) }},
 	{"n", func(n float64) float64 { return n }},
 	{"n lg n", func(n float64) float64 { return n * math.Log2(n) }},

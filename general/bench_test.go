@@ -112,3 +112,17 @@ func BenchmarkGHS(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPetersonMesh measures peterson-mesh on W x W grids (random IDs,
+// all initiating, FIFO and random delays): messages per second of wall time
+// and per run (about 7n).
+func BenchmarkPetersonMesh(b *testing.B) {
+	for _, w := range []int{10, 100, 316} {
+		g, ids, _ := gridWithIDs(b, w)
+		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+			b.Run(fmt.Sprintf("grid=%dx%d/delivery=%s", w, w, d), func(b *testing.B) {
+				benchSim(b, sim.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1})
+			})
+		}
+	}
+}

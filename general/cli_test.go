@@ -62,6 +62,9 @@ func TestCommandRefusesBadTopologies(t *testing.T) {
 		{"run echo --topology mesh", "unknown topology"},
 		{"run flood-max --topology line --diam -3", "--diam"},
 		{"run flood-max --timing async", "synchronous"},
+		{"run peterson-mesh --topology grid:2x5", "both sides at least 3"},
+		{"run peterson-mesh --topology torus:4x4", "is not one"},
+		{"run peterson-mesh --n 7", "a graph of 7 nodes and 6 links is not one"},
 	}
 	for _, c := range cases {
 		code, _, errOut := command(strings.Fields(c[0])...)

@@ -12,6 +12,9 @@
 //   - HyperElect (hyperelect.go): Flocchini and Mans's duels on hypercubes
 //     whose port k leads along dimension k (a sense of direction); it runs
 //     on hypercubes only.
+//   - PetersonMesh (mesh.go): election among the four corners of an a x b
+//     mesh on its border ring, then a flood (Peterson 1984, as Santoro's
+//     chapter on meshes presents it); it runs on grids only.
 //
 // The others also run on rings (ports Left and Right) and complete graphs.
 package general

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -23,10 +24,16 @@ var orderFree = map[string]bool{"lcr": true, "chang-roberts": true}
 
 // sizeFor is n, or for an algorithm that runs only on hypercubes (a
 // general one that needs a sense of direction) the largest power of two
-// up to n.
+// up to n, or for one with a family of its own the largest square up to n.
 func sizeFor(alg *elect.Algorithm, n int) int {
 	if alg.Model.Topology == elect.General && alg.Model.SenseOfDirection {
 		return 1 << elect.FloorLog2(n)
+	}
+	if alg.NaturalTopology != nil {
+		// A family of its own (peterson-mesh: grids): the largest square
+		// up to n, whose natural topology is the s x s grid.
+		s := int(math.Sqrt(float64(n)))
+		return s * s
 	}
 	return n
 }

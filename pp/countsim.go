@@ -61,6 +61,7 @@ type CountSim[S comparable, P Protocol[S]] struct {
 	oneStep   int64
 	violation string
 	done      bool
+	rep       reporter
 	silent    bool // no non-null pair exists: nothing can change again
 	exactCfg  bool // the counts are the configuration at step (false after a stop inside a batch replay that did not rebuild them)
 
@@ -98,7 +99,7 @@ func NewCountSim[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Opt
 	if err != nil {
 		return nil, err
 	}
-	s := &CountSim[S, P]{c: c, g: newRNG(seed, countStream), seed: seed, opt: opt, mode: mode, oneStep: -1, exactCfg: true}
+	s := &CountSim[S, P]{c: c, g: newRNG(seed, countStream), seed: seed, opt: opt, mode: mode, oneStep: -1, exactCfg: true, rep: reporter{fn: opt.Progress}}
 	c.grow = s.grow
 	s.grow(len(c.states))
 	s.maxSteps = opt.MaxSteps
@@ -129,7 +130,7 @@ func (s *CountSim[S, P]) reached() bool {
 func (s *CountSim[S, P]) Steps() int64 { return s.step }
 
 // Stopped reports whether the run reached its goal or a violation.
-func (s *CountSim[S, P]) Stopped() bool { return s.done || s.violation != "" }
+func (s *CountSim[S, P]) Stopped() bool { return s.done || s.violation != "" || s.rep.halted }
 
 // Leaders returns the current number of agents outputting L.
 func (s *CountSim[S, P]) Leaders() int64 { return s.c.leaders }
@@ -151,6 +152,9 @@ func (s *CountSim[S, P]) Counts() []StateCount[S] { return s.c.census() }
 func (s *CountSim[S, P]) Advance(k int64) bool {
 	end := s.step + min(k, s.maxSteps-s.step)
 	for !s.Stopped() && s.step < end {
+		if s.rep.fn != nil && s.rep.due(64) && !s.rep.report(s.progress()) {
+			break
+		}
 		if s.silent {
 			s.step = end
 			break
@@ -225,6 +229,7 @@ func (s *CountSim[S, P]) Result() Result {
 		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
 	}
 	res.settle(s.violation, mismatch, s.done, c.leaders, c.spec.NoElection)
+	res = stoppedUnless(s.rep.halted, res)
 	res.ParallelTime = float64(res.Interactions) / float64(c.n)
 	res.Details = Details{{"batches", s.batches}, {"non_null_events", s.events}}
 	if f, ok := any(c.p).(CountFinisher[S]); ok {

@@ -137,6 +137,10 @@ type Options struct {
 	// sample's steps, which draws its random numbers differently (the same
 	// law, the same run for the same seed and sample).
 	Sample *Sampler
+	// Progress, when set, is called about ten times a second with the
+	// run's progress (for a progress bar); returning false stops the run
+	// with outcome Stopped. It does not change the run otherwise.
+	Progress func(Progress) bool
 }
 
 // Detail is one protocol-specific figure of a result.
@@ -263,6 +267,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 	oneStep   int64
 	violation string
 	done      bool
+	rep       reporter
 	events    [8]int64
 	eventLead [8]int64
 	seen      *stateSet[S]
@@ -274,7 +279,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 // NewSim sets up a run: every agent in its initial state, counters
 // initialised, no step taken.
 func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *Sim[S, P] {
-	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, oneStep: -1}
+	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, oneStep: -1, rep: reporter{fn: opt.Progress}}
 	for b := range s.events {
 		s.events[b] = -1
 		s.eventLead[b] = -1
@@ -323,7 +328,7 @@ func (s *Sim[S, P]) reached() bool {
 func (s *Sim[S, P]) Steps() int64 { return s.step }
 
 // Stopped reports whether the run has reached its goal or a violation.
-func (s *Sim[S, P]) Stopped() bool { return s.done || s.violation != "" }
+func (s *Sim[S, P]) Stopped() bool { return s.done || s.violation != "" || s.rep.halted }
 
 // Advance takes up to k more steps (never beyond the step limit) and stops
 // at the exact step at which the goal first holds or a monitored property
@@ -332,6 +337,9 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 	end := s.step + min(k, s.maxSteps-s.step)
 	p, states, track := s.p, s.states, s.opt.TrackStates
 	for !s.Stopped() && s.step < end {
+		if s.rep.fn != nil && s.rep.due(1024) && !s.rep.report(s.progress()) {
+			break
+		}
 		m := min(int64(batch), end-s.step)
 		s.src.fill(s.buf[:m])
 		// Read the batch's agents once, in a tight loop of independent loads,
@@ -471,6 +479,7 @@ func (s *Sim[S, P]) Result() Result {
 		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
 	}
 	res.settle(s.violation, mismatch, s.done, s.leaders, s.spec.NoElection)
+	res = stoppedUnless(s.rep.halted, res)
 	res.ParallelTime = float64(res.Interactions) / float64(s.n)
 	if f, ok := any(p).(Finisher[S]); ok {
 		f.Finish(s.states, &res)

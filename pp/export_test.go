@@ -5,3 +5,12 @@ package pp
 func SetBiasHook[S comparable, P Protocol[S]](s *CountSim[S, P], f func(l, n int64) int64) {
 	s.biasHook = f
 }
+
+// ReportAtEveryChance makes runs call Options.Progress at every chance the
+// engines give, whatever the clock says, until the returned function
+// restores the default.
+func ReportAtEveryChance() (restore func()) {
+	old := progressEvery
+	progressEvery = 0
+	return func() { progressEvery = old }
+}

@@ -2,6 +2,7 @@ package ring
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/electkit/elect"
 )
@@ -32,9 +33,9 @@ import (
 // phases: at most 2n*floor(lg n) + n messages, the paper's 2n log n + O(n)
 // with its constant. The (1, .) messages exceed the (2, .) ones by exactly n.
 //
-// Only the improved algorithm B (1.5n log n + O(n)) of the same paper, and
-// its remark on Peterson's algorithm (1.356n log n + O(n)), are not here:
-// their rules could not be read in the paper itself (docs/breadth.md).
+// --variant b is the paper's improved algorithm B (1.5n log n + O(n)),
+// whose rules are in ring/dkrb.go. The paper's closing remark on Peterson's
+// algorithm (1.356n log n + O(n)) is not here (docs/breadth.md).
 //
 // A process woken by a message starts active (a late start, as in
 // Peterson's algorithm), so any set of initiators works. The elected process
@@ -42,8 +43,8 @@ import (
 // with --announce it sends a "leader" message round the ring (n more).
 var DolevKlaweRodeh = &elect.Algorithm{
 	Name:   "dolev-klawe-rodeh",
-	Title:  "Dolev-Klawe-Rodeh (unidirectional, basic algorithm)",
-	Source: "Dolev, Klawe and Rodeh, J. Algorithms 1982, the simple algorithm",
+	Title:  "Dolev-Klawe-Rodeh (unidirectional; basic algorithm, or algorithm B with --variant b)",
+	Source: "Dolev, Klawe and Rodeh, J. Algorithms 1982, the simple algorithm and algorithm B",
 	Summary: "Active processes send their max and relay their predecessor's once; a process keeps its predecessor's value " +
 		"if it beats both its own and the one before; the process that gets its own max back first is elected.",
 	Model: elect.Model{
@@ -55,11 +56,14 @@ var DolevKlaweRodeh = &elect.Algorithm{
 		{Name: "m1", Fields: []string{"left"}},
 		{Name: "m2", Fields: []string{"leftleft"}},
 		{Name: "leader", Fields: []string{"j"}},
+		{Name: "M1", Fields: []string{"value", "phase", "counter"}},
+		{Name: "M2", Fields: []string{"value"}},
 	},
 	Bounds: []elect.Bound{
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"m1", "m2"}, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + n", Source: "Dolev, Klawe and Rodeh 1982 (2n log n + O(n)); the constant derived in ring/dkr.go",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(2*elect.FloorLog2(c.N)+1) }},
+			Value:   func(c elect.BoundContext) float64 { return float64(c.N) * float64(2*elect.FloorLog2(c.N)+1) },
+			Applies: dkrBasic},
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"m1", "m2"}, Relation: elect.AtLeast,
 			Formula: "3n (n if n = 1)", Source: "with n >= 2 active processes the first phase is not the last: 2n, then n",
 			Value: func(c elect.BoundContext) float64 {
@@ -67,7 +71,8 @@ var DolevKlaweRodeh = &elect.Algorithm{
 					return 1
 				}
 				return 3 * float64(c.N)
-			}},
+			},
+			Applies: dkrBasic},
 		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
 			Formula: "n", Source: "announcement round the ring",
 			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
@@ -77,15 +82,32 @@ var DolevKlaweRodeh = &elect.Algorithm{
 			Source: "a phase with two or more active processes takes at most n (a message crosses two gaps), the last one n; " +
 				"at most floor(lg n)+1 phases",
 			Value:   dkrTime,
-			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
+			Applies: func(c elect.BoundContext) bool { return dkrBasic(c) && c.AllAtZero && !c.CausalTime }},
+		dkrBBound,
+		dkrBLeast,
 	},
+	Params: []elect.Param{{
+		Name: "variant", Default: "basic",
+		Help:  "basic (the simple algorithm: m1 and m2 in every phase) or b (algorithm B: M1 with a hop counter, M2 only from a process that lost; ring/dkrb.go)",
+		Check: checkDKRVariant,
+	}},
 	New:  dkrNodes.New,
 	Init: dkrNodes.Init,
 }
 
 var dkrNodes = elect.NodesOf(func(p *dkrNode, info elect.NodeInfo) {
-	*p = dkrNode{id: info.ID, max: info.ID, announce: info.Announce}
+	*p = dkrNode{id: info.ID, max: info.ID, announce: info.Announce, b: info.Params.String("variant") == "b"}
 })
+
+// dkrBasic reports whether a run is of the basic algorithm.
+func dkrBasic(c elect.BoundContext) bool { return c.Params.String("variant") != "b" }
+
+func checkDKRVariant(v string) error {
+	if v != "basic" && v != "b" {
+		return fmt.Errorf("unknown variant %q; use basic or b", v)
+	}
+	return nil
+}
 
 // dkrTime is the time bound when every process wakes at time 0: if every
 // active process has started phase k by T, each has both messages of the
@@ -104,6 +126,8 @@ const (
 	dkrM1 elect.MsgType = iota
 	dkrM2
 	dkrLeader
+	dkrBM1
+	dkrBM2
 )
 
 type dkrNode struct {
@@ -114,14 +138,25 @@ type dkrNode struct {
 	relay    bool
 	elected  bool
 	announce bool
+	b        bool   // --variant b (ring/dkrb.go)
+	phase    int32  // b: the phase
+	state    bState // b: active, waiting or passive
 }
 
 func (p *dkrNode) Wake(env elect.Env, spontaneous bool) {
+	if p.b {
+		p.sendBM1(env)
+		return
+	}
 	// Initiator or not, the process starts active: send (1, max).
 	env.Send(elect.Left, elect.Message{Type: dkrM1, ID: p.max})
 }
 
 func (p *dkrNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if p.b && m.Type != dkrLeader {
+		p.receiveB(env, m)
+		return
+	}
 	switch {
 	case m.Type == dkrLeader:
 		p.handleLeader(env, m.ID)
@@ -179,3 +214,21 @@ func (p *dkrNode) handleLeader(env elect.Env, j elect.ID) {
 	env.Decide(elect.NotElected)
 	env.Send(elect.Left, elect.Message{Type: dkrLeader, ID: j})
 }
+
+// The bounds of --variant b (ring/dkrb.go).
+var (
+	dkrBBound = elect.Bound{
+		Name: "election messages (b)", Quantity: elect.Messages, Types: []string{"M1", "M2"}, Relation: elect.AtMost,
+		Formula: "1.5n lg n + n",
+		Source: "Dolev, Klawe and Rodeh 1982, algorithm B (1.5n log n + O(n)); the O(n) term's constant n is chosen here, " +
+			"the paper's was not available (bit-reversal rings of 2^k reach 1.5n lg n + 1)",
+		Value:   func(c elect.BoundContext) float64 { return 1.5*float64(c.N)*math.Log2(float64(c.N)) + float64(c.N) },
+		Applies: func(c elect.BoundContext) bool { return !dkrBasic(c) },
+	}
+	dkrBLeast = elect.Bound{
+		Name: "election messages (b, least)", Quantity: elect.Messages, Types: []string{"M1", "M2"}, Relation: elect.AtLeast,
+		Formula: "n", Source: "the maximum's value goes round the ring",
+		Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
+		Applies: func(c elect.BoundContext) bool { return !dkrBasic(c) },
+	}
+)

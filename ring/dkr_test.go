@@ -3,10 +3,13 @@ package ring_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
 
@@ -112,5 +115,99 @@ func TestDKRStateSeesState(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[0:5 1:9 0:9 1:4]" {
 		t.Errorf("sent %v", got)
+	}
+}
+
+// dkrB runs algorithm B (--variant b) on the arrangement.
+func dkrB(t *testing.T, arrangement string, n int, d sim.Delivery, announce bool) *sim.Result {
+	t.Helper()
+	return nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3,
+		Announce: announce, Params: elect.Params{"variant": "b"}})
+}
+
+// TestDKRBMonotoneRings: algorithm B on the decreasing ring (node 0 holds
+// the maximum): every other process is beaten by its predecessor's M1 and
+// waits; node 0, beaten by nothing, sends the only M2, which makes node 1
+// active in phase 1; node 1's M1 (counter 2) goes round to node 0: n + 1 +
+// (n-1) messages, M1 = 2n-1, M2 = 1. On the increasing ring every process
+// but node 0 beats its predecessor's M1 and sends M2, which the next
+// process drops, except node n-1's, which wakes node 0 (waiting with n-1)
+// into phase 1; its M1 goes round to node n-1: M1 = 2n-1, M2 = n-1. A
+// unidirectional ring leaves no choice of order, so every delivery gives
+// these counts.
+func TestDKRBMonotoneRings(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 16, 100, 1000} {
+		for _, d := range dkrDeliveries {
+			res := dkrB(t, "decreasing", n, d, false)
+			if res.MessagesByType["M1"] != int64(2*n-1) || res.MessagesByType["M2"] != 1 || res.LeaderIndex != 0 {
+				t.Errorf("decreasing n=%d %v: M1 %d, M2 %d, leader %d; want 2n-1, 1, node 0", n, d, res.MessagesByType["M1"], res.MessagesByType["M2"], res.LeaderIndex)
+			}
+			res = dkrB(t, "increasing", n, d, true)
+			if res.MessagesByType["M1"] != int64(2*n-1) || res.MessagesByType["M2"] != int64(n-1) || res.LeaderIndex != n-1 ||
+				res.MessagesByType["leader"] != int64(n) {
+				t.Errorf("increasing n=%d %v: %v, leader %d; want M1 2n-1, M2 n-1, leader n, node n-1", n, d, res.MessagesByType, res.LeaderIndex)
+			}
+		}
+	}
+}
+
+// TestDKRBBitReversalSends1Point5NLgNPlusOne: on bit-reversal rings of 2^k
+// processes algorithm B sends n lg n + 1 M1 and (n lg n)/2 M2 messages,
+// 1.5n lg n + 1: the paper's leading term, reached (the basic algorithm
+// sends 2n lg n + n on the same rings, TestDKRBitReversalReachesTheBound).
+func TestDKRBBitReversalSends1Point5NLgNPlusOne(t *testing.T) {
+	for _, n := range []int{2, 4, 8, 64, 1024} {
+		res := dkrB(t, "bit-reversal", n, sim.FIFO, false)
+		k := int64(nlFloorLog2(n))
+		if res.MessagesByType["M1"] != int64(n)*k+1 || res.MessagesByType["M2"] != int64(n)*k/2 {
+			t.Errorf("n=%d: M1 %d, M2 %d; want n lg n + 1 = %d and n lg n / 2 = %d", n, res.MessagesByType["M1"], res.MessagesByType["M2"], int64(n)*k+1, int64(n)*k/2)
+		}
+	}
+}
+
+// TestDKRBElectsTheMaximumWithinBound: on random rings, under every FIFO
+// delivery, with random initiators and wake-up times, algorithm B elects
+// the process holding the maximum ID, within 1.5n lg n + n (nlRun checks
+// every declared bound).
+func TestDKRBElectsTheMaximumWithinBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 2))
+	for _, n := range nlSizes {
+		for s := range 4 {
+			idList := nlIDs(t, "random", n, uint64(17*n+s))
+			for _, d := range dkrDeliveries {
+				cfg := sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+					Seed: uint64(s), Announce: s%2 == 1, Params: elect.Params{"variant": "b"}}
+				res := nlRun(t, cfg)
+				if idList[res.LeaderIndex] != slices.Max(idList) {
+					t.Fatalf("%s: leader holds %d, not the maximum", nlDescribe(cfg, res), idList[res.LeaderIndex])
+				}
+			}
+		}
+	}
+}
+
+// TestDKRBHoldsInEverySchedule explores, on rings of 5 processes, every ID
+// assignment, every non-empty set of initiators and every FIFO delivery
+// order: algorithm B elects one leader in each and keeps within its bounds.
+// Its worst case there is 17 messages (IDs 1,2,4,3,5), its best 2n = 10 (the
+// decreasing ring).
+func TestDKRBHoldsInEverySchedule(t *testing.T) {
+	r, err := check.Run(check.Options{
+		Spec: scenario.Spec{Algorithm: "dolev-klawe-rodeh", N: 5, Params: map[string]string{"variant": "b"}, Seed: 1},
+		IDs:  "all", Delivery: "fifo", Initiators: "subsets",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "ok" {
+		t.Fatalf("verdict %s: %s", r.Verdict, r.Property)
+	}
+	for _, b := range r.Bounds {
+		if !b.Holds {
+			t.Errorf("bound %s fails in some schedule", b.Name)
+		}
+	}
+	if got := r.MessagesMax["M1"] + r.MessagesMax["M2"]; r.MessagesMax["M1"] != 12 || r.MessagesMax["M2"] != 5 {
+		t.Errorf("worst M1 %d, M2 %d (sum %d); want 12 and 5", r.MessagesMax["M1"], r.MessagesMax["M2"], got)
 	}
 }

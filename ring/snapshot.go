@@ -156,10 +156,11 @@ func (p *dkrNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
 	b = elect.AppendInt(b, int64(p.max))
 	b = elect.AppendInt(b, int64(p.left))
-	for _, f := range [...]bool{p.second, p.relay, p.elected, p.announce} {
+	for _, f := range [...]bool{p.second, p.relay, p.elected, p.announce, p.b} {
 		b = elect.AppendBool(b, f)
 	}
-	return b
+	b = elect.AppendInt(b, int64(p.phase))
+	return elect.AppendUint(b, uint64(p.state))
 }
 
 // Clone implements elect.Snapshotter.

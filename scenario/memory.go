@@ -291,8 +291,8 @@ func scanEdgeList(path string) (nodes, edges int64, ok bool) {
 				return 0, 0, false
 			}
 			declared = v
-		case len(fields) == 2:
-			for _, x := range fields {
+		case len(fields) == 2 || len(fields) == 3: // an edge, with its weight or not
+			for _, x := range fields[:2] {
 				v, err := strconv.ParseInt(x, 10, 64)
 				if err != nil {
 					return 0, 0, false
@@ -363,25 +363,37 @@ func BytesString(b int64) string {
 	return fmt.Sprintf("%d bytes", b)
 }
 
-// ParseBytes reads a memory size: a whole number of bytes (8000000000,
-// 8e9) or one with a unit, KB, MB, GB, TB (powers of 1000) or KiB, MiB,
-// GiB, TiB (powers of 1024), as 6GiB or 500MB.
+// ParseBytes reads a size in bytes: a whole number (8000000000, 8e9) or
+// one with a unit, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB
+// (powers of 1024), in either case, as 6GiB or 500mb. Zero is a size
+// (flags give it a meaning of their own: no limit, or the default).
 func ParseBytes(v string) (int64, error) {
-	bad := fmt.Errorf("%q is not a memory size: write it as 6GiB, 500MB or 8e9 (bytes)", v)
-	t := strings.TrimSpace(v)
+	bad := fmt.Errorf("%q is not a size in bytes: write it as 6GiB, 500MB or 8e9", v)
+	t := strings.ToUpper(strings.TrimSpace(v))
 	mult := 1.0
 	for _, u := range []struct {
 		suffix string
 		mult   float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}} {
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"TIB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}} {
 		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
 			t, mult = strings.TrimSpace(rest), u.mult
 			break
 		}
 	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(f) || f <= 0 || f*mult >= math.MaxInt64/2 {
+	if err != nil || math.IsNaN(f) || f < 0 || f*mult >= math.MaxInt64/2 {
 		return 0, bad
 	}
 	return int64(f * mult), nil
+}
+
+// MessageBoundOf is MessageBound for the run s describes (built to learn
+// its context): the most messages its algorithm's declared bounds allow.
+func MessageBoundOf(s Spec) (float64, bool) {
+	s.Trace, s.Replay = nil, nil
+	cfg, err := Build(s)
+	if err != nil {
+		return 0, false
+	}
+	return MessageBound(cfg.Algorithm, cfg.BoundContext())
 }

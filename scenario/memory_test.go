@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/electkit/elect"
@@ -37,14 +39,34 @@ func TestMessageBoundFromDeclaredBounds(t *testing.T) {
 }
 
 func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]int64{"6GiB": 6 << 30, "500MB": 500e6, "8e9": 8e9, "1024": 1024, "1.5KiB": 1536} {
+	for in, want := range map[string]int64{"6GiB": 6 << 30, "500MB": 500e6, "8e9": 8e9, "1024": 1024, "1.5KiB": 1536, "2gb": 2e9, "0": 0} {
 		if got, err := ParseBytes(in); err != nil || got != want {
 			t.Errorf("%s: %d %v, want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1GB", "6XB", "NaN", "1e30"} {
+	for _, in := range []string{"", "-1GB", "6XB", "NaN", "1e30"} {
 		if _, err := ParseBytes(in); err == nil {
 			t.Errorf("%q accepted", in)
+		}
+	}
+}
+
+// TestSpecNodesReadsWeightedEdgeLists: the scan that fixes n from an edge
+// list before the memory guard reads weighted edges (a third column) too.
+func TestSpecNodesReadsWeightedEdgeLists(t *testing.T) {
+	dir := t.TempDir()
+	for text, want := range map[string]int{
+		"0 1 5\n1 2 7\n2 3 1\n":    4,
+		"0 1\n1 2\n":               3,
+		"nodes 9\n0 1 2.5\n":       9,
+		"# a comment\n0 4 1 # x\n": 5,
+	} {
+		path := filepath.Join(dir, "g.txt")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, ok := SpecNodes("file:" + path); !ok || n != want {
+			t.Errorf("%q: %d %v, want %d", text, n, ok, want)
 		}
 	}
 }

@@ -43,6 +43,9 @@ type Spec struct {
 	// TraceLimit is the trace's size limit in bytes (sim.Config.TraceLimit;
 	// 0: none).
 	TraceLimit int64
+	// Progress is the simulator's progress report (sim.Config.Progress);
+	// the other runtimes do not call it.
+	Progress func(sim.Progress) bool
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
 	// the plain reference engine; "goroutines", one goroutine per node
 	// (package live).
@@ -127,12 +130,22 @@ func Build(s Spec) (*sim.Config, error) {
 	topoSpec := s.Topology
 	if topoSpec == "" {
 		topoSpec = naturalTopology(alg.Model)
+		if alg.NaturalTopology != nil {
+			topoSpec = alg.NaturalTopology(s.N)
+		}
 	}
 	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
 		return nil, err
 	}
 	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
 	if err != nil {
+		var unknown *topology.UnknownError
+		if errors.As(err, &unknown) {
+			name, _, _ := strings.Cut(unknown.Spec, ":")
+			if near := Nearest(name, topology.Names); near != "" {
+				return nil, errorf("topology: unknown topology %q (did you mean %q?); use %s", unknown.Spec, near, topology.Usage)
+			}
+		}
 		return nil, errorf("%v", err)
 	}
 	idList, err := idSpec.Generate(g.N, sim.Stream(s.Seed, "ids", 0))
@@ -146,7 +159,7 @@ func Build(s Spec) (*sim.Config, error) {
 	cfg := &sim.Config{
 		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
 		Announce: announce, Params: params, Seed: s.Seed,
-		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit,
+		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
 	}
 	if alg.CheckRun != nil {

@@ -5,16 +5,23 @@ import "fmt"
 // Suggest returns ` (did you mean "x"?)` for the candidate nearest to name by
 // edit distance, or "" when none is close.
 func Suggest(name string, candidates []string) string {
+	best := Nearest(name, candidates)
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// Nearest is the candidate nearest to name by edit distance, or "" when
+// none is within about half of name's length.
+func Nearest(name string, candidates []string) string {
 	best, bestDist := "", len(name)/2+2
 	for _, c := range candidates {
 		if d := editDistance(name, c); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return best
 }
 
 // editDistance is the Levenshtein distance between a and b.

@@ -38,7 +38,10 @@ type engine struct {
 	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
 	linkLast   []int64   // random-fifo: latest arrival per port
 	linkLastM  map[int64]int64
+	// maxEvents is where the event count next needs attention: the event
+	// limit (eventLimit), or sooner the next call of Config.Progress.
 	maxEvents  int64
+	eventLimit int64
 	maxTicks   int64
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
@@ -50,6 +53,7 @@ type engine struct {
 	typeCounts []int64
 	events     int64
 	stepLimit  bool
+	stopped    bool // Config.Progress stopped the run
 	rngs       []*rand.Rand
 	// cancelSeq[i]: node i's timers created at or before this sequence
 	// number are cancelled (nil until a node cancels).
@@ -78,6 +82,10 @@ func newEngine(cfg *Config) (*engine, error) {
 	}
 	if e.maxEvents <= 0 {
 		e.maxEvents = DefaultMaxEvents
+	}
+	e.eventLimit = e.maxEvents
+	if cfg.Progress != nil {
+		e.maxEvents = min(e.eventLimit, ProgressEvents)
 	}
 	if cfg.Trace != nil {
 		e.trace = NewTracer(cfg.Trace, cfg, e.traceClock)
@@ -384,11 +392,31 @@ func (e *engine) dropCancelledTimers() {
 // countEvent counts one more event, or reports false and marks the run
 // stopped if the event limit has been reached.
 func (e *engine) countEvent() bool {
-	if e.events >= e.maxEvents {
-		e.stepLimit = true
+	if e.events >= e.maxEvents && !e.checkpoint() {
 		return false
 	}
 	e.events++
+	return true
+}
+
+// checkpoint is countEvent's slow path, when the event count reaches
+// maxEvents: the event limit ends the run; short of it, Config.Progress is
+// told how far the run is and may stop it; otherwise the run goes on to
+// the next checkpoint.
+func (e *engine) checkpoint() bool {
+	if e.events >= e.eventLimit {
+		e.stepLimit = true
+		return false
+	}
+	var sent int64
+	for _, c := range e.typeCounts {
+		sent += c
+	}
+	if !e.cfg.Progress(Progress{Events: e.events, Messages: sent, Time: float64(e.now) / float64(e.unit)}) {
+		e.stopped = true
+		return false
+	}
+	e.maxEvents = min(e.eventLimit, e.events+ProgressEvents)
 	return true
 }
 
@@ -473,7 +501,7 @@ func (e *engine) finish() *Result {
 	if e.cfg.DetectSymmetry {
 		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
+	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Stopped: e.stopped}
 	for i := range e.n {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, e.nodes.sent(int32(i)))
 	}

@@ -142,6 +142,7 @@ type End struct {
 	Time            float64 // rounds or time units (causal depth under newest-first)
 	Events          int64
 	StepLimit       bool // a limit stopped the run
+	Stopped         bool // Config.Progress stopped the run
 }
 
 // Finish turns the run's end into a Result: the outcome with the end-of-run
@@ -227,6 +228,8 @@ func (m *Monitor) Finish(end End) *Result {
 		r.SymmetricRound = m.symRound
 	case m.elected > 1:
 		r.Outcome = MultipleLeaders
+	case end.Stopped:
+		r.Outcome = Stopped
 	case end.StepLimit:
 		r.Outcome = StepLimit
 	case m.elected == 0:

@@ -67,7 +67,23 @@ type Config struct {
 	// and replays of their records set it, so that bounds stated in time
 	// units under unit delays are not applied to it.
 	CausalTime bool
+	// Progress, when set, is called every ProgressEvents events with how
+	// far the run is (for a progress bar); returning false stops the run
+	// with outcome stopped. It does not change the run otherwise.
+	Progress func(Progress) bool
 }
+
+// Progress is what a run reports to Config.Progress.
+type Progress struct {
+	Events   int64
+	Messages int64
+	// Time is the simulated time reached, in rounds or time units.
+	Time float64
+}
+
+// ProgressEvents is how many events a run handles between two calls of
+// Config.Progress: about a hundredth of a second of the simulator's work.
+const ProgressEvents = 1 << 20
 
 // Wake is one initiator: node index Node wakes spontaneously at time At.
 type Wake struct {
@@ -85,6 +101,7 @@ const (
 	MultipleLeaders  Outcome = "multiple-leaders" // two or more nodes were elected
 	Symmetric        Outcome = "symmetric"        // an anonymous run stayed symmetric
 	StepLimit        Outcome = "step-limit"       // a configured limit stopped the run
+	Stopped          Outcome = "stopped"          // Config.Progress stopped the run (an interrupt, a wall-clock limit)
 	OutcomeViolation Outcome = "violation"        // a promised property failed (see Violation)
 )
 

@@ -89,7 +89,17 @@ func Parse(spec string, n int, rng *rand.Rand) (*Graph, error) {
 		}
 		return GNP(n, p, rng)
 	}
-	return nil, fmt.Errorf("topology: unknown topology %q; use %s", spec, Usage)
+	return nil, &UnknownError{Spec: spec}
+}
+
+// Names lists the topologies' names, without their arguments.
+var Names = []string{"ring", "complete", "complete:chordal", "line", "star", "grid", "torus", "hypercube", "tree", "gnp", "file"}
+
+// UnknownError is a topology specification that names no topology.
+type UnknownError struct{ Spec string }
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("topology: unknown topology %q; use %s", e.Spec, Usage)
 }
 
 // SpecNodes returns the node count a specification fixes by itself (grid:WxH

@@ -2,6 +2,7 @@ package claims
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // added for breadth (issue 22): each checks its source's bound against
 // measured counts, and the exact counts its rules give on arranged IDs.
 func init() {
-	registry = append(registry, humbletRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro())
+	registry = append(registry, humbletRepro(), kmzRepro(), lmwRepro(), yoyoRepro(), hyperElectRepro(), petersonMeshRepro())
 }
 
 // lmwRepro checks Loui, Matsushita and West's O(n) election on the chordal
@@ -214,6 +215,109 @@ func hyperElectRepro() *Reproduction {
 					allElected("the minimum ID is elected and every node knows it", src+", correctness", rows),
 				},
 				Figures: []Figure{{Title: "HyperElect: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
+
+// petersonMeshRepro checks the election among a mesh's corners on square
+// grids s x s (n = s^2, so that every count is a function of n): WAKEUP =
+// 2m, LEADER = 2m - n + 1, ELECT within 4L + s - 1 (L = 4s - 4, the border)
+// and exactly that when IDs increase or decrease row by row (the third
+// corner's ID then passes the fourth), the time within 3(a+b) - 5 when all
+// start at 0, and O(n) messages.
+func petersonMeshRepro() *Reproduction {
+	const src = "Peterson 1984 (credited, not read); Santoro 2007, section 3.4 (election among the corners)"
+	return &Reproduction{
+		Name: "peterson-mesh", Title: "Peterson's mesh election: O(n) messages on an a x b grid", Source: src,
+		Needs: []string{"peterson-mesh"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			var rows []experiment.Row
+			for _, side := range pick(e, []int{4, 8, 16}, []int{4, 16, 64, 128, 316}) {
+				r, err := sweep(ctx, e, experiment.Grid{
+					Algorithms: []string{"peterson-mesh"}, Topology: fmt.Sprintf("grid:%dx%d", side, side), Sizes: []int{side * side},
+					IDs: []string{"random", "increasing", "decreasing"}, Deliveries: []string{"fifo", "random"}, Initiators: []string{"all", "1"},
+					Trials: pick(e, 2, 3),
+				})
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, r...)
+			}
+			side := func(n int) float64 { return math.Round(math.Sqrt(float64(n))) }
+			edges := func(n int) float64 { return 2*float64(n) - 2*side(n) }
+			monotone := filter(rows, func(r *experiment.Row) bool { return r.IDs == "increasing" || r.IDs == "decreasing" })
+			allStart := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			return &Report{
+				Rows: []Row{
+					exact("every node sends its degree on each of its links", src+"; counted from the rules", rows,
+						"messages:WAKEUP", "2m = 4n - 4s", func(n int) float64 { return 2 * edges(n) }),
+					bound("the corners' IDs round the border: 4L plus at most one side (L = 4s - 4)", src+"; counted from the rules (general/mesh.go)", rows,
+						"messages:ELECT", "4L + s - 1 = 17(s-1)", func(n int) float64 { return 17 * (side(n) - 1) }),
+					exact("IDs increasing or decreasing row by row: the third corner's ID passes the fourth, one side more", src+"; counted from the rules", monotone,
+						"messages:ELECT", "17(s-1)", func(n int) float64 { return 17 * (side(n) - 1) }),
+					exact("the leader's flood: all links of the leader, all but one of every other node", src, rows,
+						"messages:LEADER", "2m - n + 1", func(n int) float64 { return 2*edges(n) - float64(n) + 1 }),
+					bound("all messages: linear in n", src+"; the sum of the counts above", rows,
+						"messages", "7n + 9s - 16", func(n int) float64 { return 7*float64(n) + 9*side(n) - 16 }),
+					bound("time with every node starting at 0: the border once, then the flood to the far corner", src+"; counted from the rules", allStart,
+						"time", "3(a+b) - 5 = 6s - 5", func(n int) float64 { return 6*side(n) - 5 }),
+					stable("O(n) messages on random IDs", src, filter(rows, func(r *experiment.Row) bool {
+						return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "fifo")
+					}), "messages", "n"),
+					allElected("a corner is elected (the smallest corner ID) and every node knows it", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Peterson's mesh election: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
+			}, nil
+		},
+	}
+}
+
+// kmzRepro checks Korach, Moran and Zaks's election by kings and phases:
+// (n-1)(5 floor(lg n) + 3) >= election messages >= 4(n-1) on every run,
+// exactly 4(n-1) with the maximum at node 0 and links in port order, and
+// the n-1 LEADER messages.
+func kmzRepro() *Reproduction {
+	const src = "Korach, Moran and Zaks 1984"
+	return &Reproduction{
+		Name: "korach-moran-zaks", Title: "Korach-Moran-Zaks: O(n log n) messages on complete graphs", Source: src,
+		Needs: []string{"korach-moran-zaks"},
+		run: func(ctx context.Context, e Env) (*Report, error) {
+			rows, err := sweep(ctx, e, experiment.Grid{
+				Algorithms: []string{"korach-moran-zaks"}, Sizes: pick(e, []int{8, 32, 128, 512}, []int{8, 32, 128, 512, 2048, 8192}),
+				IDs: []string{"random", "increasing", "decreasing"}, Deliveries: []string{"fifo", "random-fifo"},
+				Initiators: []string{"all", "1"}, Params: map[string][]string{"order": {"shuffle", "index"}},
+				Trials: pick(e, 3, 10),
+			})
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				r := &rows[i]
+				r.Measures["election"] = r.Get("messages") - r.Get("messages:LEADER")
+			}
+			maxPhase := func(n int) float64 { return math.Floor(lg(n)) }
+			best := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "decreasing" && strings.Contains(r.Config, "--order index")
+			})
+			all := filter(rows, func(r *experiment.Row) bool {
+				return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "--order shuffle") &&
+					!strings.Contains(r.Config, "random-fifo")
+			})
+			return &Report{
+				Rows: []Row{
+					bound("phases stay below lg n; per loser at most lg n UPDATEs, YOUR_CITIZENs and forwards: at most (n-1)(5 floor(lg n) + 3)",
+						src+" (5n log n + O(n)); the count per type derived in complete/kmz.go", rows, "election",
+						"(n-1)(5 floor(lg n) + 3)", func(n int) float64 { return float64(n-1) * (5*maxPhase(n) + 3) }),
+					lowerBoundEach("every node asks once, the winner n-1 times; every loser ACCEPTs and is sent UPDATE", src+"; counted from the rules",
+						rows, "election", "4(n-1)", func(r *experiment.Row) float64 { return float64(4 * (r.N - 1)) }),
+					exact("the maximum at node 0, links in port order: exactly 4(n-1), whatever the schedule and the starters", src+"; counted from the rules",
+						best, "election", "4(n-1)", func(n int) float64 { return float64(4 * (n - 1)) }),
+					exact("the king of all tells every other node", src, rows, "messages:LEADER", "n-1", func(n int) float64 { return float64(n - 1) }),
+					allElected("one leader, which every node knows", src+", correctness", rows),
+				},
+				Figures: []Figure{{Title: "Korach-Moran-Zaks: election messages, all nodes starting", Measure: "election", YLabel: "election messages",
+					Rows: all, Curves: []string{"n lg n", "n"}}},
 			}, nil
 		},
 	}

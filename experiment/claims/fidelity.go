@@ -411,10 +411,11 @@ func seed001Bounds(ctx context.Context, e Env) (*Report, error) {
 	// Lemma 5.1.1: every deterministic algorithm, forced onto equal IDs in
 	// the synchronous model, stays symmetric. Algorithms that run only on
 	// hypercubes (a general algorithm that needs a sense of direction:
-	// hyperelect) are left out: these sizes are not powers of two.
+	// hyperelect) are left out: these sizes are not powers of two; so are
+	// those with a family of their own (peterson-mesh: grids).
 	var det []string
 	for _, a := range catalog.All() {
-		if !a.Model.Randomized && !(a.Model.Topology == elect.General && a.Model.SenseOfDirection) {
+		if !a.Model.Randomized && !(a.Model.Topology == elect.General && a.Model.SenseOfDirection) && a.NaturalTopology == nil {
 			det = append(det, a.Name)
 		}
 	}

@@ -97,6 +97,7 @@ var registry = []*Reproduction{
 	nlognRepro("franklin", "Franklin: O(n log n) messages on the bidirectional ring", "seed 001 §5.2.3 (the two-way algorithm); Franklin 1982", "",
 		"2n*floor(lg n) + 2n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + 2*n) }, "messages:probe", nil),
 	dkrRepro(),
+	dkrBRepro(),
 	hpRepro(),
 	krsRepro(),
 	{

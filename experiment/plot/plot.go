@@ -21,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -165,6 +164,7 @@ func Make(s Spec) (*Figure, error) {
 		ax.Tick.Marker = logTicks{}
 		ax.Label.TextStyle.Font.Size = labelSize
 		ax.Tick.Label.Font.Size = tickSize
+		ax.Tick.Label.Handler = superscripts{text.Plain{Fonts: font.DefaultCache}}
 		ax.Tick.Length = vg.Points(7)
 		ax.Tick.Width = vg.Points(1)
 		ax.Width = vg.Points(1)
@@ -422,22 +422,15 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// tickLabel writes m*10^e the same way on every axis: 10ᵉ for a power of
-// ten, m×10ᵉ otherwise (superscript digits).
+// tickLabel writes m*10^e the same way on every axis: 10^e for a power of
+// ten, m×10^e otherwise, which the superscripts handler typesets with a
+// raised exponent (a minus sign as U+2212).
 func tickLabel(m, e int) string {
-	const sup = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	var exp strings.Builder
-	if e < 0 {
-		exp.WriteString("⁻")
-		e = -e
-	}
-	for _, d := range strconv.Itoa(e) {
-		exp.WriteString(string([]rune(sup)[d-'0']))
-	}
+	exp := strings.Replace(fmt.Sprint(e), "-", "−", 1)
 	if m == 1 {
-		return "10" + exp.String()
+		return "10^" + exp
 	}
-	return strconv.Itoa(m) + "×10" + exp.String()
+	return fmt.Sprintf("%d×10^%s", m, exp)
 }
 
 // quantity returns the quantity a bound speaks of ("election messages" of

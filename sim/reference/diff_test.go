@@ -85,6 +85,24 @@ func diffSpecs() []scenario.Spec {
 			}
 		}
 	}
+	// Algorithms with a family of their own (peterson-mesh: grids) on a
+	// few members of it, every delivery model, some initiators late.
+	for _, alg := range catalog.All() {
+		if alg.NaturalTopology == nil {
+			continue
+		}
+		for _, n := range []int{1, 4, 9, 12, 15, 24} {
+			for _, delivery := range []string{"sync", "fifo", "random", "random-fifo", "newest-first"} {
+				for k, ids := range []string{"random", "increasing", "decreasing"} {
+					s := scenario.Spec{Algorithm: alg.Name, N: n, IDs: ids, Delivery: delivery, Seed: uint64(k + 1), MaxEvents: 200_000}
+					if k == 2 && n > 4 && delivery != "sync" {
+						s.Initiators = fmt.Sprintf("nodes:0@2,%d@0", n-1)
+					}
+					out = append(out, s)
+				}
+			}
+		}
+	}
 	// A few larger rings.
 	for _, name := range []string{"lcr", "hs", "peterson", "franklin", "chang-roberts"} {
 		for _, delivery := range []string{"fifo", "random", "random-fifo", "newest-first"} {

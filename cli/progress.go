@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressScale is the total of a bar whose work is a fraction (a sweep's
+// runs weighted by their size).
+const progressScale = 1_000_000
+
+// progressBar is the progress bar of a long run or a sweep on standard
+// error, drawn by vbauerster/mpb: the share done, a line of figures the
+// command keeps up to date, and the time left estimated from the speed so
+// far. Commands create it with newProgressBar, which returns nil (and every
+// method then does nothing) when standard error is not a terminal, so that
+// piped output and --json stay free of it.
+type progressBar struct {
+	p   *mpb.Progress
+	bar *mpb.Bar
+
+	mu   sync.Mutex
+	text string
+}
+
+// newProgressBar starts a bar named name on w for work of the given total
+// (0: unknown, a spinner with the elapsed time instead of an estimate);
+// leftNote qualifies the estimate ("at most" when the total is an upper
+// bound).
+func newProgressBar(w io.Writer, name string, total int64, leftNote string) *progressBar {
+	if !isTerminal(w) {
+		return nil
+	}
+	b := &progressBar{p: mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(150*time.Millisecond))}
+	figures := decor.Any(func(decor.Statistics) string {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.text
+	}, decor.WCSyncSpaceR)
+	if total <= 0 {
+		b.bar = b.p.New(0, mpb.SpinnerStyle(),
+			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(figures, decor.Name(" elapsed "), decor.Elapsed(decor.ET_STYLE_GO)),
+			mpb.BarRemoveOnComplete())
+		return b
+	}
+	left := " left"
+	if leftNote != "" {
+		left = " left (" + leftNote + ")"
+	}
+	b.bar = b.p.New(total, mpb.BarStyle(),
+		mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR), decor.Percentage(decor.WCSyncSpace)),
+		mpb.AppendDecorators(figures, decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO), decor.Name(left)),
+		mpb.BarRemoveOnComplete())
+	return b
+}
+
+// set records the work done and the figures shown beside the bar.
+func (b *progressBar) set(done int64, text string) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	b.text = text
+	b.mu.Unlock()
+	b.bar.SetCurrent(done)
+}
+
+// finish removes the bar from the terminal, whether the work is complete or
+// was stopped, and waits until it is gone.
+func (b *progressBar) finish() {
+	if b == nil {
+		return
+	}
+	b.bar.Abort(true)
+	b.p.Wait()
+}
