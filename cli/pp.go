@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -184,9 +185,12 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		var bar *progressBar
 		expected, known := expectedInteractions(entry.Name, f.n, sched, f.maxSteps)
 		if !f.json && f.trials == 1 {
-			if known {
+			switch measured, ok := measuredInteractions(entry.Name, f, sched); {
+			case known:
 				bar = newProgressBar(stderr, entry.Name, int64(expected), "expected")
-			} else {
+			case ok:
+				bar = newProgressBar(stderr, entry.Name, int64(measured), "estimated from the reproductions' means")
+			default:
 				bar = newProgressBar(stderr, entry.Name, 0, "")
 			}
 		}
@@ -259,6 +263,38 @@ func expectedInteractions(protocol string, n int, sched pp.Scheduler, maxSteps i
 		return 0, false
 	}
 	return float64(n-1) * float64(n-1), true
+}
+
+// measuredInteractions estimates a run's interactions for the progress
+// bar where theory gives only a growth: the growth times the constant the
+// reproductions measured (docs/reproduce; mean parallel time over the
+// largest sizes), for the protocols' default parameters and the ordered
+// scheduler. It only sizes the bar; --time-limit does not stop a run on it.
+func measuredInteractions(protocol string, f ppFlags, sched pp.Scheduler) (float64, bool) {
+	if sched != pp.Ordered || f.maxSteps != 0 || f.m != 0 || f.variant != "" && f.variant != "prose" {
+		return 0, false
+	}
+	n := float64(f.n)
+	harmonic := math.Log(n) + 0.5772156649
+	switch protocol {
+	case "epidemic": // seed000-numbered/figure1: every agent informed after about n H_n
+		return n * harmonic, true
+	case "epidemic-term": // seed000-figure1: the declaration after about 2.56 n H_n (m = 4)
+		if f.minInter != 0 {
+			return 0, false
+		}
+		return 2.56 * n * harmonic, true
+	case "pll": // seed004-pll: mean parallel time about 6.8 lg n
+		return 6.8 * n * math.Log2(n), true
+	case "pll-sym": // seed004-pll-sym: about 6.9 lg n
+		return 6.9 * n * math.Log2(n), true
+	case "approx-majority": // approx-majority (60% A): about 1.1 lg n
+		if f.fracA != 0 && f.fracA != 0.6 {
+			return 0, false
+		}
+		return 1.1 * n * math.Log2(n), true
+	}
+	return 0, false
 }
 
 // ppProgress is a population run's progress report: it moves bar, and
