@@ -20,19 +20,7 @@ func BenchmarkAfekGafni(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
 				cfg := agConfig(randomIDs(rng, n), d, "shuffle", "seed")
 				cfg.Seed = 1
-				var msgs int64
-				for b.Loop() {
-					res, err := sim.Run(cfg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if res.Outcome != sim.OutcomeElected {
-						b.Fatalf("outcome %s", res.Outcome)
-					}
-					msgs += res.Messages
-				}
-				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
-				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+				benchRuns(b, cfg)
 			})
 		}
 	}
@@ -49,20 +37,26 @@ func BenchmarkKMZ(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
 				cfg := kmzConfig(randomIDs(rng, n), d, "shuffle")
 				cfg.Seed = 1
-				var msgs int64
-				for b.Loop() {
-					res, err := sim.Run(cfg)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if res.Outcome != sim.OutcomeElected {
-						b.Fatalf("outcome %s", res.Outcome)
-					}
-					msgs += res.Messages
-				}
-				b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
-				b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
+				benchRuns(b, cfg)
 			})
 		}
 	}
+}
+
+// benchRuns runs cfg b.N times, each to an election, and reports messages
+// per second of simulation and per run.
+func benchRuns(b *testing.B, cfg sim.Config) {
+	var msgs int64
+	for b.Loop() {
+		res, err := sim.Run(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Outcome != sim.OutcomeElected {
+			b.Fatalf("outcome %s", res.Outcome)
+		}
+		msgs += res.Messages
+	}
+	b.ReportMetric(float64(msgs)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(msgs)/float64(b.N), "msgs/op")
 }
