@@ -159,6 +159,15 @@ func AppendUint(b []byte, x uint64) []byte { return binary.AppendUvarint(b, x) }
 // AppendInt appends x to a state encoding as a self-delimiting varint.
 func AppendInt(b []byte, x int64) []byte { return binary.AppendVarint(b, x) }
 
+// AppendInts appends each of xs to a state encoding, in order, as AppendInt
+// does: one call for the scalar fields of a node.
+func AppendInts(b []byte, xs ...int64) []byte {
+	for _, x := range xs {
+		b = binary.AppendVarint(b, x)
+	}
+	return b
+}
+
 // AppendBool appends v to a state encoding.
 func AppendBool(b []byte, v bool) []byte {
 	if v {
