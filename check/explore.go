@@ -32,9 +32,16 @@ type flight struct {
 	depth int64
 }
 
+// snapNode is a node whose state the checker can copy and encode (every
+// shipped algorithm's; Run refuses others).
+type snapNode interface {
+	elect.Node
+	elect.Snapshotter
+}
+
 // state is a global state of the network.
 type state struct {
-	nodes   []elect.Node
+	nodes   []snapNode
 	woken   []bool
 	halted  []bool
 	pending []bool // initiators that have not woken spontaneously yet
@@ -67,18 +74,21 @@ type state struct {
 // probability about 2^-128 per pair, as for one hash of the whole state.
 func (x *explorer) keys(s *state) (behaviour, full stateKey) {
 	dk := s.sumD
-	return s.sumH, stateKey{s.sumH[0] ^ dk[0]*0x9e3779b97f4a7c15, s.sumH[1] ^ (dk[1]<<1 | dk[1]>>63)}
+	return s.sumH, stateKey{s.sumH[0] ^ dk[0]*0x9e3779b97f4a7c15, (s.sumH[1] ^ (dk[1]<<1 | dk[1]>>63)) | 1}
 }
+
+// The kinds of a state's parts, which start their hashes.
+const (
+	nodeTag uint64 = iota + 1
+	nodeDepthTag
+	linkTag
+	linkDepthTag
+)
 
 // nodePart hashes node i's part of the state: behaviour and depth.
 func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
-	b := elect.AppendUint(x.buf[:0], uint64(i))
-	start := len(b)
-	b = append(b, 0, 0)
-	b = s.nodes[i].(elect.Snapshotter).AppendState(b)
-	l := len(b) - start - 2
-	b[start], b[start+1] = byte(l), byte(l>>8)
-	flags := byte(s.dec[i])
+	b := s.nodes[i].AppendState(x.buf[:0])
+	flags := uint64(s.dec[i])
 	if s.woken[i] {
 		flags |= 4
 	}
@@ -88,15 +98,12 @@ func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
 	if s.pending[i] {
 		flags |= 16
 	}
-	b = append(b, flags)
-	b = elect.AppendInt(b, int64(s.knows[i]))
+	hb := x.nodeBase[i].pair(flags, uint64(s.knows[i]))
 	if x.random {
 		b, _ = s.rngs[i].AppendBinary(b)
 	}
 	x.buf = b
-	dd := elect.AppendInt(elect.AppendUint(x.dbuf[:0], uint64(i)), s.depth[i])
-	x.dbuf = dd
-	return hashKey(b), hashKey(dd)
+	return hb.bytes(b).sum(), x.depthBase[i].pair(uint64(s.depth[i]), 0).sum()
 }
 
 // linkPart hashes link key's part of the state; an empty link's is zero.
@@ -108,18 +115,12 @@ func (x *explorer) linkPart(s *state, key int64) (h, d stateKey) {
 	if x.bag && len(l) > 1 {
 		l = sortedFlights(l)
 	}
-	b := elect.AppendUint(append(x.buf[:0], 'L'), uint64(key))
-	dd := elect.AppendUint(append(x.dbuf[:0], 'L'), uint64(key))
-	b = elect.AppendUint(b, uint64(len(l)))
+	hb, hd := x.linkBase[key], x.linkDepthBase[key].pair(uint64(len(l)), 0)
 	for _, f := range l {
-		b = append(b, byte(f.msg.Type))
-		b = elect.AppendInt(b, int64(f.msg.ID))
-		b = elect.AppendInt(b, f.msg.A)
-		b = elect.AppendInt(b, f.msg.B)
-		dd = elect.AppendInt(dd, f.depth)
+		hb = hb.pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B))
+		hd = hd.pair(uint64(f.depth), 0)
 	}
-	x.buf, x.dbuf = b, dd
-	return hashKey(b), hashKey(dd)
+	return hb.pair(uint64(len(l)), 0).sum(), hd.sum()
 }
 
 func addKey(a, b stateKey) stateKey { return stateKey{a[0] + b[0], a[1] + b[1]} }
@@ -163,10 +164,10 @@ type explorer struct {
 	bag      bool
 	reduce   bool // one delivery per state stands for all (see reducible)
 	announce bool
-	promise  elect.ID           // the leader's ID the algorithm promises, or -1
-	knowsMax elect.ID           // what every node must know (ElectsAnyKnowsMax: the max ID)
-	memo     map[stateKey]int32 // visited states, by hash, to their index
-	onPath   map[stateKey]int   // the states of the current path, without depths, to their place on it
+	promise  elect.ID   // the leader's ID the algorithm promises, or -1
+	knowsMax elect.ID   // what every node must know (ElectsAnyKnowsMax: the max ID)
+	memo     visitedSet // visited states, by key, to their index
+	onPath   *pathSet   // the states of the current path, without depths, by their place on it
 	// The extremes of each visited state (by index, nq values each): over
 	// every execution from it, the messages of each type and in all still
 	// to come and the time at the end, with the step that leads to each.
@@ -175,16 +176,24 @@ type explorer struct {
 	// The links a step changed, with their contents before it, so that
 	// the search can undo the step (it explores with one state, changed
 	// and restored in place).
-	linkLog   []linkUndo
-	limit     int64
-	states    int64
-	edges     int64
-	longest   int    // the longest path visited
-	random    bool   // the algorithm draws random numbers
-	st        *state // the state whose node is running (Rand)
-	cur       int32  // the node running
-	buf, dbuf []byte
-	rec       *elect.Recorder
+	linkLog []linkUndo
+	// The arrays of links' contents (see flightArena).
+	arena flightArena
+	// The hashes of each node's and link's index, which start their parts'
+	// hashes.
+	nodeBase, depthBase, linkBase, linkDepthBase []hasher
+	// Node i's incoming links are links[inLinks[i]:inLinks[i+1]], port
+	// by port.
+	inLinks []int64
+	limit   int64
+	states  int64
+	edges   int64
+	longest int    // the longest path visited
+	random  bool   // the algorithm draws random numbers
+	st      *state // the state whose node is running (Rand)
+	cur     int32  // the node running
+	buf     []byte
+	rec     *elect.Recorder
 	// The first property violated, with the path that reaches it.
 	violation string
 	path      []step
@@ -206,7 +215,8 @@ type linkUndo struct {
 // undo is what a step may change besides links: node i's part of the state.
 type undo struct {
 	i                      int32
-	node                   elect.Node
+	node                   snapNode
+	arena                  arenaMark
 	rng                    rand.PCG
 	woken, halted, pending bool
 	dec                    elect.Decision
@@ -221,7 +231,7 @@ type undo struct {
 // save records what a step of node i may change.
 func (x *explorer) save(s *state, i int32) undo {
 	return undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
-		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog),
+		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog), arena: x.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 }
 
@@ -236,6 +246,7 @@ func (x *explorer) restore(s *state, u undo) {
 		s.links[l.key], s.linkH[l.key], s.linkD[l.key] = l.old, l.oldH, l.oldD
 	}
 	x.linkLog = x.linkLog[:u.links]
+	x.arena.release(u.arena)
 }
 
 // touch records link key's contents before a step changes it.
@@ -247,7 +258,7 @@ func (x *explorer) touch(s *state, key int64) {
 func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, memo: map[stateKey]int32{}, onPath: map[stateKey]int{}, limit: limit, promise: -1}
+	x := &explorer{cfg: cfg, bag: bag, onPath: &pathSet{}, limit: limit, promise: -1}
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
@@ -285,19 +296,31 @@ func (x *explorer) reuseMemory(old *explorer) {
 	if old == nil || old.nq() != x.nq() {
 		return
 	}
-	clear(old.memo)
-	clear(old.onPath)
-	x.memo, x.onPath = old.memo, old.onPath
+	old.memo.reset()
+	x.memo, x.onPath = old.memo, old.onPath // the path is empty after a search
 	x.max, x.min, x.maxStep, x.minStep = old.max[:0], old.min[:0], old.maxStep[:0], old.minStep[:0]
 	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
-	x.buf, x.dbuf, x.linkLog, x.path = old.buf[:0], old.dbuf[:0], old.linkLog[:0], old.path[:0]
+	x.buf, x.linkLog, x.path = old.buf[:0], old.linkLog[:0], old.path[:0]
+	x.arena = old.arena
 }
 
 // initial is the state before anything happened.
 func (x *explorer) initial() *state {
 	n := x.cfg.Graph.N
+	x.arena.release(arenaMark{}) // every earlier state is dropped
+	x.nodeBase, x.depthBase, x.inLinks = make([]hasher, n), make([]hasher, n), make([]int64, n+1)
+	for i := range n {
+		x.nodeBase[i], x.depthBase[i] = newHasher(nodeTag, uint64(i)), newHasher(nodeDepthTag, uint64(i))
+		x.inLinks[i] = x.cfg.Graph.PortIndex(int32(i), 0)
+	}
+	ports := x.cfg.Graph.Ports()
+	x.inLinks[n] = int64(ports)
+	x.linkBase, x.linkDepthBase = make([]hasher, ports), make([]hasher, ports)
+	for k := range ports {
+		x.linkBase[k], x.linkDepthBase[k] = newHasher(linkTag, uint64(k)), newHasher(linkDepthTag, uint64(k))
+	}
 	s := &state{
-		nodes: make([]elect.Node, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
+		nodes: make([]snapNode, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
 		dec: make([]elect.Decision, n), knows: make([]elect.ID, n), depth: make([]int64, n),
 		links: make([][]flight, x.cfg.Graph.Ports()),
 	}
@@ -305,7 +328,7 @@ func (x *explorer) initial() *state {
 	s.rngs = make([]rand.PCG, n)
 	for i := range n {
 		s.rngs[i] = *sim.StreamSource(x.cfg.Seed, "node", uint64(i))
-		s.nodes[i] = x.cfg.Algorithm.New(info(i))
+		s.nodes[i] = x.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
 		s.knows[i] = -1
 		s.pending[i] = x.cfg.Wake == nil
 	}
@@ -326,10 +349,8 @@ func (x *explorer) enabled(s *state, out []step) []step {
 			return append(out, step{wake: true, node: int32(i)})
 		}
 	}
-	g := x.cfg.Graph
 	for i := range s.nodes {
-		for p := range g.Degree(i) {
-			l := s.links[g.PortIndex(int32(i), elect.Port(p))]
+		for p, l := range s.links[x.inLinks[i]:x.inLinks[i+1]] {
 			switch {
 			case len(l) == 0:
 			case !x.bag:
@@ -379,7 +400,7 @@ func (x *explorer) apply(s *state, st step, sent []int64) string {
 // applyStep is apply without the hashes.
 func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 	i := st.node
-	s.nodes[i] = s.nodes[i].(elect.Snapshotter).Clone() // its own copy, to change
+	s.nodes[i] = s.nodes[i].Clone().(snapNode) // its own copy, to change
 	if st.wake {
 		s.pending[i] = false
 		if s.woken[i] || s.halted[i] {
@@ -392,9 +413,13 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 	x.touch(s, key)
 	l := s.links[key]
 	f := l[st.k]
-	s.links[key] = append(l[:st.k:st.k], l[st.k+1:]...)
-	if len(s.links[key]) == 0 {
+	if len(l) == 1 {
 		s.links[key] = nil
+	} else {
+		rest := x.arena.alloc(len(l) - 1)
+		copy(rest, l[:st.k])
+		copy(rest[st.k:], l[st.k+1:])
+		s.links[key] = rest
 	}
 	s.depth[i] = max(s.depth[i], f.depth)
 	if s.halted[i] {
@@ -430,7 +455,10 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			key := x.cfg.Graph.PortIndex(to, q)
 			x.touch(s, key)
 			l := s.links[key]
-			s.links[key] = append(l[:len(l):len(l)], flight{msg: f.Msg, depth: s.depth[i] + 1}) // a new array: s shares the old
+			grown := x.arena.alloc(len(l) + 1) // a new array: the undo log keeps the old
+			copy(grown, l)
+			grown[len(l)] = flight{msg: f.Msg, depth: s.depth[i] + 1}
+			s.links[key] = grown
 		case elect.EffectDecide:
 			old := s.dec[i]
 			if old == f.Decision {

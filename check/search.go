@@ -2,24 +2,10 @@ package check
 
 import (
 	"errors"
-	"hash/maphash"
 	"slices"
 )
 
 var errLimit = errors.New("state limit reached")
-
-// hashSeeds key the visited set: a state is known by a 128-bit hash of its
-// encoding (two independent 64-bit hashes). Two distinct states collide
-// with probability about 2^-128 per pair, which even 10^9 states leave
-// below 10^-20; the seeds change from run to run, so a collision could not
-// repeat either.
-var hashSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
-type stateKey [2]uint64
-
-func hashKey(b []byte) stateKey {
-	return stateKey{maphash.Bytes(hashSeeds[0], b), maphash.Bytes(hashSeeds[1], b)}
-}
 
 // visit explores every execution from s (reached by x.path; visit leaves
 // s as it found it) and returns
@@ -28,7 +14,7 @@ func hashKey(b []byte) stateKey {
 // state limit.
 func (x *explorer) visit(s *state) (int32, error) {
 	behaviour, k := x.keys(s)
-	if at, ok := x.onPath[behaviour]; ok {
+	if at := x.onPath.find(behaviour); at >= 0 {
 		// The path returns to a state it has been in (but for depths,
 		// which no node sees): it can go round for ever.
 		x.violation = "non-termination: an execution returns to a state it has been in, and can go round for ever"
@@ -36,7 +22,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 		x.loopFrom = at
 		return 0, errViolation
 	}
-	if id, ok := x.memo[k]; ok {
+	if id, ok := x.memo.get(k); ok {
 		return id, nil
 	}
 	if x.states >= x.limit {
@@ -45,11 +31,11 @@ func (x *explorer) visit(s *state) (int32, error) {
 	}
 	x.states++
 	x.longest = max(x.longest, len(x.path))
-	x.onPath[behaviour] = len(x.path)
-	defer delete(x.onPath, behaviour)
+	x.onPath.push(behaviour) // at its place, len(x.path)
+	defer x.onPath.pop()
 	nq := x.nq()
 	id := int32(len(x.max) / nq)
-	x.memo[k] = id
+	x.memo.put(k, id)
 	x.max = slices.Grow(x.max, nq)[:len(x.max)+nq]
 	x.min = slices.Grow(x.min, nq)[:len(x.min)+nq]
 	x.maxStep = slices.Grow(x.maxStep, nq)[:len(x.maxStep)+nq]
@@ -138,7 +124,7 @@ func (x *explorer) schedule(q int, maximum bool) []step {
 	nq := x.nq()
 	for {
 		_, k := x.keys(s)
-		id, ok := x.memo[k]
+		id, ok := x.memo.get(k)
 		if !ok {
 			return out
 		}
