@@ -59,37 +59,46 @@
 // schedule of the draws that one seed gives (the report says so), not
 // every coin flip.
 //
-// Partial-order reduction: steps of different nodes are independent
-// (delivering to node i and delivering to node j, i != j, can be taken in
-// either order, reach the same state, and neither disables the other: a
-// send only appends to a link, and under FIFO the head of a non-empty link
-// stays its head). On a unidirectional ring with FIFO links every node has
-// a single incoming link, so all its steps are one action, "take the next
-// message of my link", and any one enabled delivery t is a persistent set:
-// on every path from the state that avoids t, each step belongs to another
-// node, so is independent of t and leaves it enabled. Hence every maximal
-// execution from the state is equivalent (the same events at each node, in
-// the same order; only independent steps swapped) to one that starts with
-// t, and, by induction, every execution of the full graph has an
-// equivalent in the reduced one, which takes just the first enabled
-// delivery at each state. Equivalent executions send the same messages of
-// each type, have the same causal depths (the happens-before order is the
-// same), pass each node through the same decisions and end in the same
-// state, so the exact extremes and the properties (decisions that change,
-// a second leader or a wrong one: both irrevocable, so visible at the end)
-// are those of the full graph. An infinite execution is kept too: if it
-// contains t, t moves to its front; if not, t stays enabled along it and
-// can be put in front of it. Wake-ups of initiators commute likewise and
-// are taken in one order. Under bag delivery, or where a node has several
-// incoming links (bidirectional rings, complete and general graphs), a
-// message arriving later on another link is a new step of the same node
-// that does not commute with the others, and one delivery is not
-// persistent; there the search explores every interleaving. The state
-// cache makes each diamond cost its states, not its paths; what is left is
-// the number of states, which --max-states bounds: a search that reaches
-// it ends with the verdict "incomplete", never "ok". --reduction none
-// (Options.NoReduction) turns the reduction off; a test requires equal
-// extremes and verdicts with and without it.
+// Partial-order reduction (under fifo; --reduction none turns it off):
+// steps of different nodes are independent (delivering to node i and
+// delivering to node j, i != j, can be taken in either order, reach the
+// same state, and neither disables the other: a send only appends to a
+// link, and under FIFO the head of a non-empty link stays its head). Under
+// FIFO a node's deliveries are one per non-empty incoming link, each "take
+// the next message of that link". At a state, let T be the deliveries to
+// the first node (by index) that has a message on every incoming link that
+// can carry one (on a unidirectional ring there is one such link, so T is
+// any single delivery), or a single delivery to a halted node (which only
+// drops messages, so commutes with its other deliveries too). T is a
+// persistent set: on a path from the state that avoids T, every step is
+// of another node (the node has no other deliveries to take: its links'
+// heads stay the same until it takes them), so independent of T, and T
+// stays enabled along it. Hence every maximal execution from the state is
+// equivalent (the same events at each node, in the same order; only
+// independent steps swapped) to one that starts with a step of T: it
+// cannot avoid T and end, so it contains a first step of T, which every
+// step before it commutes with. By induction every execution of the full
+// graph has an equivalent in the reduced one, whose steps at a state are
+// T (the choice depends on the state alone, so the state cache is sound).
+// Equivalent executions send the same messages of each type, have the
+// same causal depths (the happens-before order is the same), pass each
+// node through the same decisions and end in the same state, so the exact
+// extremes and the properties (decisions that change, a second leader or
+// a wrong one: all irrevocable, so visible at the end) are those of the
+// full graph. An infinite execution is kept too: if it contains a step of
+// T, that step moves to its front; if not, T stays enabled along it and
+// one of its steps can be put in front of it; so the reduced graph has an
+// infinite path, a cycle. Where no node qualifies, every step is taken.
+// Wake-ups of initiators commute likewise and are taken in one order.
+// Under bag delivery a message arriving later on a non-empty link is a
+// new step of its node, dependent on the others, so there the search
+// explores every interleaving. The state cache makes each diamond cost its
+// states, not its paths; what is left is the number of states, which
+// --max-states bounds: a search that reaches it ends with the verdict
+// "incomplete", never "ok". A test (TestReductionKeepsExtremes) requires
+// equal extremes and verdicts with and without the reduction on
+// unidirectional and bidirectional rings, complete graphs and general
+// graphs.
 //
 // Synchronous algorithms have no scheduling choices: given IDs and
 // wake-up times an execution is determined, so each configuration is run
@@ -174,8 +183,8 @@ type Report struct {
 	// algorithm draws nothing).
 	Seed     uint64 `json:"seed,omitempty"`
 	Delivery string `json:"delivery"`
-	// Reduction is "partial-order" when one delivery per state stood for
-	// all (unidirectional rings under fifo), else "none".
+	// Reduction is "partial-order" when the search took one node's
+	// deliveries for all where it could (under fifo), else "none".
 	Reduction      string  `json:"reduction"`
 	Verdict        string  `json:"verdict"` // ok, violation, incomplete
 	Configurations int     `json:"configurations"`
@@ -452,7 +461,7 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
 	x.reuseMemory(spare)
-	c.reduce = !opt.NoReduction && reducible(c.cfg, x.bag)
+	c.reduce = !opt.NoReduction && reducible(x.bag)
 	x.reduce = c.reduce
 	id, err := x.visit(x.initial())
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest

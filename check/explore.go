@@ -162,7 +162,7 @@ func (x *explorer) rehash(s *state, i int32, from int) {
 type explorer struct {
 	cfg      *sim.Config
 	bag      bool
-	reduce   bool // one delivery per state stands for all (see reducible)
+	reduce   bool // one node's deliveries stand for all where they can (see persistent)
 	announce bool
 	promise  elect.ID   // the leader's ID the algorithm promises, or -1
 	knowsMax elect.ID   // what every node must know (ElectsAnyKnowsMax: the max ID)
@@ -185,6 +185,10 @@ type explorer struct {
 	// Node i's incoming links are links[inLinks[i]:inLinks[i+1]], port
 	// by port.
 	inLinks []int64
+	// liveIn[i] is how many of node i's incoming links can carry
+	// messages: all, but one on a unidirectional ring (its nodes send on
+	// one port only, as Route allows, so receive on one).
+	liveIn  []int
 	limit   int64
 	states  int64
 	edges   int64
@@ -314,6 +318,13 @@ func (x *explorer) initial() *state {
 		x.inLinks[i] = x.cfg.Graph.PortIndex(int32(i), 0)
 	}
 	ports := x.cfg.Graph.Ports()
+	x.liveIn = make([]int, n)
+	for i := range n {
+		x.liveIn[i] = x.cfg.Graph.Degree(i)
+		if x.cfg.Graph.Kind == topology.Ring && x.cfg.Algorithm.Model.Topology == elect.UniRing {
+			x.liveIn[i] = 1
+		}
+	}
 	x.inLinks[n] = int64(ports)
 	x.linkBase, x.linkDepthBase = make([]hasher, ports), make([]hasher, ports)
 	for k := range ports {
@@ -367,13 +378,46 @@ func (x *explorer) enabled(s *state, out []step) []step {
 	return out
 }
 
-// reducible says whether the partial-order reduction is sound for cfg:
-// links are FIFO and every node has one incoming link (a unidirectional
-// ring), so that a node's only steps are "take the next message of my
-// link", and any one enabled delivery forms a persistent set (see the
-// package doc).
-func reducible(cfg *sim.Config, bag bool) bool {
-	return !bag && cfg.Graph.Kind == topology.Ring && cfg.Algorithm.RunModel(cfg.Params).Topology == elect.UniRing
+// reducible says whether the partial-order reduction applies: links are
+// FIFO, so that the deliveries a node can take are one per non-empty
+// incoming link, each "take the next message of that link" (under bag a
+// message arriving later on a non-empty link is a new step).
+func reducible(bag bool) bool { return !bag }
+
+// choices returns the steps the search takes at s: every enabled step, or
+// with the reduction the first persistent set found, the deliveries to
+// one node (see the package doc for why they stand for all).
+func (x *explorer) choices(s *state, buf []step) []step {
+	steps := x.enabled(s, buf)
+	if x.reduce && len(steps) > 1 {
+		return x.persistent(s, steps)
+	}
+	return steps
+}
+
+// persistent returns the steps of the first node whose steps form a
+// persistent set at s: a node with a message on every incoming link (no
+// other node's step can add one of its steps, so all of them are
+// independent of the steps left out), or one delivery to a halted node
+// (which only drops it); or all steps when no node's do. enabled lists
+// steps node by node, port by port.
+func (x *explorer) persistent(s *state, steps []step) []step {
+	for a := 0; a < len(steps); {
+		i := steps[a].node
+		b := a + 1
+		for b < len(steps) && steps[b].node == i {
+			b++
+		}
+		switch {
+		case steps[a].wake:
+		case s.halted[i]:
+			return steps[a : a+1]
+		case b-a == x.liveIn[i]:
+			return steps[a:b]
+		}
+		a = b
+	}
+	return steps
 }
 
 // seenBefore reports whether l[k] equals an earlier message of l: under bag

@@ -51,7 +51,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 	steps := x.enabled(s, x.stepBufs[depth])
 	x.stepBufs[depth] = steps
 	if x.reduce && len(steps) > 1 {
-		steps = steps[:1] // a persistent set: see reducible
+		steps = x.persistent(s, steps) // as choices does
 	}
 	if len(steps) == 0 {
 		if v := x.terminal(s); v != "" {
@@ -135,7 +135,7 @@ func (x *explorer) schedule(q int, maximum bool) []step {
 		if j < 0 {
 			return out
 		}
-		st := x.enabled(s, nil)[j]
+		st := x.choices(s, nil)[j]
 		sent := make([]int64, nq-2)
 		x.apply(s, st, sent)
 		out = append(out, st)

@@ -80,7 +80,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
 	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
-	reduction := fs.String("reduction", "por", "por: one delivery per state where that is sound (unidirectional rings under fifo), or none: every interleaving")
+	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
 	params := registerParams(fs, cat)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
@@ -174,7 +174,7 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
 	if r.Reduction != "none" {
-		fmt.Fprintf(w, "          %s reduction: one delivery per state stands for all (--reduction none explores every interleaving)\n", r.Reduction)
+		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
 	}
 	if r.Seed != 0 {
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
