@@ -31,7 +31,7 @@ func (p *Angluin) InteractUntil(s []uint8, pairs []pp.Pair) (int, pp.Delta) {
 // and 3. The literal variant takes the plain loop.
 func (p *Epidemic) InteractUntil(s []uint32, pairs []pp.Pair) (int, pp.Delta) {
 	if p.literal {
-		return p.interactUntilPlain(s, pairs)
+		return interactUntil(p, s, pairs)
 	}
 	top := p.max
 	for i, pr := range pairs {
@@ -122,20 +122,14 @@ func (p *Epidemic) InteractSum(s []uint32, pairs []pp.Pair, eachLeaderChange boo
 // interactEach is InteractSum for a protocol that reports every change: it
 // stops at the first interaction whose Delta is not zero.
 func interactEach[S comparable](p pp.Protocol[S], s []S, pairs []pp.Pair) (int, pp.Delta, pp.Delta) {
-	for i, pr := range pairs {
-		if pr.U == pr.V {
-			continue
-		}
-		if d := p.Interact(&s[pr.U], &s[pr.V]); d != (pp.Delta{}) {
-			return i, pp.Delta{}, d
-		}
-	}
-	return len(pairs), pp.Delta{}, pp.Delta{}
+	i, d := interactUntil(p, s, pairs)
+	return i, pp.Delta{}, d
 }
 
-// interactUntilPlain is InteractUntil with one call of Interact per
-// interaction.
-func (p *Epidemic) interactUntilPlain(s []uint32, pairs []pp.Pair) (int, pp.Delta) {
+// interactUntil is InteractUntil with one call of Interact per interaction,
+// through the protocol's interface (for the variants that do not need the
+// speed: Epidemic's literal one).
+func interactUntil[S comparable](p pp.Protocol[S], s []S, pairs []pp.Pair) (int, pp.Delta) {
 	for i, pr := range pairs {
 		if pr.U == pr.V {
 			continue
