@@ -5,7 +5,9 @@ import "github.com/electkit/elect/pp"
 // The InteractUntil methods below implement pp.Batcher: the same loop for
 // each protocol, so that the transition function is called directly (and
 // inlined where small) rather than once per interaction through the generic
-// engine.
+// engine. The copies are on purpose: the generic interactUntil, which calls
+// Interact through the interface, took 4.3 ns per interaction against 2.5
+// for Angluin's own loop (256 pairs among 2^16 followers, 2 cores).
 
 // InteractUntil implements pp.Batcher.
 func (p *Angluin) InteractUntil(s []uint8, pairs []pp.Pair) (int, pp.Delta) {
