@@ -74,6 +74,15 @@ func bump(v reflect.Value) {
 	}
 }
 
+// appendZero appends a zero element to the slice w.
+func appendZero(w reflect.Value) { w.Set(reflect.Append(w, reflect.Zero(w.Type().Elem()))) }
+
+// growSlices gives every slice of v one (zero) element more, so that the
+// walks of leaves that follow reach its elements.
+func growSlices(name string, v reflect.Value) {
+	leaves(name, v, func(string, reflect.Value) {}, func(_ string, sl reflect.Value) { appendZero(writable(sl)) })
+}
+
 // TestSnapshotsSeeEveryField: for every catalog algorithm, changing any one
 // field of a node's state (every scalar, recursively, and the length of
 // every slice) changes its AppendState encoding, so that two nodes with
@@ -81,11 +90,7 @@ func bump(v reflect.Value) {
 func TestSnapshotsSeeEveryField(t *testing.T) {
 	for _, alg := range catalog.All() {
 		s, v := snapshotNode(t, alg)
-		// Slices get an element first, so that their elements are walked.
-		leaves(alg.Name, v, func(string, reflect.Value) {}, func(_ string, sl reflect.Value) {
-			w := writable(sl)
-			w.Set(reflect.Append(w, reflect.Zero(w.Type().Elem())))
-		})
+		growSlices(alg.Name, v)
 		before := s.AppendState(nil)
 		leaves(alg.Name, v, func(path string, leaf reflect.Value) {
 			if !leaf.IsValid() {
@@ -101,7 +106,7 @@ func TestSnapshotsSeeEveryField(t *testing.T) {
 		}, func(path string, sl reflect.Value) {
 			w := writable(sl)
 			old := w.Len()
-			w.Set(reflect.Append(w, reflect.Zero(w.Type().Elem())))
+			appendZero(w)
 			if bytes.Equal(s.AppendState(nil), before) {
 				t.Errorf("%s: a longer slice leaves AppendState unchanged", path)
 			}
@@ -118,10 +123,7 @@ func TestSnapshotsSeeEveryField(t *testing.T) {
 func TestClonesShareNothing(t *testing.T) {
 	for _, alg := range catalog.All() {
 		s, v := snapshotNode(t, alg)
-		leaves(alg.Name, v, func(string, reflect.Value) {}, func(_ string, sl reflect.Value) {
-			w := writable(sl)
-			w.Set(reflect.Append(w, reflect.Zero(w.Type().Elem())))
-		})
+		growSlices(alg.Name, v)
 		clone, ok := s.Clone().(elect.Snapshotter)
 		if !ok {
 			t.Fatalf("%s: a clone is not a snapshotter", alg.Name)

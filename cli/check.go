@@ -82,12 +82,9 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
 	params := registerParams(fs, cat)
-	pos, err := parseInterleaved(fs, args, stdout)
+	name, err := parseOne(fs, args, stdout, "check takes one algorithm name (got %d); 'elect list' shows them")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("check takes one algorithm name (got %d); 'elect list' shows them", len(pos))
 	}
 	if n < 1 || n > 12 {
 		return usagef("--n %d: the checker explores every state; use 1..12 (and expect n <= 6 to be practical)", n)
@@ -95,11 +92,11 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if *maxStates < 1 {
 		return usagef("--max-states must be at least 1, got %d", *maxStates)
 	}
-	spec := scenario.Spec{Catalog: cat, Algorithm: pos[0], N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
+	spec := scenario.Spec{Catalog: cat, Algorithm: name, N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
 	setParamsAndN(fs, params, &spec)
-	alg, ok := cat.Lookup(pos[0])
+	alg, ok := cat.Lookup(name)
 	if !ok {
-		return usagef("unknown algorithm %q%s; 'elect list' shows them all", pos[0], scenario.Suggest(pos[0], cat.Names()))
+		return usagef("unknown algorithm %q%s; 'elect list' shows them all", name, scenario.Suggest(name, cat.Names()))
 	}
 	d := *delivery
 	switch {

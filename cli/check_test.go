@@ -39,10 +39,7 @@ func TestCheckCommand(t *testing.T) {
 }
 
 func TestCheckBadInput(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"check", "lcrr"}, `unknown algorithm "lcrr" (did you mean "lcr"?)`},
 		{[]string{"check", "lcr", "--n", "40"}, "use 1..12"},
 		{[]string{"check", "lcr", "--delivery", "lifo"}, `--delivery "lifo": use fifo, bag or sync`},
@@ -52,10 +49,7 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "slow-fast", "--n", "3", "--wake-rounds", "2"}, "--wake-rounds 2: it goes with --initiators times"},
 		{[]string{"check", "time-slice", "--n", "3", "--initiators", "times"}, "time-slice needs every node to wake at round 0"},
 	} {
-		code, _, errOut := runCLI(c.args...)
-		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
-		}
+		wantBadInput(t, c.args, c.want)
 	}
 }
 

@@ -97,12 +97,9 @@ func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
 func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	fs := newFlagSet("cluster init", clusterUsage)
 	f := initFlags(fs, cat)
-	pos, err := parseInterleaved(fs, args, stdout)
+	dir, err := parseOne(fs, args, stdout, "cluster init takes one directory (got %d arguments)")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("cluster init takes one directory (got %d arguments)", len(pos))
 	}
 	if f.alg == "" {
 		return usagef("cluster init needs --alg ALGORITHM; 'elect list' shows them")
@@ -112,16 +109,16 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 		Announce: f.announce, Seed: f.seed, Params: map[string]string{},
 	}
 	setParamsAndN(fs, f.params, &spec)
-	d, err := cluster.Init(pos[0], spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
+	d, err := cluster.Init(dir, spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
 	if err != nil {
 		// Everything Init refuses is the user's to fix: the run, the
 		// ports, or a directory that cannot be written.
 		return usagef("%v", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s/cluster.json: %s on %s, n = %d, seed %d; a CA and %d certificates\n",
-		pos[0], d.Algorithm, d.Topology, d.N, d.Seed, d.N)
+		dir, d.Algorithm, d.Topology, d.N, d.Seed, d.N)
 	fmt.Fprintf(stdout, "nodes listen on %s .. %s; run them all with: elect cluster up %s\n",
-		d.Nodes[0].Address, d.Nodes[d.N-1].Address, pos[0])
+		d.Nodes[0].Address, d.Nodes[d.N-1].Address, dir)
 	return nil
 }
 
@@ -132,17 +129,14 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long a node waits for a peer to connect or speak")
 	trace := fs.String("trace", "", "write the nodes' merged events to this file (replayable: elect run ALG ... --replay FILE)")
 	skip := fs.String("skip", "", "nodes not to start, I[,J...] (their peers report them)")
-	pos, err := parseInterleaved(fs, args, stdout)
+	dir, err := parseOne(fs, args, stdout, "cluster up takes one directory (got %d arguments)")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("cluster up takes one directory (got %d arguments)", len(pos))
 	}
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
-	d, _, err := cluster.Load(pos[0], cat)
+	d, _, err := cluster.Load(dir, cat)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -169,7 +163,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 			opt.Skip = append(opt.Skip, i)
 		}
 	}
-	rec, _, err := cluster.Up(pos[0], opt)
+	rec, _, err := cluster.Up(dir, opt)
 	if err != nil {
 		return err
 	}
@@ -207,12 +201,9 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	indexText := fs.String("index", "", "this node's index in the cluster, or hostname: the number ending the host name")
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long to wait for a peer to connect or speak before giving up (exit 3)")
 	trace := fs.String("trace", "", "write this node's events, with Lamport times, to this file")
-	pos, err := parseInterleaved(fs, args, stdout)
+	dir, err := parseOne(fs, args, stdout, "node takes one cluster directory (got %d arguments)")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("node takes one cluster directory (got %d arguments)", len(pos))
 	}
 	index, err := nodeIndex(*indexText)
 	if err != nil {
@@ -230,7 +221,7 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		defer f.Close()
 		opt.Trace = f
 	}
-	res, err := cluster.RunNode(pos[0], opt)
+	res, err := cluster.RunNode(dir, opt)
 	var fe *cluster.FaultError
 	if res != nil {
 		line, jerr := json.Marshal(res)

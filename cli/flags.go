@@ -33,6 +33,21 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 	return parseRefusing(fs, args, stdout, nil)
 }
 
+// parseOne is parseInterleaved for a command that takes exactly one
+// positional argument, which it returns; any other count is bad input,
+// worded by countFormat (which formats the count, e.g. "view takes one
+// trace file (got %d)").
+func parseOne(fs *flag.FlagSet, args []string, stdout io.Writer, countFormat string) (string, error) {
+	pos, err := parseInterleaved(fs, args, stdout)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef(countFormat, len(pos))
+	}
+	return pos[0], nil
+}
+
 // parseRefusing is parseInterleaved for a command that refuses some flags
 // of its family by name: refused maps such a flag to why ("is not a bench
 // flag: ..."), which the error then says.

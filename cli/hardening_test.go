@@ -148,10 +148,7 @@ func TestMemoryGuard(t *testing.T) {
 	if err := os.WriteFile(big, []byte("nodes 1000000000\n0 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"run", "echo", "--topology", "file:" + big, "--mem-limit", "16GiB"},
 			"n = 1000000000 (echo) needs about 290.6 GiB of memory (nodes 260.8 GiB, links 29.8 GiB), more than the limit of 16.0 GiB; use a smaller graph or raise --mem-limit"},
 		{[]string{"run", "all-to-all", "--n", "100000", "--mem-limit", "16GiB"},
@@ -164,10 +161,7 @@ func TestMemoryGuard(t *testing.T) {
 			"sweep: 10000000 runs need about 6.3 GiB of memory for their jobs and summary rows, more than the limit of 1.0 GiB"},
 		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `run: --mem-limit: "6XB" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {
-		code, _, errOut := runCLI(c.args...)
-		if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
-		}
+		wantBadInput(t, c.args, c.want)
 	}
 	// The choice of n the refusal suggests fits, and the one above it not.
 	if code, _, errOut := runCLI("run", "all-to-all", "--n", "16382", "--mem-limit", "16GiB", "--max-events", "1"); code == 2 {

@@ -1,22 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"strings"
 	"testing"
 )
-
-var updatePP = flag.Bool("update-pp", false, "rewrite testdata/pp_*.stdout golden files")
-
-// runPP runs "elect ARGS" in-process and returns stdout, stderr and the exit
-// status.
-func runPP(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := Main(args, &out, &errb)
-	return out.String(), errb.String(), code
-}
 
 // TestPPGolden pins the human-readable output of "elect pp".
 func TestPPGolden(t *testing.T) {
@@ -32,7 +20,7 @@ func TestPPGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d, stderr %q", tc.args, code, errs)
 		}
-		checkGolden(t, tc.name, out, *updatePP)
+		checkGolden(t, tc.name, out)
 	}
 }
 
@@ -100,10 +88,7 @@ func TestPPFlagsBeforeOrAfterProtocol(t *testing.T) {
 
 // TestPPBadInput: bad input gets one line on stderr and exit status 2.
 func TestPPBadInput(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	for _, tc := range []badInput{
 		{[]string{"pp", "angluin", "--n", "1"}, "--n must be between 2"},
 		{[]string{"pp", "pll", "--n", "1000", "--m", "9"}, "m >= 10"},
 		{[]string{"pp", "pl", "--n", "10"}, `did you mean "pll"?`},
@@ -118,10 +103,7 @@ func TestPPBadInput(t *testing.T) {
 		{[]string{"pp", "pll-sym", "--n", "2"}, "at least 3"},
 		{[]string{"pp", "epidemic-term", "--m", "0"}, "--m must be at least 1"}, // not silently the default (issue 21)
 	} {
-		out, errs, code := runPP(tc.args...)
-		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.args, code, out, errs, tc.want)
-		}
+		wantBadInput(t, tc.args, tc.want)
 	}
 }
 
@@ -195,10 +177,7 @@ func TestPPEngines(t *testing.T) {
 // TestPPEngineRefusals: one line and exit status 2 where the chosen engine
 // cannot run the configuration (memory, numbered agents, scheduler).
 func TestPPEngineRefusals(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	for _, tc := range []badInput{
 		{[]string{"pp", "epidemic", "--n", "4294967296"}, "only the agent-array engine applies"},
 		{[]string{"pp", "angluin", "--n", "4294967296", "--engine", "agent-array"}, "n must be between 2 and 2147483648"},
 		{[]string{"pp", "epidemic", "--n", "10000000", "--engine", "batched"}, "numbers its agents"},
@@ -206,9 +185,6 @@ func TestPPEngineRefusals(t *testing.T) {
 		{[]string{"pp", "angluin", "--engine", "bached"}, `did you mean "batched"?`},
 		{[]string{"pp", "epidemic-term", "--n", "50", "--engine", "batched"}, "agent-array engine only"},
 	} {
-		out, errs, code := runPP(tc.args...)
-		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", tc.args, code, out, errs, tc.want)
-		}
+		wantBadInput(t, tc.args, tc.want)
 	}
 }

@@ -75,20 +75,14 @@ func TestPPFileBadInput(t *testing.T) {
 	}
 	bad := write("bad.yaml", "name: x\nstates: [L, F]\ninitial: {L: all}\nrules:\n  - [L, Q, L, F]\noutput: {L: leader, F: follower}\nstop: one-leader\n")
 	counts := write("counts.yaml", "name: c\nstates: [L, F]\ninitial: {L: 10, F: 90}\nrules: [[L, L, L, F]]\noutput: {L: leader, F: follower}\nstop: one-leader\n")
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	for _, tc := range []badInput{
 		{[]string{"pp", bad}, bad + `:5: rule: responder: unknown state "Q"; states: L, F`},
 		{[]string{"pp", counts, "--n", "1000"}, counts + ":3: the initial configuration has 100 agents, not n = 1000"},
 		{[]string{"pp", filepath.Join(dir, "missing.yaml")}, "missing.yaml: cannot read: no such file or directory"},
 		{[]string{"pp", dir + "/x.json"}, "x.json: cannot read"},
 		{[]string{"pp", counts, "--m", "3"}, "c has no parameter --m"},
 	} {
-		out, errs, code := runPP(tc.args...)
-		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
-		}
+		wantBadInput(t, tc.args, tc.want)
 	}
 }
 

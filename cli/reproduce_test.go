@@ -55,10 +55,7 @@ func TestReproduceListAndBadInput(t *testing.T) {
 			t.Errorf("--list lacks %s", name)
 		}
 	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"reproduce", "chang-robert"}, `(did you mean "chang-roberts"?)`},
 		{[]string{"reproduce", "--list", "lcr"}, "--list takes no names"},
 		{[]string{"reproduce", "--workers", "0"}, "--workers must be between"},
@@ -68,10 +65,7 @@ func TestReproduceListAndBadInput(t *testing.T) {
 		{[]string{"plot", "missing.jsonl", "--out", "x.png"}, "cannot read"},
 		{[]string{"plot", "x.jsonl", "--out", "x.png", "--curves", "n^3"}, "unknown curve"},
 	} {
-		code, stdout, errOut := runCLI(c.args...)
-		if code != 2 || stdout != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, one line with %q", c.args, code, stdout, errOut, c.want)
-		}
+		wantBadInput(t, c.args, c.want)
 	}
 }
 

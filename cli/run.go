@@ -171,12 +171,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	fs := newFlagSet("run", runUsage)
 	var f runFlags
 	f.register(fs, cat)
-	pos, err := parseInterleaved(fs, args, stdout)
+	name, err := parseOne(fs, args, stdout, "run takes one algorithm name (got %d); 'elect list' shows them")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("run takes one algorithm name (got %d); 'elect list' shows them", len(pos))
 	}
 	if f.trials < 1 {
 		return usagef("--trials must be at least 1, got %d", f.trials)
@@ -201,7 +198,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	// Validate everything before creating the trace file, so that bad input
 	// leaves no file behind.
-	first := f.spec(fs, pos[0], 0)
+	first := f.spec(fs, name, 0)
 	var replay *os.File
 	if f.replay != "" {
 		if replay, err = os.Open(f.replay); err != nil {
@@ -248,7 +245,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			break
 		}
 		ran++
-		s := f.spec(fs, pos[0], t)
+		s := f.spec(fs, name, t)
 		if traceFile != nil {
 			s.Trace = traceFile
 			s.TraceLimit = f.traceLimit

@@ -1,17 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
-
-// runCLI runs elect in-process and returns its exit status and outputs.
-func runCLI(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := Main(args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 // TestRunRandomizedAndSynchronousRingAlgorithms checks what elect run says
 // about lcr-random, itai-rodeh, time-slice and slow-fast: the estimate of

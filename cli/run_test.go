@@ -2,22 +2,16 @@ package cli
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/run_*.stdout golden files")
-
 // TestRunBadInput: every kind of bad input named by the foundation issue gets
 // exactly one line on stderr, saying what is wrong, and exit status 2.
 func TestRunBadInput(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"run", "lcr", "--n", "0"}, "n must be at least 1"},
 		{[]string{"run", "lcr", "--n", "-5"}, "n must be at least 1"},
 		{[]string{"run", "lcr", "--n", "1000000000"}, "of memory"},
@@ -54,19 +48,8 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "lcr", "--trials", "2", "--trace", "t.jsonl"}, "--trace writes one run"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"list", "extra"}, "list takes no arguments"},
-	}
-	for _, c := range cases {
-		code, out, errOut := runCLI(c.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, errOut)
-			continue
-		}
-		if out != "" {
-			t.Errorf("%v: wrote %q to stdout on bad input", c.args, out)
-		}
-		if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "elect: ") || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: stderr %q, want one line containing %q", c.args, errOut, c.want)
-		}
+	} {
+		wantBadInput(t, c.args, c.want)
 	}
 }
 
@@ -156,27 +139,7 @@ func TestRunGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
 		}
-		checkGolden(t, c.name, out, *update)
-	}
-}
-
-// checkGolden compares out with testdata/NAME.stdout, or writes it there
-// when update is set.
-func checkGolden(t *testing.T, name, out string, update bool) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".stdout")
-	if update {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (rerun the test with its -update flag to rewrite it):\n%s", path, out)
+		checkGolden(t, c.name, out)
 	}
 }
 

@@ -55,10 +55,7 @@ func jsonText(v any) string {
 }
 
 func TestRuntimeBadInput(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"run", "lcr", "--runtime", "gorutines"}, `unknown runtime "gorutines" (did you mean "goroutines"?)`},
 		{[]string{"run", "lcr", "--runtime", "goroutines", "--delivery", "random"}, "random delivery exists only in the simulator"},
 		{[]string{"run", "lcr", "--replay", "/nonexistent/order.jsonl"}, "cannot read the record to replay"},
@@ -66,9 +63,6 @@ func TestRuntimeBadInput(t *testing.T) {
 		{[]string{"run", "lcr", "--replay", "x", "--trials", "2"}, "--replay replays one run"},
 		{[]string{"sweep", "lcr", "--runtime", "threads"}, `unknown runtime "threads"`},
 	} {
-		code, _, errOut := runCLI(c.args...)
-		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
-		}
+		wantBadInput(t, c.args, c.want)
 	}
 }

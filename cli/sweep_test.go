@@ -133,10 +133,7 @@ func TestSweepSummaryAndCSV(t *testing.T) {
 func TestSweepBadInput(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.jsonl")
-	cases := []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"sweep"}, "no algorithm given"},
 		{[]string{"sweep", "lrc"}, `(did you mean "lcr"?)`},
 		{[]string{"sweep", "lcr", "--n", "0"}, "is not a size"},
@@ -165,12 +162,8 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "lcr", "--out", out, "--topology", "complete"}, "lcr runs on rings"},
 		{[]string{"merge"}, "no shard file given"},
 		{[]string{"merge", filepath.Join(dir, "missing.jsonl")}, "cannot read"},
-	}
-	for _, c := range cases {
-		code, stdout, errOut := runCLI(c.args...)
-		if code != 2 || stdout != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, stdout, errOut, c.want)
-		}
+	} {
+		wantBadInput(t, c.args, c.want)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("bad input left %s behind", out)

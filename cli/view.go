@@ -54,16 +54,13 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	out := fs.String("out", "", "write the page, with the trace inlined, to this HTML file instead of serving")
 	shiviz := fs.String("shiviz", "", "write a ShiViz log (vector clocks) to this file")
 	svg := fs.String("svg", "", "write a space-time diagram to this SVG file")
-	pos, err := parseInterleaved(fs, args, stdout)
+	file, err := parseOne(fs, args, stdout, "view takes one trace file (got %d)")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("view takes one trace file (got %d)", len(pos))
-	}
 	// A trace of more than view.DefaultThreshold events is served in
 	// windows, checked as the server indexes it; --out refuses it at once.
-	data, err := os.ReadFile(pos[0])
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return usagef("view: %v", err)
 	}
@@ -77,7 +74,7 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 			return usagef("%v", err)
 		}
 		if tr.Header.Population() && (*shiviz != "" || *svg != "") {
-			return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", pos[0])
+			return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
 		}
 	}
 	if *out != "" || *shiviz != "" || *svg != "" {

@@ -63,20 +63,14 @@ func TestViewBadInput(t *testing.T) {
 	os.WriteFile(v1, []byte(`{"t":0,"ev":"wake","node":0,"spontaneous":true}`+"\n"), 0o644)
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"ev\":\"header\",\"format\":\"elect-trace\",\"version\":2}\n"), 0o644)
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	for _, c := range []badInput{
 		{[]string{"view", filepath.Join(dir, "none.jsonl")}, "no such file"},
 		{[]string{"view", v1}, "version 1 trace"},
 		{[]string{"view", bad}, "line 1, the header"},
 		{[]string{"view"}, "view takes one trace file"},
 		{[]string{"run", "lcr", "--trace-limit", "lots"}, `"lots" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {
-		code, _, errOut := runCLI(c.args...)
-		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
-		}
+		wantBadInput(t, c.args, c.want)
 	}
 }
 

@@ -48,24 +48,23 @@ const Usage = "random, increasing, decreasing, bit-reversal, anonymous, list:ID,
 // ErrSpec is wrapped by every error about an arrangement.
 var ErrSpec = errors.New("ids")
 
+// named are the arrangements written as one word.
+var named = map[string]Kind{
+	"random":       Random,
+	"increasing":   Increasing,
+	"decreasing":   Decreasing,
+	"bit-reversal": BitReversal,
+	"anonymous":    Anonymous,
+}
+
 // Parse reads an arrangement; see Usage for the forms.
 func Parse(text string) (Spec, error) {
 	s := Spec{text: text}
-	switch text {
-	case "random", "":
-		s.Kind, s.text = Random, "random"
-		return s, nil
-	case "increasing":
-		s.Kind = Increasing
-		return s, nil
-	case "decreasing":
-		s.Kind = Decreasing
-		return s, nil
-	case "bit-reversal":
-		s.Kind = BitReversal
-		return s, nil
-	case "anonymous":
-		s.Kind = Anonymous
+	if text == "" {
+		s.text = "random" // the default
+	}
+	if k, ok := named[s.text]; ok {
+		s.Kind = k
 		return s, nil
 	}
 	if rest, ok := strings.CutPrefix(text, "range:"); ok {

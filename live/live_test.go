@@ -3,8 +3,6 @@ package live_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/electkit/elect/sim/reference"
-	"github.com/electkit/elect/topology"
 	"math"
 	"slices"
 	"strings"
@@ -15,6 +13,8 @@ import (
 	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/sim/reference"
+	"github.com/electkit/elect/topology"
 )
 
 // orderFree lists the asynchronous algorithms whose message counts do not
@@ -96,13 +96,7 @@ func TestRecordAndReplay(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var record bytes.Buffer
-				rec := *cfg
-				rec.Trace = &record
-				got, err := live.Run(rec)
-				if err != nil {
-					t.Fatal(err)
-				}
+				got, record := runTraced(t, cfg, live.Run)
 				replayed, err := reference.Replay(*cfg, bytes.NewReader(record.Bytes()))
 				if err != nil {
 					t.Fatalf("%s n=%d seed %d: %v", alg.Name, n, seed, err)
@@ -114,6 +108,20 @@ func TestRecordAndReplay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runTraced runs a copy of cfg with run (live.Run or sim.Run), its trace
+// written to a buffer, and returns the result and the trace.
+func runTraced(t *testing.T, cfg *sim.Config, run func(sim.Config) (*sim.Result, error)) (*sim.Result, *bytes.Buffer) {
+	t.Helper()
+	var trace bytes.Buffer
+	c := *cfg
+	c.Trace = &trace
+	r, err := run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, &trace
 }
 
 // summary is what a replay must reproduce of a run. Not the event count:
@@ -189,12 +197,7 @@ func TestReplayRefusesAnotherExecution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var record bytes.Buffer
-	rec := *cfg
-	rec.Trace = &record
-	if _, err := live.Run(rec); err != nil {
-		t.Fatal(err)
-	}
+	_, record := runTraced(t, cfg, live.Run)
 	lines := strings.Split(strings.TrimSpace(record.String()), "\n")
 	k := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"ev":"deliver"`) })
 	tampered := slices.Clone(lines)
@@ -222,14 +225,8 @@ func TestReplaySimulatorTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var trace bytes.Buffer
-		c := *cfg
-		c.Trace = &trace
-		want, err := sim.Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := reference.Replay(*cfg, &trace)
+		want, trace := runTraced(t, cfg, sim.Run)
+		got, err := reference.Replay(*cfg, trace)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -50,20 +50,19 @@ const countStream = 0x656c6563742d6374 // "elect-ct"
 // Every mode stops at the exact step at which the goal first holds (or a
 // monitored property first fails), and at exactly the step limit.
 type CountSim[S comparable, P Protocol[S]] struct {
-	c         *counter[S, P]
-	g         rng
-	seed      uint64
-	opt       Options
-	mode      Engine
-	skipping  bool // the hybrid is currently null-skipping
-	step      int64
-	maxSteps  int64
-	oneStep   int64
-	violation string
-	done      bool
-	rep       reporter
-	silent    bool // no non-null pair exists: nothing can change again
-	exactCfg  bool // the counts are the configuration at step (false after a stop inside a batch replay that did not rebuild them)
+	c        *counter[S, P]
+	g        rng
+	seed     uint64
+	opt      Options
+	mode     Engine
+	skipping bool // the hybrid is currently null-skipping
+	step     int64
+	maxSteps int64
+	leaderWatch
+	done     bool
+	rep      reporter
+	silent   bool // no non-null pair exists: nothing can change again
+	exactCfg bool // the counts are the configuration at step (false after a stop inside a batch replay that did not rebuild them)
 
 	usedBatch, usedSkip bool
 	batches, events     int64
@@ -99,7 +98,7 @@ func NewCountSim[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Opt
 	if err != nil {
 		return nil, err
 	}
-	s := &CountSim[S, P]{c: c, g: newRNG(seed, countStream), seed: seed, opt: opt, mode: mode, oneStep: -1, exactCfg: true, rep: reporter{fn: opt.Progress}}
+	s := &CountSim[S, P]{c: c, g: newRNG(seed, countStream), seed: seed, opt: opt, mode: mode, leaderWatch: leaderWatch{oneStep: -1}, exactCfg: true, rep: reporter{fn: opt.Progress}}
 	c.grow = s.grow
 	s.grow(len(c.states))
 	s.maxSteps = opt.MaxSteps
@@ -187,18 +186,7 @@ func (s *CountSim[S, P]) Advance(k int64) bool {
 // interaction or a resolved batch prefix).
 func (s *CountSim[S, P]) account(dl int64) {
 	if dl != 0 {
-		before := s.c.leaders - dl
-		if s.c.spec.Monotone && dl > 0 && s.violation == "" {
-			s.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", before, s.c.leaders, s.step)
-		}
-		if s.c.spec.Monotone && s.c.leaders == 0 && s.violation == "" {
-			s.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", s.step)
-		}
-		if s.c.leaders == 1 {
-			s.oneStep = s.step
-		} else {
-			s.oneStep = -1
-		}
+		s.leadersChanged(s.c.spec.Monotone, s.c.leaders-dl, s.c.leaders, s.step)
 	}
 	s.done = s.reached()
 }

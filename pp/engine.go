@@ -254,18 +254,17 @@ func Run[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) Resu
 // Sim is one run of the agent-array engine that can be advanced step by
 // step; Run is NewSim, Advance to the step limit, Result.
 type Sim[S comparable, P Protocol[S]] struct {
-	p         P
-	spec      Spec
-	n         int
-	seed      uint64
-	opt       Options
-	states    []S
-	leaders   int64
-	goal      int64
-	step      int64
-	maxSteps  int64
-	oneStep   int64
-	violation string
+	p        P
+	spec     Spec
+	n        int
+	seed     uint64
+	opt      Options
+	states   []S
+	leaders  int64
+	goal     int64
+	step     int64
+	maxSteps int64
+	leaderWatch
 	done      bool
 	rep       reporter
 	events    [8]int64
@@ -279,7 +278,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 // NewSim sets up a run: every agent in its initial state, counters
 // initialised, no step taken.
 func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *Sim[S, P] {
-	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, oneStep: -1, rep: reporter{fn: opt.Progress}}
+	s := &Sim[S, P]{p: p, spec: p.Spec(), n: n, seed: seed, opt: opt, leaderWatch: leaderWatch{oneStep: -1}, rep: reporter{fn: opt.Progress}}
 	for b := range s.events {
 		s.events[b] = -1
 		s.eventLead[b] = -1
@@ -429,22 +428,36 @@ func (s *Sim[S, P]) addSum(d Delta) {
 	s.goal += int64(d.Goal)
 }
 
+// leaderWatch is what both kinds of engine monitor on the leader count:
+// the step since which exactly one leader remains (-1 when not one), and
+// the first violation of a monotone protocol (the count grew, or fell to 0).
+type leaderWatch struct {
+	oneStep   int64
+	violation string
+}
+
+// leadersChanged records that the leader count went from before to after at
+// step.
+func (w *leaderWatch) leadersChanged(monotone bool, before, after, step int64) {
+	if monotone && after > before && w.violation == "" {
+		w.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", before, after, step)
+	}
+	if monotone && after == 0 && w.violation == "" {
+		w.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", step)
+	}
+	if after == 1 {
+		w.oneStep = step
+	} else {
+		w.oneStep = -1
+	}
+}
+
 // account updates the counters and the monitor after an interaction that
 // changed something.
 func (s *Sim[S, P]) account(d Delta) {
 	if d.Leaders != 0 {
 		s.leaders += int64(d.Leaders)
-		if s.spec.Monotone && d.Leaders > 0 {
-			s.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", s.leaders-int64(d.Leaders), s.leaders, s.step)
-		}
-		if s.spec.Monotone && s.leaders == 0 {
-			s.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", s.step)
-		}
-		if s.leaders == 1 {
-			s.oneStep = s.step
-		} else {
-			s.oneStep = -1
-		}
+		s.leadersChanged(s.spec.Monotone, s.leaders-int64(d.Leaders), s.leaders, s.step)
 	}
 	s.goal += int64(d.Goal)
 	if d.Events != 0 {

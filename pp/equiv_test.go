@@ -1,6 +1,7 @@
 package pp_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -208,24 +209,39 @@ func sampleStat(st statistic, e pp.Engine, T int, base uint64, hook func(l, n in
 	return xs
 }
 
+// checkSameLaw compares the sample got with the reference sample ref (both
+// of T trials), logs the comparison as what, and fails the test unless both
+// tests accept: |z| <= zCrit and the chi-square p >= alphaChi2.
+func checkSameLaw(t *testing.T, what string, T int, ref, got []float64) {
+	t.Helper()
+	r := compare(ref, got)
+	t.Logf("%s (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", what, T, r.effect, r.z, r.chi2, r.df, r.pChi)
+	if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
+		t.Errorf("%s: the laws differ: z = %.2f, chi-square p = %.3g", what, r.z, r.pChi)
+	}
+}
+
+// checkCountEngines samples st T times on the agent array (seeds from 1)
+// and on each engine k of engines (seeds from base+k), and checks that each
+// engine's sample has the agent array's law.
+func checkCountEngines(t *testing.T, name string, st statistic, T int, base uint64, engines []pp.Engine) {
+	t.Helper()
+	ref := sampleStat(st, pp.AgentArray, T, 1, nil)
+	for k, e := range engines {
+		got := sampleStat(st, e, T, base+uint64(k), nil)
+		checkSameLaw(t, fmt.Sprintf("%s, %s vs agent-array", name, e), T, ref, got)
+	}
+}
+
 // TestCountEnginesEquivalentToAgentArray: see the design above.
 func TestCountEnginesEquivalentToAgentArray(t *testing.T) {
 	T := equivTrials()
 	for _, c := range equivCases() {
-		T := T / c.div
-		ref := sampleStat(c.stat, pp.AgentArray, T, 1, nil)
 		engines := []pp.Engine{pp.Batched, pp.NullSkipping}
 		if c.epochsOnly {
 			engines = engines[:1]
 		}
-		for k, e := range engines {
-			got := sampleStat(c.stat, e, T, uint64(1000+k), nil)
-			r := compare(ref, got)
-			t.Logf("%s, %s vs agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", c.name, e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
-			if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
-				t.Errorf("%s: %s differs from agent-array: z = %.2f, chi-square p = %.3g", c.name, e, r.z, r.pChi)
-			}
-		}
+		checkCountEngines(t, c.name, c.stat, T/c.div, 1000, engines)
 	}
 }
 

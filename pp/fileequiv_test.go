@@ -91,11 +91,7 @@ func TestFileProtocolsEquivalentToBuiltIn(t *testing.T) {
 		ref := sampleStat(c.builtIn, pp.AgentArray, T, 1, nil)
 		for k, e := range []pp.Engine{pp.Batched, pp.NullSkipping} {
 			got := sampleStat(c.file, e, T, uint64(3000+k), nil)
-			r := compare(ref, got)
-			t.Logf("%s: file on %s vs built-in on agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", c.name, e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
-			if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
-				t.Errorf("%s: the file protocol on %s differs from the built-in one: z = %.2f, chi-square p = %.3g", c.name, e, r.z, r.pChi)
-			}
+			checkSameLaw(t, fmt.Sprintf("%s: file on %s vs built-in on agent-array", c.name, e), T, ref, got)
 			// And its mean against the exact expectation, within 4 SE.
 			m, v := meanVar(got)
 			if se := math.Sqrt(v / float64(T)); math.Abs(m-c.wantMean) > 4*se {
@@ -153,15 +149,7 @@ stop: {consensus: yes}
 		}
 		return float64(r.StatesSeen)
 	}
-	ref := sampleStat(st, pp.AgentArray, T, 1, nil)
-	for k, e := range []pp.Engine{pp.Batched, pp.NullSkipping} {
-		got := sampleStat(st, e, T, uint64(5000+k), nil)
-		r := compare(ref, got)
-		t.Logf("epidemic n=24 states_seen, %s vs agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
-		if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
-			t.Errorf("states_seen on %s differs from the agent array: z = %.2f, chi-square p = %.3g", e, r.z, r.pChi)
-		}
-	}
+	checkCountEngines(t, "epidemic n=24 states_seen", st, T, 5000, []pp.Engine{pp.Batched, pp.NullSkipping})
 }
 
 // twoCounters counts, in each agent, its interactions as initiator (a) and
@@ -208,13 +196,5 @@ func TestStatesSeenExcludesStatesAfterTheStop(t *testing.T) {
 		}
 		return float64(r.StatesSeen)
 	}
-	ref := sampleStat(st, pp.AgentArray, T, 1, nil)
-	for k, e := range []pp.Engine{pp.Batched, pp.NullSkipping} {
-		got := sampleStat(st, e, T, uint64(6000+k), nil)
-		r := compare(ref, got)
-		t.Logf("two-counters n=400 states_seen, %s vs agent-array (T=%d): mean shift %+.4f sd, z = %+.2f, chi2 = %.1f (df %d, p = %.3g)", e, T, r.effect, r.z, r.chi2, r.df, r.pChi)
-		if math.Abs(r.z) > zCrit || r.pChi < alphaChi2 {
-			t.Errorf("states_seen on %s differs from the agent array: z = %.2f, chi-square p = %.3g", e, r.z, r.pChi)
-		}
-	}
+	checkCountEngines(t, "two-counters n=400 states_seen", st, T, 6000, []pp.Engine{pp.Batched, pp.NullSkipping})
 }

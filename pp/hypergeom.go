@@ -305,17 +305,11 @@ func log1pSmall(x float64) float64 {
 func (g rng) multiHypergeometric(counts []int64, N, k int64, out []int64, order []int32) {
 	clear(out)
 	if order == nil {
-		for i, c := range counts {
+		for i := range counts {
 			if k == 0 {
 				return
 			}
-			if c == 0 {
-				continue
-			}
-			x := g.hypergeometric(N, c, k)
-			out[i] = x
-			N -= c
-			k -= x
+			N, k = g.drawKind(counts, i, N, k, out)
 		}
 		return
 	}
@@ -323,13 +317,19 @@ func (g rng) multiHypergeometric(counts []int64, N, k int64, out []int64, order 
 		if k == 0 {
 			return
 		}
-		c := counts[i]
-		if c == 0 {
-			continue
-		}
-		x := g.hypergeometric(N, c, k)
-		out[i] = x
-		N -= c
-		k -= x
+		N, k = g.drawKind(counts, int(i), N, k, out)
 	}
+}
+
+// drawKind is one step of multiHypergeometric: it draws out[i] of the k
+// items left from the N left, counts[i] of them of kind i, and returns the
+// N and k left for the kinds after it.
+func (g rng) drawKind(counts []int64, i int, N, k int64, out []int64) (int64, int64) {
+	c := counts[i]
+	if c == 0 {
+		return N, k
+	}
+	x := g.hypergeometric(N, c, k)
+	out[i] = x
+	return N - c, k - x
 }

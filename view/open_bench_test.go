@@ -2,7 +2,9 @@ package view_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -27,18 +29,12 @@ func BenchmarkOpenTrace(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	if browserErr != nil {
-		b.Skipf("no browser: %v", browserErr)
-	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	defer cancel()
+	ctx, url := benchTab(b, h)
 	var pageMs, wallMs, scriptMs, parseMs float64
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
+		err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -82,20 +78,14 @@ func BenchmarkOpenWindowed(b *testing.B) {
 		b.Fatal(err)
 	}
 	index := time.Since(start)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	if browserErr != nil {
-		b.Skipf("no browser: %v", browserErr)
-	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	defer cancel()
+	ctx, url := benchTab(b, h)
 	const target = 650_000
 	mid := target / view.DefaultWindow
 	var openMs, jumpMs float64
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
 			b.Fatal(err)
 		}
 		openMs += float64(time.Since(t0).Microseconds()) / 1000
@@ -110,4 +100,19 @@ func BenchmarkOpenWindowed(b *testing.B) {
 	b.ReportMetric(index.Seconds(), "index-s")
 	b.ReportMetric(openMs/float64(b.N), "open-ms")
 	b.ReportMetric(jumpMs/float64(b.N), "jump-ms")
+}
+
+// benchTab serves h and opens a browser tab for a benchmark, which it skips
+// when no browser is usable; it returns the tab and the page's address.
+// Both close when the benchmark ends.
+func benchTab(b *testing.B, h http.Handler) (context.Context, string) {
+	b.Helper()
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	if browserErr != nil {
+		b.Skipf("no browser: %v", browserErr)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	b.Cleanup(cancel)
+	return ctx, srv.URL + "/"
 }

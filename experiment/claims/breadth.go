@@ -76,10 +76,7 @@ func humbletRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			for i := range rows {
-				r := &rows[i]
-				r.Measures["election"] = r.Get("messages") - r.Get("messages:LEADER")
-			}
+			setMeasure(rows, "election", electionMessages)
 			variant := func(v string) func(*experiment.Row) bool {
 				return func(r *experiment.Row) bool { return strings.Contains(r.Config, "--variant "+v) }
 			}
@@ -102,9 +99,7 @@ func humbletRepro() *Reproduction {
 				}
 			}
 			lone := filter(rows, func(r *experiment.Row) bool { return k(r) == 1 })
-			all := filter(rows, func(r *experiment.Row) bool {
-				return strings.Contains(r.Config, "all initiate") && r.IDs == "random" && strings.Contains(r.Config, "fifo")
-			})
+			all := filter(rows, randomAllFIFO)
 			return &Report{
 				Rows: []Row{
 					boundEach("equal-size territories are disjoint, 4 messages per TEST: at most 4 sum_{s<n} min(K, n/s)", src+", message analysis",
@@ -148,11 +143,8 @@ func yoyoRepro() *Reproduction {
 				}
 				rows = append(rows, r...)
 			}
-			for i := range rows {
-				r := &rows[i]
-				r.Measures["edges"] = r.Get("messages:ID") / 2
-				r.Measures["votes"] = r.Get("messages:YES") + r.Get("messages:NO")
-			}
+			setMeasure(rows, "edges", func(r *experiment.Row) float64 { return r.Get("messages:ID") / 2 })
+			setMeasure(rows, "votes", func(r *experiment.Row) float64 { return r.Get("messages:YES") + r.Get("messages:NO") })
 			monotoneLine := filter(rows, func(r *experiment.Row) bool {
 				return r.IDs == "increasing" && strings.Contains(r.Config, "line")
 			})
@@ -200,7 +192,7 @@ func hyperElectRepro() *Reproduction {
 				return total
 			}
 			inc := filter(rows, func(r *experiment.Row) bool {
-				return r.IDs == "increasing" && strings.Contains(r.Config, "all initiate")
+				return r.IDs == "increasing" && allInitiate(r)
 			})
 			return &Report{
 				Rows: []Row{
@@ -209,9 +201,7 @@ func hyperElectRepro() *Reproduction {
 					exact("IDs increasing with the node numbers: every MATCH crosses one link", src+"; counted from the rules", inc,
 						"messages:MATCH", "2(n-1)", func(n int) float64 { return float64(2 * (n - 1)) }),
 					exact("the announcement reaches every node once", src, rows, "messages:LEADER", "n-1", func(n int) float64 { return float64(n - 1) }),
-					stable("O(n) messages on random IDs", src, filter(rows, func(r *experiment.Row) bool {
-						return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "fifo")
-					}), "messages", "n"),
+					stable("O(n) messages on random IDs", src, filter(rows, randomAllFIFO), "messages", "n"),
 					allElected("the minimum ID is elected and every node knows it", src+", correctness", rows),
 				},
 				Figures: []Figure{{Title: "HyperElect: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
@@ -247,7 +237,7 @@ func petersonMeshRepro() *Reproduction {
 			side := func(n int) float64 { return math.Round(math.Sqrt(float64(n))) }
 			edges := func(n int) float64 { return 2*float64(n) - 2*side(n) }
 			monotone := filter(rows, func(r *experiment.Row) bool { return r.IDs == "increasing" || r.IDs == "decreasing" })
-			allStart := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			allStart := filter(rows, allInitiate)
 			return &Report{
 				Rows: []Row{
 					exact("every node sends its degree on each of its links", src+"; counted from the rules", rows,
@@ -262,9 +252,7 @@ func petersonMeshRepro() *Reproduction {
 						"messages", "7n + 9s - 16", func(n int) float64 { return 7*float64(n) + 9*side(n) - 16 }),
 					bound("time with every node starting at 0: the border once, then the flood to the far corner", src+"; counted from the rules", allStart,
 						"time", "3(a+b) - 5 = 6s - 5", func(n int) float64 { return 6*side(n) - 5 }),
-					stable("O(n) messages on random IDs", src, filter(rows, func(r *experiment.Row) bool {
-						return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "fifo")
-					}), "messages", "n"),
+					stable("O(n) messages on random IDs", src, filter(rows, randomAllFIFO), "messages", "n"),
 					allElected("a corner is elected (the smallest corner ID) and every node knows it", src+", correctness", rows),
 				},
 				Figures: []Figure{{Title: "Peterson's mesh election: messages", Measure: "messages", YLabel: "messages", Rows: rows, Curves: []string{"n"}}},
@@ -292,16 +280,13 @@ func kmzRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			for i := range rows {
-				r := &rows[i]
-				r.Measures["election"] = r.Get("messages") - r.Get("messages:LEADER")
-			}
+			setMeasure(rows, "election", electionMessages)
 			maxPhase := func(n int) float64 { return math.Floor(lg(n)) }
 			best := filter(rows, func(r *experiment.Row) bool {
 				return r.IDs == "decreasing" && strings.Contains(r.Config, "--order index")
 			})
 			all := filter(rows, func(r *experiment.Row) bool {
-				return r.IDs == "random" && strings.Contains(r.Config, "all initiate") && strings.Contains(r.Config, "--order shuffle") &&
+				return r.IDs == "random" && allInitiate(r) && strings.Contains(r.Config, "--order shuffle") &&
 					!strings.Contains(r.Config, "random-fifo")
 			})
 			return &Report{

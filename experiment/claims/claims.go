@@ -185,6 +185,26 @@ func withIDs(ids string) func(*experiment.Row) bool {
 	return func(r *experiment.Row) bool { return r.IDs == ids }
 }
 
+// allInitiate keeps the runs in which every node initiates.
+func allInitiate(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") }
+
+// randomAllFIFO keeps the runs on random IDs in which every node initiates
+// and the delivery's name contains fifo (in a grid of fifo and random
+// deliveries: the FIFO runs).
+func randomAllFIFO(r *experiment.Row) bool {
+	return r.IDs == "random" && allInitiate(r) && strings.Contains(r.Config, "fifo")
+}
+
+// setMeasure records f(r) as the measure name of every row r.
+func setMeasure(rows []experiment.Row, name string, f func(r *experiment.Row) float64) {
+	for i := range rows {
+		rows[i].Measures[name] = f(&rows[i])
+	}
+}
+
+// electionMessages is a run's messages but its LEADER announcements.
+func electionMessages(r *experiment.Row) float64 { return r.Get("messages") - r.Get("messages:LEADER") }
+
 // exact checks that measure == want(n) in every run.
 func exact(claim, source string, rows []experiment.Row, measure, formula string, want func(n int) float64) Row {
 	return exactEach(claim, source, rows, measure, formula, func(r *experiment.Row) float64 { return want(r.N) })
@@ -230,12 +250,7 @@ func boundEach(claim, source string, rows []experiment.Row, measure, formula str
 			bad++
 		}
 	}
-	row.Measured = fmt.Sprintf("max ratio to the bound %.3f over %d runs", worst, len(rows))
-	if bad > 0 {
-		row.Measured += fmt.Sprintf("; %d runs above it", bad)
-	}
-	row.Verdict = verdict(bad == 0 && len(rows) > 0)
-	return row
+	return boundMeasured(row, "max", worst, len(rows), bad, "above")
 }
 
 // lowerBoundEach checks that measure >= limit(r) in every run r, reporting
@@ -250,11 +265,18 @@ func lowerBoundEach(claim, source string, rows []experiment.Row, measure, formul
 			bad++
 		}
 	}
-	row.Measured = fmt.Sprintf("min ratio to the bound %.3f over %d runs", least, len(rows))
+	return boundMeasured(row, "min", least, len(rows), bad, "below")
+}
+
+// boundMeasured completes a bound's row: the extreme (max or min) ratio of
+// the measure to the bound over the runs, how many runs fell on the wrong
+// side (above or below it), and the verdict.
+func boundMeasured(row Row, extreme string, ratio float64, runs, bad int, side string) Row {
+	row.Measured = fmt.Sprintf("%s ratio to the bound %.3f over %d runs", extreme, ratio, runs)
 	if bad > 0 {
-		row.Measured += fmt.Sprintf("; %d runs below it", bad)
+		row.Measured += fmt.Sprintf("; %d runs %s it", bad, side)
 	}
-	row.Verdict = verdict(bad == 0 && len(rows) > 0)
+	row.Verdict = verdict(bad == 0 && runs > 0)
 	return row
 }
 
@@ -315,29 +337,35 @@ func stable(claim, source string, rows []experiment.Row, measure, growth string)
 // rateAtLeast checks that the frequency of hit among rows is at least p
 // minus k standard errors of a proportion p over that many trials.
 func rateAtLeast(claim, source string, hits, total int, p float64, k float64, formula string) Row {
-	row := Row{Claim: claim, Source: source, Rule: fmt.Sprintf("statistical, rate >= p - %g SE", k), Expected: formula}
-	if total == 0 {
-		row.Measured, row.Verdict = "no trials", Fail
-		return row
-	}
-	rate := float64(hits) / float64(total)
-	se := math.Sqrt(p * (1 - p) / float64(total))
-	row.Measured = fmt.Sprintf("%d/%d = %.4f (p - %g SE = %.4f)", hits, total, rate, k, p-k*se)
-	row.Verdict = verdict(rate >= p-k*se)
-	return row
+	return rateCheck(claim, source, hits, total, p, k, formula, false)
 }
 
 // rateAtMost checks that a frequency is at most p plus k standard errors.
 func rateAtMost(claim, source string, hits, total int, p float64, k float64, formula string) Row {
-	row := Row{Claim: claim, Source: source, Rule: fmt.Sprintf("statistical, rate <= p + %g SE", k), Expected: formula}
+	return rateCheck(claim, source, hits, total, p, k, formula, true)
+}
+
+// rateCheck checks hits / total against p, allowing k standard errors of a
+// proportion p over total trials: at most p + k SE when atMost, at least
+// p - k SE otherwise.
+func rateCheck(claim, source string, hits, total int, p, k float64, formula string, atMost bool) Row {
+	cmp, sign := ">=", "-"
+	if atMost {
+		cmp, sign = "<=", "+"
+	}
+	row := Row{Claim: claim, Source: source, Rule: fmt.Sprintf("statistical, rate %s p %s %g SE", cmp, sign, k), Expected: formula}
 	if total == 0 {
 		row.Measured, row.Verdict = "no trials", Fail
 		return row
 	}
 	rate := float64(hits) / float64(total)
 	se := math.Sqrt(p * (1 - p) / float64(total))
-	row.Measured = fmt.Sprintf("%d/%d = %.4f (p + %g SE = %.4f)", hits, total, rate, k, p+k*se)
-	row.Verdict = verdict(rate <= p+k*se)
+	limit, ok := p-k*se, rate >= p-k*se
+	if atMost {
+		limit, ok = p+k*se, rate <= p+k*se
+	}
+	row.Measured = fmt.Sprintf("%d/%d = %.4f (p %s %g SE = %.4f)", hits, total, rate, sign, k, limit)
+	row.Verdict = verdict(ok)
 	return row
 }
 

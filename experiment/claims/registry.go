@@ -179,9 +179,7 @@ var registry = []*Reproduction{
 				return nil, err
 			}
 			src := "seed 002, Lemma 2"
-			for i := range rows {
-				rows[i].Measures["termination"] = rows[i].Get("messages:LEADER") + rows[i].Get("messages:END")
-			}
+			setMeasure(rows, "termination", func(r *experiment.Row) float64 { return r.Get("messages:LEADER") + r.Get("messages:END") })
 			f := func(n int) float64 { return 4*float64(n)*elect.Harmonic(n) + 3*float64(n-1) }
 			orders, fig, err := agFrameworkRows(ctx, e)
 			if err != nil {
@@ -301,16 +299,15 @@ func itaiRodehRepro() *Reproduction {
 				return nil, err
 			}
 			syncAll := filter(small, func(r *experiment.Row) bool {
-				return strings.Contains(r.Config, "sync") && strings.Contains(r.Config, "all initiate")
+				return strings.Contains(r.Config, "sync") && allInitiate(r)
 			})
 			syncAll = append(syncAll, large...)
-			for i := range syncAll {
-				one := 0.0
-				if syncAll[i].Get("time") == float64(syncAll[i].N) {
-					one = 1
+			setMeasure(syncAll, "first_round_elects", func(r *experiment.Row) float64 {
+				if r.Get("time") == float64(r.N) {
+					return 1
 				}
-				syncAll[i].Measures["first_round_elects"] = one
-			}
+				return 0
+			})
 			return &Report{
 				Rows: []Row{
 					allElected("exactly one node is elected in every run (probability 1), under every delivery and wake-up", srcItaiRodeh, append(small, large...)),
@@ -351,7 +348,7 @@ func allToAllRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			allAtZero := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			allAtZero := filter(rows, allInitiate)
 			return &Report{
 				Rows: []Row{
 					exact("every node sends n-1 messages: n(n-1) in all, under every delivery and wake-up", src, rows, "messages:ID", "n(n-1)",
@@ -427,9 +424,7 @@ func echoRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			for i := range rows {
-				rows[i].Measures["waves"] = rows[i].Get("messages:WAVE") + rows[i].Get("messages:ECHO")
-			}
+			setMeasure(rows, "waves", func(r *experiment.Row) float64 { return r.Get("messages:WAVE") + r.Get("messages:ECHO") })
 			timeRow := echoTime(rows)
 			// With decreasing IDs node 0 holds the maximum.
 			maxAlone := filter(rows, func(r *experiment.Row) bool {
@@ -450,9 +445,7 @@ func echoRepro() *Reproduction {
 					allElected("only the maximum's wave completes: it is elected, and every node knows it", src, rows),
 				},
 				Figures: []Figure{{Title: "Echo with extinction: WAVE+ECHO messages (all initiate, random IDs, FIFO)", Measure: "waves", YLabel: "WAVE+ECHO messages",
-					Rows: filter(rows, func(r *experiment.Row) bool {
-						return r.IDs == "random" && strings.Contains(r.Config, "fifo") && strings.Contains(r.Config, "all initiate")
-					}), Curves: []string{"n", "n lg n", "n^2"}}},
+					Rows: filter(rows, randomAllFIFO), Curves: []string{"n", "n lg n", "n^2"}}},
 			}, nil
 		},
 	}
@@ -515,16 +508,16 @@ func ghsRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			for i := range rows {
+			setMeasure(rows, "mst", func(r *experiment.Row) float64 {
 				mst := 0.0
 				for _, ty := range []string{"Connect", "Initiate", "Test", "Accept", "Reject", "Report", "ChangeRoot"} {
-					mst += rows[i].Get("messages:" + ty)
+					mst += r.Get("messages:" + ty)
 				}
-				rows[i].Measures["mst"] = mst
-				rows[i].Measures["election"] = rows[i].Get("messages:core-id") + rows[i].Get("messages:leader")
-			}
+				return mst
+			})
+			setMeasure(rows, "election", func(r *experiment.Row) float64 { return r.Get("messages:core-id") + r.Get("messages:leader") })
 			nlgn := func(n int) float64 { return 5 * float64(n) * math.Log2(float64(n)) }
-			allWake := filter(rows, func(r *experiment.Row) bool { return strings.Contains(r.Config, "all initiate") })
+			allWake := filter(rows, allInitiate)
 			return &Report{
 				Rows: []Row{
 					boundEach("at most 5n lg n + 2|E| messages build the minimum spanning tree", src, rows, "mst", "5n lg n + 2|E|",
@@ -539,7 +532,7 @@ func ghsRepro() *Reproduction {
 				},
 				Figures: []Figure{{Title: "GHS: messages of the seven MST types (all initiate, random IDs, FIFO)", Measure: "mst", YLabel: "MST messages",
 					Rows: filter(rows, func(r *experiment.Row) bool {
-						return r.IDs == "random" && strings.Contains(r.Config, "fifo") && !strings.Contains(r.Config, "random-fifo") && strings.Contains(r.Config, "all initiate")
+						return randomAllFIFO(r) && !strings.Contains(r.Config, "random-fifo")
 					}), Curves: []string{"n lg n", "n^2"}}},
 			}, nil
 		},

@@ -69,9 +69,7 @@ func dkrRepro() *Reproduction {
 		"2n*floor(lg n) + n", func(n int) float64 { return float64(2*n*elect.FloorLog2(n) + n) }, "messages",
 		[]string{"fifo", "random-fifo"},
 		func(rows []experiment.Row) []Row {
-			for i := range rows {
-				rows[i].Measures["m1-m2"] = rows[i].Get("messages:m1") - rows[i].Get("messages:m2")
-			}
+			setMeasure(rows, "m1-m2", func(r *experiment.Row) float64 { return r.Get("messages:m1") - r.Get("messages:m2") })
 			return []Row{
 				exact("increasing and decreasing rings: one process survives the first phase, 2n + n messages", srcDKR+" (the phase rule; derived)",
 					monotone(rows), "messages", "3n", func(n int) float64 { return float64(3 * n) }),
@@ -99,10 +97,9 @@ func dkrBRepro() *Reproduction {
 			if err != nil {
 				return nil, err
 			}
-			for i := range rows {
-				r := &rows[i]
-				r.Measures["election"] = r.Get("messages:M1") + r.Get("messages:M2") + r.Get("messages:m1") + r.Get("messages:m2")
-			}
+			setMeasure(rows, "election", func(r *experiment.Row) float64 {
+				return r.Get("messages:M1") + r.Get("messages:M2") + r.Get("messages:m1") + r.Get("messages:m2")
+			})
 			isB := func(r *experiment.Row) bool {
 				return strings.Contains(r.Config, "--variant b") && !strings.Contains(r.Config, "--variant basic")
 			}
@@ -200,9 +197,7 @@ func krsRepro() *Reproduction {
 		"3n*S(n) + 2n", func(n int) float64 { return declaredAtMost("stages-with-feedback", "election messages", n) }, "messages",
 		[]string{"fifo", "random-fifo"},
 		func(rows []experiment.Row) []Row {
-			for i := range rows {
-				rows[i].Measures["E-per-2n"] = rows[i].Get("messages:E") / float64(2*rows[i].N)
-			}
+			setMeasure(rows, "E-per-2n", func(r *experiment.Row) float64 { return r.Get("messages:E") / float64(2*r.N) })
 			return []Row{
 				exact("increasing and decreasing rings: only the maximum survives stage 0; n-1 feedbacks", srcKRS+" (the stage rules; derived)",
 					monotone(rows), "messages", "5n - 1", func(n int) float64 { return float64(5*n - 1) }),
@@ -237,12 +232,9 @@ func pfRepro() *Reproduction {
 				return nil, err
 			}
 			all := append(append([]experiment.Row(nil), small...), large...)
-			for i := range all {
-				all[i].Measures["rounds"] = all[i].Get("messages:election") / float64(2*all[i].N)
-			}
-			for i := range small {
-				small[i].Measures["rounds"] = small[i].Get("messages:election") / float64(2*small[i].N)
-			}
+			rounds := func(r *experiment.Row) float64 { return r.Get("messages:election") / float64(2*r.N) }
+			setMeasure(all, "rounds", rounds)
+			setMeasure(small, "rounds", rounds)
 			fifoAll := filter(large, func(r *experiment.Row) bool { return r.Config == large[0].Config })
 			return &Report{
 				Rows: []Row{

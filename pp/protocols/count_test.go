@@ -26,11 +26,7 @@ func runCount[S comparable, P pp.Protocol[S]](t testing.TB, p P, n int64, seed u
 // same variance), for every count-based engine, within 4 standard errors.
 func TestCountEnginesAngluinExpectedSteps(t *testing.T) {
 	const n = 60
-	var variance float64
-	for k := 2; k <= n; k++ {
-		_, v := geometricSteps(float64(k*(k-1)) / float64(n*(n-1)))
-		variance += v
-	}
+	variance := angluinStepsVariance(n)
 	for _, e := range countEngines {
 		var s sample
 		for _, seed := range seeds(trials(t, 3000, 800)) {
@@ -49,11 +45,7 @@ func TestCountEnginesAngluinExpectedSteps(t *testing.T) {
 // engines (epidemic numbers its agents: n distinct initial states).
 func TestCountEnginesEpidemicExpectedSteps(t *testing.T) {
 	const n = 100
-	var variance float64
-	for i := 1; i < n; i++ {
-		_, v := geometricSteps(float64(2*i*(n-i)) / float64(n*(n-1)))
-		variance += v
-	}
+	variance := epidemicStepsVariance(n, float64(n*(n-1)))
 	for _, e := range countEngines {
 		var s sample
 		for _, seed := range seeds(trials(t, 1500, 300)) {

@@ -18,11 +18,7 @@ import (
 // Tolerance: 4 standard errors (fixed seeds).
 func TestAngluinExpectedStepsToOneLeaderIsNMinus1Squared(t *testing.T) {
 	const n = 60
-	var variance float64
-	for k := 2; k <= n; k++ {
-		_, v := geometricSteps(float64(k*(k-1)) / float64(n*(n-1)))
-		variance += v
-	}
+	variance := angluinStepsVariance(n)
 	for _, sched := range []pp.Scheduler{pp.Ordered, pp.Symmetric} {
 		var s sample
 		for _, seed := range seeds(trials(t, 3000, 800)) {
@@ -57,11 +53,7 @@ func TestEpidemicExpectedStepsUntilAllHoldMax(t *testing.T) {
 		{pp.Symmetric, n * (n - 1), (n - 1) * harmonic(n-1)},
 		{pp.WithRepeats, n * n, n * harmonic(n-1)},
 	} {
-		var variance float64
-		for i := 1; i < n; i++ {
-			_, v := geometricSteps(float64(2*i*(n-i)) / tc.pairs)
-			variance += v
-		}
+		variance := epidemicStepsVariance(n, tc.pairs)
 		var s sample
 		for _, seed := range seeds(trials(t, 3000, 800)) {
 			r := pp.Run(NewEpidemic(n, "prose"), n, seed, pp.Options{Scheduler: tc.sched})

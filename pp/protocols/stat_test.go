@@ -38,6 +38,32 @@ func (s *sample) within(t *testing.T, what string, want, variance, k float64) {
 // to and including the first success of a Bernoulli(p) sequence.
 func geometricSteps(p float64) (mean, variance float64) { return 1 / p, (1 - p) / (p * p) }
 
+// angluinStepsVariance is the variance of the steps of Angluin's protocol
+// to one leader among n agents under the ordered scheduler: the phases are
+// geometric with p_k = k(k-1)/(n(n-1)) for k = n..2 leaders
+// (TestAngluinExpectedStepsToOneLeaderIsNMinus1Squared).
+func angluinStepsVariance(n int) float64 {
+	var variance float64
+	for k := 2; k <= n; k++ {
+		_, v := geometricSteps(float64(k*(k-1)) / float64(n*(n-1)))
+		variance += v
+	}
+	return variance
+}
+
+// epidemicStepsVariance is the variance of the epidemic's steps until all
+// n agents hold the maximum: the phases are geometric with p_i =
+// 2i(n-i)/pairs for i = 1..n-1 holders, pairs being the number of pairs the
+// scheduler draws from (TestEpidemicExpectedStepsUntilAllHoldMax).
+func epidemicStepsVariance(n int, pairs float64) float64 {
+	var variance float64
+	for i := 1; i < n; i++ {
+		_, v := geometricSteps(float64(2*i*(n-i)) / pairs)
+		variance += v
+	}
+	return variance
+}
+
 func harmonic(k int) float64 {
 	h := 0.0
 	for i := 1; i <= k; i++ {

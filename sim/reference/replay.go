@@ -156,9 +156,7 @@ func (e *Engine) networkState() ([]byte, error) {
 		b = elect.AppendInt(b, k)
 		for _, m := range msgs {
 			b = elect.AppendUint(b, uint64(m.Type))
-			b = elect.AppendInt(b, int64(m.ID))
-			b = elect.AppendInt(b, m.A)
-			b = elect.AppendInt(b, m.B)
+			b = elect.AppendInts(b, int64(m.ID), m.A, m.B)
 		}
 		b = append(b, '|')
 	}
