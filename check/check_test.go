@@ -2,8 +2,11 @@ package check
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
@@ -333,4 +336,70 @@ func TestReductionKeepsExtremes(t *testing.T) {
 		}
 		t.Logf("%s n=%d initiators %s: %d states reduced, %d in full", c.alg, c.n, c.initiators, reduced.States, full.States)
 	}
+}
+
+// TestKnownMovesChangeNothing: the known moves' shortcut (moves.go) visits
+// the same states and takes the same steps as making every step in full:
+// equal states, transitions, longest path, verdict, violation and extremes,
+// for every asynchronous algorithm of the catalog under fifo and, where
+// its model allows, bag delivery, with and without the partial-order
+// reduction, and for the faulty algorithms above (two leaders; a cycle).
+func TestKnownMovesChangeNothing(t *testing.T) {
+	defer func() { useKnownMoves = true }()
+	cat, err := catalog.Default().With(firstComer, pingPong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts []Options
+	for _, alg := range cat.All() {
+		if !alg.Model.Async {
+			continue
+		}
+		deliveries := []string{"fifo"}
+		if !alg.Model.FIFO {
+			deliveries = append(deliveries, "bag")
+		}
+		for _, d := range deliveries {
+			opts = append(opts, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: alg.Name, N: 3, Seed: 1},
+				IDs: "all", Delivery: d, NoReduction: d == "fifo", MaxStates: 20_000})
+		}
+	}
+	opts = append(opts,
+		Options{Spec: scenario.Spec{Algorithm: "lcr", N: 3, Force: true}, IDs: "list:1,1,1", Delivery: "fifo"},
+		Options{Spec: scenario.Spec{Algorithm: "peterson", N: 4, Force: true, Params: map[string]string{"variant": "untagged"}},
+			IDs: "all", Delivery: "bag", Initiators: "subsets"},
+		Options{Spec: scenario.Spec{Algorithm: "chang-roberts", N: 4}, IDs: "all", Delivery: "fifo", Initiators: "subsets", NoReduction: true},
+		Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", NoReduction: true},
+	)
+	for _, opt := range opts {
+		useKnownMoves = true
+		with, err := Run(opt)
+		if err != nil && opt.Spec.N == 3 {
+			opt.Spec.N, opt.IDs = 4, "increasing" // hypercubes and meshes, one assignment
+			with, err = Run(opt)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", opt.Spec.Algorithm, err)
+		}
+		useKnownMoves = false
+		start := time.Now()
+		without := run(t, opt)
+		if testing.Verbose() {
+			t.Logf("%s %s: %d states, %s", opt.Spec.Algorithm, opt.Delivery, without.States, time.Since(start))
+		}
+		name := fmt.Sprintf("%s n=%d %s reduction=%t", opt.Spec.Algorithm, opt.Spec.N, opt.Delivery, !opt.NoReduction)
+		if with.States != without.States || with.Transitions != without.Transitions || with.MaxDepth != without.MaxDepth ||
+			with.Verdict != without.Verdict || with.Violation != without.Violation {
+			t.Errorf("%s: %d states, %d transitions, depth %d, %s %q with known moves; %d, %d, %d, %s %q without", name,
+				with.States, with.Transitions, with.MaxDepth, with.Verdict, with.Violation,
+				without.States, without.Transitions, without.MaxDepth, without.Verdict, without.Violation)
+			continue
+		}
+		for q, e := range without.Extremes {
+			if w := with.Extremes[q]; w.Max != e.Max || w.Min != e.Min || !slices.Equal(w.MaxIDs, e.MaxIDs) || !slices.Equal(w.MinIDs, e.MinIDs) {
+				t.Errorf("%s %s: %d..%d with known moves, %d..%d without", name, e.Quantity, w.Min, w.Max, e.Min, e.Max)
+			}
+		}
+	}
+	t.Logf("%d checks compared", len(opts))
 }

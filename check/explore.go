@@ -72,9 +72,12 @@ type state struct {
 // distinct states have equal sums when the differences of their parts'
 // hashes cancel, which for hashes with random seeds happens with
 // probability about 2^-128 per pair, as for one hash of the whole state.
-func (x *explorer) keys(s *state) (behaviour, full stateKey) {
-	dk := s.sumD
-	return s.sumH, stateKey{s.sumH[0] ^ dk[0]*0x9e3779b97f4a7c15, (s.sumH[1] ^ (dk[1]<<1 | dk[1]>>63)) | 1}
+func (x *explorer) keys(s *state) (behaviour, full stateKey) { return keysOf(s.sumH, s.sumD) }
+
+// keysOf returns the keys of a state whose parts' hashes sum to sumH
+// (behaviour) and sumD (depths).
+func keysOf(sumH, sumD stateKey) (behaviour, full stateKey) {
+	return sumH, stateKey{sumH[0] ^ sumD[0]*0x9e3779b97f4a7c15, (sumH[1] ^ (sumD[1]<<1 | sumD[1]>>63)) | 1}
 }
 
 // The kinds of a state's parts, which start their hashes.
@@ -108,7 +111,11 @@ func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
 
 // linkPart hashes link key's part of the state; an empty link's is zero.
 func (x *explorer) linkPart(s *state, key int64) (h, d stateKey) {
-	l := s.links[key]
+	return x.linkHash(key, s.links[key])
+}
+
+// linkHash hashes link key's part of the state when it holds l.
+func (x *explorer) linkHash(key int64, l []flight) (h, d stateKey) {
 	if len(l) == 0 {
 		return stateKey{}, stateKey{}
 	}
@@ -179,6 +186,12 @@ type explorer struct {
 	linkLog []linkUndo
 	// The arrays of links' contents (see flightArena).
 	arena flightArena
+	// The moves known (see moves.go), by key; the messages the step being
+	// made sent, and a buffer for a link's contents.
+	moveIdx visitedSet
+	moves   []move
+	sends   []sendOn
+	scratch []flight
 	// The hashes of each node's and link's index, which start their parts'
 	// hashes.
 	nodeBase, depthBase, linkBase, linkDepthBase []hasher
@@ -306,6 +319,10 @@ func (x *explorer) reuseMemory(old *explorer) {
 	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
 	x.buf, x.linkLog, x.path = old.buf[:0], old.linkLog[:0], old.path[:0]
 	x.arena = old.arena
+	// A move is a function of a node's part and a message, the same in
+	// every configuration of a check (same algorithm, graph and
+	// parameters), so the moves are kept.
+	x.moveIdx, x.moves, x.scratch = old.moveIdx, old.moves, old.scratch[:0]
 }
 
 // initial is the state before anything happened.
@@ -444,6 +461,7 @@ func (x *explorer) apply(s *state, st step, sent []int64) string {
 // applyStep is apply without the hashes.
 func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 	i := st.node
+	x.sends = x.sends[:0]
 	s.nodes[i] = s.nodes[i].Clone().(snapNode) // its own copy, to change
 	if st.wake {
 		s.pending[i] = false
@@ -499,6 +517,7 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			key := x.cfg.Graph.PortIndex(to, q)
 			x.touch(s, key)
 			l := s.links[key]
+			x.sends = append(x.sends, sendOn{key, f.Msg})
 			grown := x.arena.alloc(len(l) + 1) // a new array: the undo log keeps the old
 			copy(grown, l)
 			grown[len(l)] = flight{msg: f.Msg, depth: s.depth[i] + 1}

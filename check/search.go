@@ -66,16 +66,25 @@ func (x *explorer) visit(s *state) (int32, error) {
 		}
 		return id, nil
 	}
-	types := nq - 2
 	sent := x.sentBufs[depth]
 	for j, st := range steps {
 		x.edges++
-		u := x.save(s, st.node)
 		clear(sent)
+		mk, known := x.moveKey(s, st)
+		if known {
+			if child, ok := x.knownChild(s, st, mk, sent); ok {
+				x.extremeStep(at, j, child, sent)
+				continue
+			}
+		}
+		u := x.save(s, st.node)
 		if v := x.apply(s, st, sent); v != "" {
 			x.violation = v
 			x.badPath = append(append([]step(nil), x.path...), st)
 			return 0, errViolation
+		}
+		if known && s.elected == u.elected {
+			x.learnMove(s, mk, u)
 		}
 		x.path = append(x.path, st)
 		child, err := x.visit(s)
@@ -84,27 +93,36 @@ func (x *explorer) visit(s *state) (int32, error) {
 			return 0, err
 		}
 		x.restore(s, u)
-		ct := int(child) * nq
-		var total int64
-		for q := range nq {
-			var add int64
-			switch {
-			case q < types:
-				add = sent[q]
-				total += add
-			case q == types:
-				add = total
-			}
-			hi, lo := add+x.max[ct+q], add+x.min[ct+q]
-			if j == 0 || hi > x.max[at+q] {
-				x.max[at+q], x.maxStep[at+q] = hi, int32(j)
-			}
-			if j == 0 || lo < x.min[at+q] {
-				x.min[at+q], x.minStep[at+q] = lo, int32(j)
-			}
-		}
+		x.extremeStep(at, j, child, sent)
 	}
 	return id, nil
+}
+
+// extremeStep takes step j of the state whose extremes are at x.max[at:]
+// (and so on) into them: it leads to state child and sent the messages
+// counted in sent.
+func (x *explorer) extremeStep(at, j int, child int32, sent []int64) {
+	nq := x.nq()
+	types := nq - 2
+	ct := int(child) * nq
+	var total int64
+	for q := range nq {
+		var add int64
+		switch {
+		case q < types:
+			add = sent[q]
+			total += add
+		case q == types:
+			add = total
+		}
+		hi, lo := add+x.max[ct+q], add+x.min[ct+q]
+		if j == 0 || hi > x.max[at+q] {
+			x.max[at+q], x.maxStep[at+q] = hi, int32(j)
+		}
+		if j == 0 || lo < x.min[at+q] {
+			x.min[at+q], x.minStep[at+q] = lo, int32(j)
+		}
+	}
 }
 
 var errViolation = errors.New("property violated")
