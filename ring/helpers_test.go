@@ -9,10 +9,12 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 )
 
-// Helpers shared by the tests of the O(n log n) ring algorithms (hs,
-// peterson, franklin).
+// Helpers shared by the tests of package ring: running a ring and requiring
+// the promised election, the ID arrangements and wake-ups of the property
+// tests, and driving one node by hand.
 
 // nlDeliveries are the delivery models the O(n log n) ring algorithms run
 // under: synchronous rounds and every asynchronous model (random and
@@ -33,20 +35,46 @@ func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 	return out
 }
 
-// nlRun runs alg on a ring with the given IDs and checks that the monitor is
-// satisfied: exactly one leader, the promised one, every declared bound.
+// nlRun runs cfg (on a ring when no graph is given) and checks that the
+// monitor is satisfied: exactly one leader, the promised one, every declared
+// bound.
 func nlRun(t testing.TB, cfg sim.Config) *sim.Result {
 	t.Helper()
 	res := runAny(t, cfg)
+	requireElected(t, res, nlDescribe(cfg, res))
+	return res
+}
+
+// runAny runs cfg whatever its outcome.
+func runAny(t testing.TB, cfg sim.Config) *sim.Result {
+	t.Helper()
+	if cfg.Graph == nil {
+		cfg.Graph = topology.NewRing(len(cfg.IDs))
+	}
+	res, err := sim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// runRing runs alg on the ring of idList, whatever the outcome.
+func runRing(t testing.TB, alg *elect.Algorithm, idList []elect.ID, d sim.Delivery, wake []sim.Wake, announce bool, seed uint64) *sim.Result {
+	t.Helper()
+	return runAny(t, sim.Config{Algorithm: alg, IDs: idList, Delivery: d, Wake: wake, Announce: announce, Seed: seed})
+}
+
+// requireElected fails unless the run elected as promised with every check held.
+func requireElected(t testing.TB, res *sim.Result, what string) {
+	t.Helper()
 	if res.Outcome != sim.OutcomeElected {
-		t.Fatalf("%s", nlDescribe(cfg, res))
+		t.Fatalf("%s: outcome %s %s", what, res.Outcome, res.Violation)
 	}
 	for _, c := range res.Checks {
 		if !c.Holds {
-			t.Fatalf("check %q failed: actual %v, expected %s %v\n%s", c.Name, c.Actual, c.Relation, c.Expected, nlDescribe(cfg, res))
+			t.Fatalf("%s: check failed: %s: %v %s %v", what, c.Name, c.Actual, c.Relation, c.Expected)
 		}
 	}
-	return res
 }
 
 func nlDescribe(cfg sim.Config, res *sim.Result) string {
