@@ -1,7 +1,6 @@
 package ring_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -41,25 +40,21 @@ func TestFranklinSmallRingsExactCounts(t *testing.T) {
 		{[]elect.ID{0, 2, 1, 3}, 24, 3, 7},
 	}
 	for _, tc := range cases {
-		for _, d := range nlDeliveries {
-			for _, announce := range []bool{false, true} {
-				t.Run(fmt.Sprintf("ids=%v/%s/announce=%v", tc.ids, d, announce), func(t *testing.T) {
-					res := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 11})
-					if got := res.MessagesByType["probe"]; got != tc.probes {
-						t.Errorf("probes = %d, want %d", got, tc.probes)
-					}
-					if res.LeaderIndex != tc.leader {
-						t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
-					}
-					if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
-						t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
-					}
-					if d == sim.Sync && !announce && res.Time != tc.rounds {
-						t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-					}
-				})
+		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
+			res := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 11})
+			if got := res.MessagesByType["probe"]; got != tc.probes {
+				t.Errorf("probes = %d, want %d", got, tc.probes)
 			}
-		}
+			if res.LeaderIndex != tc.leader {
+				t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
+			}
+			if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
+				t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
+			}
+			if d == sim.Sync && !announce && res.Time != tc.rounds {
+				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
+			}
+		})
 	}
 }
 
@@ -139,26 +134,10 @@ func TestFranklinAnonymousRingStaysSymmetric(t *testing.T) {
 // TestFranklinStateSeesState drives one node by hand through a round,
 // a buffered probe of the next round, and becoming passive.
 func TestFranklinStateSeesState(t *testing.T) {
-	p := ring.Franklin.New(elect.NodeInfo{ID: 5})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]string{nlState(p): "woken"}
-	steps := []struct {
-		name string
-		from elect.Port
-		m    elect.Message
-	}{
+	driveDistinct(t, ring.Franklin.New(elect.NodeInfo{ID: 5}), []handStep{
 		{"round-0 probe from the left", elect.Left, elect.Message{ID: 3, A: 0}},
 		{"round-1 probe from the left, kept", elect.Left, elect.Message{ID: 4, A: 1}},
 		{"round-0 probe from the right: survives to round 1", elect.Right, elect.Message{ID: 2, A: 0}},
 		{"round-1 probe from the right, larger: passive", elect.Right, elect.Message{ID: 9, A: 1}},
-	}
-	for _, st := range steps {
-		p.Receive(env, st.from, st.m)
-		f := nlState(p)
-		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the state equals the one after %s", st.name, prev)
-		}
-		seen[f] = st.name
-	}
+	})
 }

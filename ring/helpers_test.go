@@ -116,3 +116,60 @@ func nlEnv() *elect.Recorder {
 // nlState is the node's state encoding (elect.Snapshotter), which every
 // ring algorithm has.
 func nlState(p elect.Node) string { return string(p.(elect.Snapshotter).AppendState(nil)) }
+
+// eachDeliveryAnnounce runs check as a subtest, named after ids, under every
+// delivery model of nlDeliveries, without and with the announcement.
+func eachDeliveryAnnounce(t *testing.T, ids []elect.ID, check func(t *testing.T, d sim.Delivery, announce bool)) {
+	t.Helper()
+	for _, d := range nlDeliveries {
+		for _, announce := range []bool{false, true} {
+			t.Run(fmt.Sprintf("ids=%v/%s/announce=%v", ids, d, announce), func(t *testing.T) { check(t, d, announce) })
+		}
+	}
+}
+
+// handStep is one message delivered to a node driven by hand.
+type handStep struct {
+	name string // what the step does; "" names it by its message
+	from elect.Port
+	m    elect.Message
+}
+
+// driveDistinct wakes p as an initiator on a Recorder of its own, then
+// delivers the steps in order, and fails the test when the state encoding
+// after a step equals one seen before (after the wake-up or an earlier
+// step). It returns the messages p sent, in order.
+func driveDistinct(t *testing.T, p elect.Node, steps []handStep) []elect.Message {
+	t.Helper()
+	env := nlEnv()
+	p.Wake(env, true)
+	seen := map[string]string{nlState(p): "woken"}
+	for _, st := range steps {
+		p.Receive(env, st.from, st.m)
+		name := st.name
+		if name == "" {
+			name = fmt.Sprintf("%+v", st.m)
+		}
+		s := nlState(p)
+		if prev, dup := seen[s]; dup {
+			t.Errorf("after %s the state equals the one after %s", name, prev)
+		}
+		seen[s] = name
+	}
+	var sent []elect.Message
+	for _, f := range env.Effects() {
+		if f.Kind == elect.EffectSend {
+			sent = append(sent, f.Msg)
+		}
+	}
+	return sent
+}
+
+// typeIDs lists messages as type:ID.
+func typeIDs(ms []elect.Message) string {
+	s := make([]string, len(ms))
+	for i, m := range ms {
+		s[i] = fmt.Sprintf("%d:%d", m.Type, m.ID)
+	}
+	return fmt.Sprint(s)
+}
