@@ -199,9 +199,7 @@ func (p *dkrNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: dkrLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: dkrLeader, ID: j})
 }
 
 // The bounds of --variant b (ring/dkrb.go).

@@ -184,7 +184,5 @@ func (p *franklinNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: franklinLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: franklinLeader, ID: j})
 }

@@ -186,7 +186,5 @@ func (p *hpNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: hpLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: hpLeader, ID: j})
 }

@@ -186,7 +186,5 @@ func (p *hsNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: hsLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: hsLeader, ID: j})
 }

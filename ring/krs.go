@@ -257,7 +257,5 @@ func (p *krsNode) handleT(env elect.Env, from elect.Port, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(from.Opposite(), elect.Message{Type: krsT, ID: j})
+	passOnLeader(env, from.Opposite(), elect.Message{Type: krsT, ID: j})
 }

@@ -105,7 +105,5 @@ func (p *lcrNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: lcrLeader, ID: j})
 }

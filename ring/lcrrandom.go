@@ -158,7 +158,5 @@ func (p *lcrRandomNode) handleLeader(env elect.Env, k lcrKey) {
 	if k == p.key || p.leader {
 		return
 	}
-	env.SetLeader(k.id)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, k.message(lcrRandomLeader))
+	passOnLeader(env, elect.Left, k.message(lcrRandomLeader))
 }

@@ -268,7 +268,5 @@ func (p *petersonNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: petersonLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: petersonLeader, ID: j})
 }

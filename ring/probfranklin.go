@@ -216,7 +216,5 @@ func (p *probFranklinNode) handleLeader(env elect.Env, from elect.Port, j elect.
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(from.Opposite(), elect.Message{Type: pfLeader, ID: j})
+	passOnLeader(env, from.Opposite(), elect.Message{Type: pfLeader, ID: j})
 }

@@ -114,8 +114,6 @@ func (p *timeSliceNode) Receive(env elect.Env, from elect.Port, m elect.Message)
 		return
 	}
 	p.leaderID = m.ID
-	env.SetLeader(m.ID)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, m)
+	passOnLeader(env, elect.Left, m)
 	env.Terminate()
 }
