@@ -27,35 +27,13 @@ import (
 //     2 (4 rounds): 3 rounds, 24 probes = 2n*floor(lg n)+2n, within
 //     2n*floor(lg n)+3n = 28; rounds 1+2+4 = 7.
 func TestFranklinSmallRingsExactCounts(t *testing.T) {
-	cases := []struct {
-		ids    []elect.ID
-		probes int64
-		leader int
-		rounds float64
-	}{
+	checkProbeRings(t, sim.Config{Algorithm: ring.Franklin, Seed: 11}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 1},
 		{[]elect.ID{0, 1}, 8, 1, 3},
 		{[]elect.ID{0, 1, 2}, 12, 2, 4},
 		{[]elect.ID{0, 1, 2, 3}, 16, 3, 5},
 		{[]elect.ID{0, 2, 1, 3}, 24, 3, 7},
-	}
-	for _, tc := range cases {
-		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
-			res := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 11})
-			if got := res.MessagesByType["probe"]; got != tc.probes {
-				t.Errorf("probes = %d, want %d", got, tc.probes)
-			}
-			if res.LeaderIndex != tc.leader {
-				t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
-			}
-			if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
-				t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
-			}
-			if d == sim.Sync && !announce && res.Time != tc.rounds {
-				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-			}
-		})
-	}
+	})
 }
 
 // TestFranklinElectsMaxOnRandomRings is the property test: random rings,

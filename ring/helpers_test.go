@@ -173,3 +173,41 @@ func typeIDs(ms []elect.Message) string {
 	}
 	return fmt.Sprint(s)
 }
+
+// probeRing is a run of Franklin or Peterson worked out by hand: the ring's
+// IDs, the probes sent, the leader's index and the time in rounds when the
+// run is synchronous and every node starts at 0.
+type probeRing struct {
+	ids    []elect.ID
+	probes int64
+	leader int
+	rounds float64
+}
+
+// checkProbeRings runs cfg (its algorithm, parameters and seed) on each of
+// the rings under every delivery model, without and with the announcement,
+// and checks the probes and the leader; the time without the announcement
+// when synchronous; with the announcement, n leader messages and every
+// node knowing the leader.
+func checkProbeRings(t *testing.T, cfg sim.Config, rings []probeRing) {
+	t.Helper()
+	for _, tc := range rings {
+		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
+			cfg := cfg
+			cfg.IDs, cfg.Delivery, cfg.Announce = tc.ids, d, announce
+			res := nlRun(t, cfg)
+			if got := res.MessagesByType["probe"]; got != tc.probes {
+				t.Errorf("probes = %d, want %d", got, tc.probes)
+			}
+			if res.LeaderIndex != tc.leader {
+				t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
+			}
+			if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
+				t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
+			}
+			if d == sim.Sync && !announce && res.Time != tc.rounds {
+				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
+			}
+		})
+	}
+}

@@ -36,36 +36,13 @@ import (
 //     bound exactly (the notes' 2n*ceil(lg n) = 16 leaves out the last
 //     phase). Rounds 2 + 4 + 8 = 14.
 func TestPetersonSmallRingsExactCounts(t *testing.T) {
-	cases := []struct {
-		ids    []elect.ID
-		probes int64
-		leader int
-		rounds float64
-	}{
+	checkProbeRings(t, sim.Config{Algorithm: ring.Peterson, Params: elect.Params{"variant": "tagged"}, Seed: 5}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 2},
 		{[]elect.ID{0, 1}, 8, 0, 6},
 		{[]elect.ID{0, 1, 2, 3}, 16, 0, 10},
 		{[]elect.ID{3, 2, 1, 0}, 16, 1, 10},
 		{[]elect.ID{0, 2, 1, 3}, 24, 2, 14},
-	}
-	for _, tc := range cases {
-		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
-			res := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: tc.ids, Delivery: d, Announce: announce,
-				Params: elect.Params{"variant": "tagged"}, Seed: 5})
-			if got := res.MessagesByType["probe"]; got != tc.probes {
-				t.Errorf("probes = %d, want %d", got, tc.probes)
-			}
-			if res.LeaderIndex != tc.leader {
-				t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
-			}
-			if announce && res.MessagesByType["leader"] != int64(len(tc.ids)) {
-				t.Errorf("leader messages = %d, want n", res.MessagesByType["leader"])
-			}
-			if d == sim.Sync && !announce && res.Time != tc.rounds {
-				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-			}
-		})
-	}
+	})
 }
 
 // TestPetersonLeaderHoldsMaxNotOwnID: the last candidate carries the maximum
