@@ -45,7 +45,12 @@ func boundLgRounds(c elect.BoundContext) float64 {
 // floor(lg n)+1 rounds, each over by n time units after the one before
 // (franklin.go and dkr.go derive the n for their rounds).
 func lgRoundsTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(elect.FloorLog2(c.N)+1)
+	return withAnnouncement(c, float64(c.N)*float64(elect.FloorLog2(c.N)+1))
+}
+
+// withAnnouncement is the time bound t of an election plus, when the run has
+// the announcement, the n time units of its trip round the ring.
+func withAnnouncement(c elect.BoundContext, t float64) float64 {
 	if c.Announce {
 		t += float64(c.N)
 	}

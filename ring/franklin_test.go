@@ -43,12 +43,8 @@ func TestFranklinSmallRingsExactCounts(t *testing.T) {
 // and 2n probes per round, as many as in the all-start FIFO run.
 func TestFranklinElectsMaxOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 3))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(31*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: sim.FIFO})
 			probes := ref.MessagesByType["probe"]

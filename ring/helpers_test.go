@@ -108,6 +108,15 @@ func nlFloorLog2(n int) int { return bits.Len(uint(n)) - 1 }
 // and their neighbours.
 var nlSizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100}
 
+// nlSeeds is the number of seeds per ring size in the property tests of
+// HS, Peterson and Franklin: 6, or 2 with -short.
+func nlSeeds() int {
+	if testing.Short() {
+		return 2
+	}
+	return 6
+}
+
 // nlEnv is an Env for driving one node by hand.
 func nlEnv() *elect.Recorder {
 	return elect.NewRecorder(func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) })

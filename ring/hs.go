@@ -88,11 +88,7 @@ func hsMinMessages(c elect.BoundContext) float64 {
 // ends; the announcement adds n.
 func hsTime(c elect.BoundContext) float64 {
 	k := elect.CeilLog2(c.N)
-	t := float64(int64(2)<<k - 2 + int64(c.N))
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
+	return withAnnouncement(c, float64(int64(2)<<k-2+int64(c.N)))
 }
 
 // Message types of HS, in the order of HS.Messages.

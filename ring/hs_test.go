@@ -85,12 +85,8 @@ func TestHSSmallRingsExactCounts(t *testing.T) {
 // message counts must equal those of the all-start FIFO run on the same IDs.
 func TestHSElectsMaxOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 1))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(1000*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: sim.FIFO})
 			for _, d := range nlDeliveries {

@@ -53,12 +53,8 @@ func lcrInit(p *lcrNode, info elect.NodeInfo) {
 	*p = lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}
 }
 
-func lcrTime(c elect.BoundContext) float64 {
-	if c.Announce {
-		return float64(2 * c.N)
-	}
-	return float64(c.N)
-}
+// lcrTime is n, and 2n with the announcement (seed 001 §5.2.1.1).
+func lcrTime(c elect.BoundContext) float64 { return withAnnouncement(c, float64(c.N)) }
 
 // Message types of LCR, in the order of LCR.Messages.
 const (

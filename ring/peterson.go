@@ -126,11 +126,7 @@ func petersonProbeBits(c elect.BitContext) int {
 // its probes back after n and 2n; with at most floor(lg n)+1 phases the
 // election ends by n*floor(lg n) + 2n.
 func petersonTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(elect.FloorLog2(c.N)+2)
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
+	return withAnnouncement(c, float64(c.N)*float64(elect.FloorLog2(c.N)+2))
 }
 
 // Message types of Peterson, in the order of Peterson.Messages.

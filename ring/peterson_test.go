@@ -82,13 +82,9 @@ func TestPetersonLeaderHoldsMaxNotOwnID(t *testing.T) {
 // of probes.
 func TestPetersonTaggedOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 2))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	params := elect.Params{"variant": "tagged"}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(77*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: sim.FIFO, Params: params})
 			probes := ref.MessagesByType["probe"]
