@@ -113,7 +113,7 @@ func TestStatesSeeTheIDs(t *testing.T) {
 		for _, p := range alg.Params {
 			params[p.Name] = p.Default
 		}
-		res := runOK(t, sim.Config{Algorithm: alg, IDs: []elect.ID{3, 1, 2, 0}, Delivery: sim.Sync, Params: params,
+		res := nlRun(t, sim.Config{Algorithm: alg, IDs: []elect.ID{3, 1, 2, 0}, Delivery: sim.Sync, Params: params,
 			Announce: alg.Model.Announce == elect.AlwaysAnnounce, DetectSymmetry: true})
 		if res.SymmetricRound != 0 {
 			t.Errorf("%s: symmetric round %d with distinct IDs", alg.Name, res.SymmetricRound)

@@ -73,15 +73,16 @@ var DolevKlaweRodeh = &elect.Algorithm{
 				return 3 * float64(c.N)
 			},
 			Applies: dkrBasic},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "announcement round the ring",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+		announcementBound("leader", "announcement round the ring"),
+		// When every process wakes at time 0: if every active process has
+		// started phase k by T, each has both messages of the phase by T + n
+		// (they cross the gap to the previous active process and the one
+		// before it), and the last phase ends by T + n.
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "n(floor(lg n)+1) (+n with announcement)",
 			Source: "a phase with two or more active processes takes at most n (a message crosses two gaps), the last one n; " +
 				"at most floor(lg n)+1 phases",
-			Value:   dkrTime,
+			Value:   lgRoundsTime,
 			Applies: func(c elect.BoundContext) bool { return dkrBasic(c) && c.AllAtZero && !c.CausalTime }},
 		dkrBBound,
 		dkrBLeast,
@@ -107,18 +108,6 @@ func checkDKRVariant(v string) error {
 		return fmt.Errorf("unknown variant %q; use basic or b", v)
 	}
 	return nil
-}
-
-// dkrTime is the time bound when every process wakes at time 0: if every
-// active process has started phase k by T, each has both messages of the
-// phase by T + n (they cross the gap to the previous active process and
-// the one before it), and the last phase ends by T + n.
-func dkrTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(elect.FloorLog2(c.N)+1)
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
 }
 
 // Message types of DolevKlaweRodeh, in the order of its Messages.
@@ -210,9 +199,7 @@ func (p *dkrNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: dkrLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: dkrLeader, ID: j})
 }
 
 // The bounds of --variant b (ring/dkrb.go).
@@ -228,7 +215,7 @@ var (
 	dkrBLeast = elect.Bound{
 		Name: "election messages (b, least)", Quantity: elect.Messages, Types: []string{"M1", "M2"}, Relation: elect.AtLeast,
 		Formula: "n", Source: "the maximum's value goes round the ring",
-		Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
+		Value:   boundN,
 		Applies: func(c elect.BoundContext) bool { return !dkrBasic(c) },
 	}
 )

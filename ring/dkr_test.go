@@ -94,26 +94,14 @@ func TestDKROnRandomRingsIsPetersonMinusTheLastPhasesHalf(t *testing.T) {
 
 // TestDKRStateSeesState drives one process through a phase by hand.
 func TestDKRStateSeesState(t *testing.T) {
-	p := ring.DolevKlaweRodeh.New(elect.NodeInfo{ID: 5})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]bool{nlState(p): true}
-	for _, m := range []elect.Message{{Type: 0, ID: 9}, {Type: 1, ID: 3}, {Type: 0, ID: 4}, {Type: 1, ID: 11}} {
-		p.Receive(env, elect.Left, m)
-		if s := nlState(p); seen[s] {
-			t.Errorf("after %+v the state repeats", m)
-		} else {
-			seen[s] = true
-		}
-	}
+	sent := driveDistinct(t, ring.DolevKlaweRodeh.New(elect.NodeInfo{ID: 5}), []handStep{
+		{"", elect.Left, elect.Message{Type: 0, ID: 9}},
+		{"", elect.Left, elect.Message{Type: 1, ID: 3}},
+		{"", elect.Left, elect.Message{Type: 0, ID: 4}},
+		{"", elect.Left, elect.Message{Type: 1, ID: 11}},
+	})
 	// Sent: (1,5), (2,9), (1,9) [adopted 9], (2,4); then relay.
-	var got []string
-	for _, f := range env.Effects() {
-		if f.Kind == elect.EffectSend {
-			got = append(got, fmt.Sprintf("%d:%d", f.Msg.Type, f.Msg.ID))
-		}
-	}
-	if fmt.Sprint(got) != "[0:5 1:9 0:9 1:4]" {
+	if got := typeIDs(sent); got != "[0:5 1:9 0:9 1:4]" {
 		t.Errorf("sent %v", got)
 	}
 }

@@ -55,19 +55,19 @@ var Franklin = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(2*elect.FloorLog2(c.N)+3) }},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + 2n", Source: "2 probes per link per round, at most floor(lg n)+1 rounds",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(elect.FloorLog2(c.N)+1) }},
+			Value: boundLgRounds},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "2n probes per round; with n >= 2 active nodes round 0 cannot be the last",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "announcement round the ring",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundTwoRounds},
+		announcementBound("leader", "announcement round the ring"),
+		// When every node wakes at time 0: if every active node of round r
+		// has entered it by T, each gets both neighbours' probes by T + n-1
+		// while two or more are active; the last round takes n.
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "n(floor(lg n)+1) (+n with announcement)",
 			Source:  "rounds with c >= 2 active nodes take at most n-1 (one gap), the last one n; at most floor(lg n)+1 rounds",
-			Value:   franklinTime,
-			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
+			Value:   lgRoundsTime,
+			Applies: timedFromZero},
 	},
 	New:  franklinNodes.New,
 	Init: franklinNodes.Init,
@@ -83,17 +83,6 @@ func franklinInit(p *franklinNode, info elect.NodeInfo) {
 // below floor(lg n)+1.
 func franklinProbeBits(c elect.BitContext) int {
 	return elect.TagBits(c.Types) + c.IDBits + elect.CeilLog2(elect.FloorLog2(c.N)+1)
-}
-
-// franklinTime is the time bound when every node wakes at time 0: if every
-// active node of round r has entered it by T, each gets both neighbours'
-// probes by T + n-1 while two or more are active; the last round takes n.
-func franklinTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(elect.FloorLog2(c.N)+1)
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
 }
 
 // Message types of Franklin, in the order of Franklin.Messages.
@@ -195,7 +184,5 @@ func (p *franklinNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: franklinLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: franklinLeader, ID: j})
 }

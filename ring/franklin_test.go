@@ -1,7 +1,6 @@
 package ring_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -28,39 +27,13 @@ import (
 //     2 (4 rounds): 3 rounds, 24 probes = 2n*floor(lg n)+2n, within
 //     2n*floor(lg n)+3n = 28; rounds 1+2+4 = 7.
 func TestFranklinSmallRingsExactCounts(t *testing.T) {
-	cases := []struct {
-		ids    []elect.ID
-		probes int64
-		leader int
-		rounds float64
-	}{
+	checkProbeRings(t, sim.Config{Algorithm: ring.Franklin, Seed: 11}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 1},
 		{[]elect.ID{0, 1}, 8, 1, 3},
 		{[]elect.ID{0, 1, 2}, 12, 2, 4},
 		{[]elect.ID{0, 1, 2, 3}, 16, 3, 5},
 		{[]elect.ID{0, 2, 1, 3}, 24, 3, 7},
-	}
-	for _, tc := range cases {
-		for _, d := range nlDeliveries {
-			for _, announce := range []bool{false, true} {
-				t.Run(fmt.Sprintf("ids=%v/%s/announce=%v", tc.ids, d, announce), func(t *testing.T) {
-					res := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 11})
-					if got := res.MessagesByType["probe"]; got != tc.probes {
-						t.Errorf("probes = %d, want %d", got, tc.probes)
-					}
-					if res.LeaderIndex != tc.leader {
-						t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
-					}
-					if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
-						t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
-					}
-					if d == sim.Sync && !announce && res.Time != tc.rounds {
-						t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-					}
-				})
-			}
-		}
-	}
+	})
 }
 
 // TestFranklinElectsMaxOnRandomRings is the property test: random rings,
@@ -70,12 +43,8 @@ func TestFranklinSmallRingsExactCounts(t *testing.T) {
 // and 2n probes per round, as many as in the all-start FIFO run.
 func TestFranklinElectsMaxOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 3))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(31*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: sim.FIFO})
 			probes := ref.MessagesByType["probe"]
@@ -139,26 +108,10 @@ func TestFranklinAnonymousRingStaysSymmetric(t *testing.T) {
 // TestFranklinStateSeesState drives one node by hand through a round,
 // a buffered probe of the next round, and becoming passive.
 func TestFranklinStateSeesState(t *testing.T) {
-	p := ring.Franklin.New(elect.NodeInfo{ID: 5})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]string{nlState(p): "woken"}
-	steps := []struct {
-		name string
-		from elect.Port
-		m    elect.Message
-	}{
+	driveDistinct(t, ring.Franklin.New(elect.NodeInfo{ID: 5}), []handStep{
 		{"round-0 probe from the left", elect.Left, elect.Message{ID: 3, A: 0}},
 		{"round-1 probe from the left, kept", elect.Left, elect.Message{ID: 4, A: 1}},
 		{"round-0 probe from the right: survives to round 1", elect.Right, elect.Message{ID: 2, A: 0}},
 		{"round-1 probe from the right, larger: passive", elect.Right, elect.Message{ID: 9, A: 1}},
-	}
-	for _, st := range steps {
-		p.Receive(env, st.from, st.m)
-		f := nlState(p)
-		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the state equals the one after %s", st.name, prev)
-		}
-		seen[f] = st.name
-	}
+	})
 }

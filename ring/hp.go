@@ -72,11 +72,8 @@ var HighamPrzytycka = &elect.Algorithm{
 			Value:   func(c elect.BoundContext) float64 { return hpBound(c.N) }},
 		{Name: "envelope messages", Quantity: elect.Messages, Types: []string{"envelope"}, Relation: elect.AtLeast,
 			Formula: "n", Source: "every envelope crosses one link in round 1",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "announcement round the ring",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundN},
+		announcementBound("leader", "announcement round the ring"),
 	},
 	New:  hpNodes.New,
 	Init: hpNodes.Init,
@@ -189,7 +186,5 @@ func (p *hpNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: hpLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: hpLeader, ID: j})
 }

@@ -97,23 +97,13 @@ func TestHPMeanBelowThePapersConstant(t *testing.T) {
 // TestHPStateSeesState drives one processor by hand: its own envelope, a
 // smaller one promoted, a larger one of an old round forwarded.
 func TestHPStateSeesState(t *testing.T) {
-	p := ring.HighamPrzytycka.New(elect.NodeInfo{ID: 5})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]bool{nlState(p): true}
-	for _, m := range []elect.Message{{ID: 3, A: 1, B: 1}, {ID: 9, A: 3, B: 2}} {
-		p.Receive(env, elect.Left, m)
-		if s := nlState(p); seen[s] {
-			t.Errorf("after %+v the state repeats", m)
-		} else {
-			seen[s] = true
-		}
-	}
+	sent := driveDistinct(t, ring.HighamPrzytycka.New(elect.NodeInfo{ID: 5}), []handStep{
+		{"", elect.Left, elect.Message{ID: 3, A: 1, B: 1}},
+		{"", elect.Left, elect.Message{ID: 9, A: 3, B: 2}},
+	})
 	var got []string
-	for _, f := range env.Effects() {
-		if f.Kind == elect.EffectSend {
-			got = append(got, fmt.Sprintf("(%d,%d,%d)", f.Msg.ID, f.Msg.A, f.Msg.B))
-		}
+	for _, m := range sent {
+		got = append(got, fmt.Sprintf("(%d,%d,%d)", m.ID, m.A, m.B))
 	}
 	// (5,1) with counter F(3)-1; 3 < 5 promoted to round 2 with F(4)-1;
 	// (9,3) forwarded with its counter decremented.

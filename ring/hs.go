@@ -55,16 +55,13 @@ var HS = &elect.Algorithm{
 			Formula: "4*2^ceil(lg n) + 4n - 6", Source: "the maximum is never stopped: 4*2^k messages in each phase k < ceil(lg n), " +
 				"2n in the last; every other node sends its two phase-0 probes",
 			Value: hsMinMessages},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "announcement round the ring",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+		announcementBound("leader", "announcement round the ring"),
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "2^(ceil(lg n)+1) - 2 + n (+n with announcement)",
 			Source: "seed 001 §5.2.2 (O(n) time): the maximum's phase k takes at most 2*2^k, its last phase " +
 				"ceil(lg n) at most n; every other node stops by the end of phase ceil(lg n)-1",
 			Value:   hsTime,
-			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
+			Applies: timedFromZero},
 	},
 	New:  hsNodes.New,
 	Init: hsNodes.Init,
@@ -91,11 +88,7 @@ func hsMinMessages(c elect.BoundContext) float64 {
 // ends; the announcement adds n.
 func hsTime(c elect.BoundContext) float64 {
 	k := elect.CeilLog2(c.N)
-	t := float64(int64(2)<<k - 2 + int64(c.N))
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
+	return withAnnouncement(c, float64(int64(2)<<k-2+int64(c.N)))
 }
 
 // Message types of HS, in the order of HS.Messages.
@@ -189,7 +182,5 @@ func (p *hsNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: hsLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: hsLeader, ID: j})
 }

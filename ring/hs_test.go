@@ -1,7 +1,6 @@
 package ring_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -53,33 +52,28 @@ func TestHSSmallRingsExactCounts(t *testing.T) {
 		{[]elect.ID{0, 2, 1, 3}, 24, 8, 3, 10},
 	}
 	for _, tc := range cases {
-		for _, d := range nlDeliveries {
-			for _, announce := range []bool{false, true} {
-				name := fmt.Sprintf("ids=%v/%s/announce=%v", tc.ids, d, announce)
-				t.Run(name, func(t *testing.T) {
-					res := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 7})
-					n := int64(len(tc.ids))
-					want := map[string]int64{"ELECTION": tc.election, "REPLY": tc.reply, "leader": 0}
-					if announce {
-						want["leader"] = n
-					}
-					for k, v := range want {
-						if res.MessagesByType[k] != v {
-							t.Errorf("%s messages = %d, want %d", k, res.MessagesByType[k], v)
-						}
-					}
-					if res.LeaderIndex != tc.leader {
-						t.Errorf("leader index %d, want %d", res.LeaderIndex, tc.leader)
-					}
-					if d == sim.Sync && !announce && res.Time != tc.rounds {
-						t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-					}
-					if announce && !res.AllKnowLeader {
-						t.Errorf("announcement did not reach every node")
-					}
-				})
+		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
+			res := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 7})
+			n := int64(len(tc.ids))
+			want := map[string]int64{"ELECTION": tc.election, "REPLY": tc.reply, "leader": 0}
+			if announce {
+				want["leader"] = n
 			}
-		}
+			for k, v := range want {
+				if res.MessagesByType[k] != v {
+					t.Errorf("%s messages = %d, want %d", k, res.MessagesByType[k], v)
+				}
+			}
+			if res.LeaderIndex != tc.leader {
+				t.Errorf("leader index %d, want %d", res.LeaderIndex, tc.leader)
+			}
+			if d == sim.Sync && !announce && res.Time != tc.rounds {
+				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
+			}
+			if announce && !res.AllKnowLeader {
+				t.Errorf("announcement did not reach every node")
+			}
+		})
 	}
 }
 
@@ -91,12 +85,8 @@ func TestHSSmallRingsExactCounts(t *testing.T) {
 // message counts must equal those of the all-start FIFO run on the same IDs.
 func TestHSElectsMaxOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 1))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(1000*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: sim.FIFO})
 			for _, d := range nlDeliveries {
@@ -182,26 +172,11 @@ func TestHSAnonymousRingStaysSymmetric(t *testing.T) {
 // the state (the symmetry detector relies on it): the first reply of a
 // phase, the move to the next phase, being elected.
 func TestHSStateSeesState(t *testing.T) {
-	p := ring.HS.New(elect.NodeInfo{ID: 5})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]string{nlState(p): "woken"}
-	steps := []struct {
-		name string
-		m    elect.Message
-	}{
-		{"first reply", elect.Message{Type: 1, ID: 5, A: 0}},
-		{"second reply (phase 1)", elect.Message{Type: 1, ID: 5, A: 0}},
-		{"own probe back (elected)", elect.Message{Type: 0, ID: 5, A: 1, B: 2}},
-	}
-	for _, st := range steps {
-		p.Receive(env, elect.Left, st.m)
-		f := nlState(p)
-		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the state equals the one after %s", st.name, prev)
-		}
-		seen[f] = st.name
-	}
+	driveDistinct(t, ring.HS.New(elect.NodeInfo{ID: 5}), []handStep{
+		{"first reply", elect.Left, elect.Message{Type: 1, ID: 5, A: 0}},
+		{"second reply (phase 1)", elect.Left, elect.Message{Type: 1, ID: 5, A: 0}},
+		{"own probe back (elected)", elect.Left, elect.Message{Type: 0, ID: 5, A: 1, B: 2}},
+	})
 	q := ring.HS.New(elect.NodeInfo{ID: 6})
 	if nlState(q) == nlState(ring.HS.New(elect.NodeInfo{ID: 5})) {
 		t.Error("nodes with different IDs have equal fingerprints")

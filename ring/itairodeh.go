@@ -49,10 +49,10 @@ var ItaiRodeh = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "messages", Quantity: elect.Messages, Relation: elect.AtLeast,
 			Formula: "n", Source: "the winner's last message travels n hops",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
+			Value: boundN},
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtLeast,
 			Formula: "n (synchronous)", Source: "the winner's last message travels n hops, one per round",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
+			Value:   boundN,
 			Applies: func(c elect.BoundContext) bool { return c.Sync }},
 	},
 	New:  itaiRodehNodes.New,

@@ -72,7 +72,7 @@ func TestItaiRodehHandWorkedRuns(t *testing.T) {
 	for _, tc := range cases {
 		n := len(tc.draws)
 		seed := irSeedFor(t, n, tc.draws)
-		res := runOK(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
+		res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
 		if res.Messages != tc.messages || res.LeaderIndex != tc.leader || res.Time != tc.time {
 			t.Errorf("draws %v (seed %d): %d messages, leader node %d, time %v; want %d, %d, %v",
 				tc.draws, seed, res.Messages, res.LeaderIndex, res.Time, tc.messages, tc.leader, tc.time)
@@ -94,7 +94,7 @@ func TestItaiRodehElectsExactlyOneWithProbabilityOne(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			cfg.Wake = randomWake(rng, n, 3)
 		}
-		runOK(t, cfg)
+		nlRun(t, cfg)
 	}
 }
 
@@ -119,7 +119,7 @@ func TestItaiRodehFirstRoundSuccessProbability(t *testing.T) {
 		}
 		hits := 0
 		for seed := uint64(1); seed <= trials; seed++ {
-			res := runOK(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
+			res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
 			switch {
 			case res.Time == float64(n):
 				hits++
@@ -139,7 +139,7 @@ func TestItaiRodehFirstRoundSuccessProbability(t *testing.T) {
 // TestItaiRodehMessageBits checks the declared size: id and hop counter in
 // ceil(lg(n+1)) bits each (4 for n = 8), a 32-bit round number and the bit.
 func TestItaiRodehMessageBits(t *testing.T) {
-	res := runOK(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, 8), Delivery: sim.FIFO, Seed: 4})
+	res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, 8), Delivery: sim.FIFO, Seed: 4})
 	if res.Bits != res.Messages*(4+32+4+1) {
 		t.Errorf("%d bits for %d messages, want 41 each", res.Bits, res.Messages)
 	}

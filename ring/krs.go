@@ -70,11 +70,8 @@ var StagesWithFeedback = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(krsStages(c.N)+1) }},
 		{Name: "E messages", Quantity: elect.Messages, Types: []string{"E"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "with n >= 2 candidates the first stage is not the last",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
-		{Name: "T messages", Quantity: elect.Messages, Types: []string{"T"}, Relation: elect.Exactly,
-			Formula: "n", Source: "the termination message goes round the ring",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundTwoRounds},
+		announcementBound("T", "the termination message goes round the ring"),
 	},
 	New:  krsNodes.New,
 	Init: krsNodes.Init,
@@ -260,7 +257,5 @@ func (p *krsNode) handleT(env elect.Env, from elect.Port, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(from.Opposite(), elect.Message{Type: krsT, ID: j})
+	passOnLeader(env, from.Opposite(), elect.Message{Type: krsT, ID: j})
 }

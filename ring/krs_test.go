@@ -1,7 +1,6 @@
 package ring_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -86,36 +85,15 @@ func krsStagesForTest(n int) int {
 // two E messages (it is the largest), an early E of the next stage, the two
 // feedbacks, then the next stage starts with the kept message.
 func TestKRSStateSeesState(t *testing.T) {
-	p := ring.StagesWithFeedback.New(elect.NodeInfo{ID: 7})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]bool{nlState(p): true}
-	steps := []struct {
-		port elect.Port
-		m    elect.Message
-	}{
-		{elect.Left, elect.Message{Type: 0, ID: 3}},
-		{elect.Right, elect.Message{Type: 0, ID: 5}},
-		{elect.Left, elect.Message{Type: 1, ID: 7}},
-		{elect.Left, elect.Message{Type: 0, ID: 9}},
-		{elect.Right, elect.Message{Type: 1, ID: 7}},
-	}
-	for _, st := range steps {
-		p.Receive(env, st.port, st.m)
-		if s := nlState(p); seen[s] {
-			t.Errorf("after %+v the state repeats", st.m)
-		} else {
-			seen[s] = true
-		}
-	}
-	var got []string
-	for _, f := range env.Effects() {
-		if f.Kind == elect.EffectSend {
-			got = append(got, fmt.Sprintf("%d:%d", f.Msg.Type, f.Msg.ID))
-		}
-	}
+	sent := driveDistinct(t, ring.StagesWithFeedback.New(elect.NodeInfo{ID: 7}), []handStep{
+		{"", elect.Left, elect.Message{Type: 0, ID: 3}},
+		{"", elect.Right, elect.Message{Type: 0, ID: 5}},
+		{"", elect.Left, elect.Message{Type: 1, ID: 7}},
+		{"", elect.Left, elect.Message{Type: 0, ID: 9}},
+		{"", elect.Right, elect.Message{Type: 1, ID: 7}},
+	})
 	// (E,7) both ways at the start and again for stage 1; no feedback sent.
-	if fmt.Sprint(got) != "[0:7 0:7 0:7 0:7]" {
+	if got := typeIDs(sent); got != "[0:7 0:7 0:7 0:7]" {
 		t.Errorf("sent %v", got)
 	}
 }

@@ -33,14 +33,11 @@ var LCR = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtMost,
 			Formula: "n(n+1)/2", Source: "seed 001 §5.2.1.1 (decreasing ring is the worst case)",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(c.N+1) / 2 }},
+			Value: boundTriangular},
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtLeast,
 			Formula: "2n-1", Source: "seed 003, best case: the maximum travels n hops, every other ID at least 1",
-			Value: func(c elect.BoundContext) float64 { return float64(2*c.N - 1) }},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "seed 001 §5.2.1.1 (announcement)",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundTwoNMinusOne},
+		announcementBound("leader", "seed 001 §5.2.1.1 (announcement)"),
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "n (2n with announcement)", Source: "seed 001 §5.2.1.1: at most n time, exactly n rounds synchronously",
 			Value:   lcrTime,
@@ -56,12 +53,8 @@ func lcrInit(p *lcrNode, info elect.NodeInfo) {
 	*p = lcrNode{id: info.ID, maxID: info.ID, announce: info.Announce}
 }
 
-func lcrTime(c elect.BoundContext) float64 {
-	if c.Announce {
-		return float64(2 * c.N)
-	}
-	return float64(c.N)
-}
+// lcrTime is n, and 2n with the announcement (seed 001 §5.2.1.1).
+func lcrTime(c elect.BoundContext) float64 { return withAnnouncement(c, float64(c.N)) }
 
 // Message types of LCR, in the order of LCR.Messages.
 const (
@@ -108,7 +101,5 @@ func (p *lcrNode) handleLeader(env elect.Env, j elect.ID) {
 	if j == p.id {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: lcrLeader, ID: j})
 }

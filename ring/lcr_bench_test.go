@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -23,23 +22,17 @@ func BenchmarkLCR(b *testing.B) {
 			}
 			for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random} {
 				name := fmt.Sprintf("ids=%s/n=%d/delivery=%s", arrangement, n, d)
-				b.Run(name, func(b *testing.B) { benchRun(b, ring.LCR, arrangement, n, d) })
+				b.Run(name, func(b *testing.B) { benchRun(b, ring.LCR, arrangement, n, d, nil) })
 			}
 		}
 	}
 }
 
-// benchRun runs alg once per iteration on the given arrangement.
-func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d sim.Delivery) {
-	spec, err := ids.Parse(arrangement)
-	if err != nil {
-		b.Fatal(err)
-	}
-	idList, err := spec.Generate(n, sim.Stream(1, "ids", 0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: idList, Delivery: d, Seed: 1}, false)
+// benchRun runs alg with params once per iteration on the given arrangement
+// (see benchSim).
+func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d sim.Delivery, params elect.Params) {
+	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, arrangement, n, 1), Delivery: d, Seed: 1,
+		Params: params}, false)
 }
 
 // benchSim runs cfg once per iteration (with seed 1, 2, ... when newSeeds)

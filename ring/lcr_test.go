@@ -6,46 +6,9 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/topology"
 )
-
-func runRing(t testing.TB, alg *elect.Algorithm, idList []elect.ID, d sim.Delivery, wake []sim.Wake, announce bool, seed uint64) *sim.Result {
-	t.Helper()
-	res, err := sim.Run(sim.Config{Algorithm: alg, Graph: topology.NewRing(len(idList)), IDs: idList, Delivery: d, Wake: wake, Announce: announce, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func arrangement(t testing.TB, spec string, n int, seed uint64) []elect.ID {
-	t.Helper()
-	s, err := ids.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.Generate(n, sim.Stream(seed, "ids", 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// requireElected fails unless the run elected as promised with every check held.
-func requireElected(t testing.TB, res *sim.Result, what string) {
-	t.Helper()
-	if res.Outcome != sim.OutcomeElected {
-		t.Fatalf("%s: outcome %s %s", what, res.Outcome, res.Violation)
-	}
-	for _, c := range res.Checks {
-		if !c.Holds {
-			t.Fatalf("%s: check failed: %s: %v %s %v", what, c.Name, c.Actual, c.Relation, c.Expected)
-		}
-	}
-}
 
 // Seed 001 §5.2.1.1 and seed 003 (worst case): "if the IDs are in decreasing
 // order n, n-1, ..., 1, then no messages get eaten until they hit n": the
@@ -54,7 +17,7 @@ func requireElected(t testing.TB, res *sim.Result, what string) {
 // a larger ID may overtake a smaller one: see TestLCRNonFIFOCanSendFewer).
 func TestLCRDecreasingRingSendsNTimesNPlus1Over2(t *testing.T) {
 	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO} {
-		res := runRing(t, ring.LCR, arrangement(t, "decreasing", 1024, 1), d, nil, false, 1)
+		res := runRing(t, ring.LCR, nlIDs(t, "decreasing", 1024, 1), d, nil, false, 1)
 		requireElected(t, res, d.String())
 		if got := res.MessagesByType["election"]; got != 524800 {
 			t.Errorf("%s: %d election messages, want 524800", d, got)
@@ -67,7 +30,7 @@ func TestLCRDecreasingRingSendsNTimesNPlus1Over2(t *testing.T) {
 // n + (n-1)*1 = 2n-1 messages.
 func TestLCRIncreasingRingSends2NMinus1(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 1024} {
-		res := runRing(t, ring.LCR, arrangement(t, "increasing", n, 1), sim.FIFO, nil, false, 1)
+		res := runRing(t, ring.LCR, nlIDs(t, "increasing", n, 1), sim.FIFO, nil, false, 1)
 		requireElected(t, res, fmt.Sprint(n))
 		if got := res.MessagesByType["election"]; got != int64(2*n-1) {
 			t.Errorf("n=%d: %d election messages, want %d", n, got, 2*n-1)
@@ -137,7 +100,7 @@ func permute(n int, f func([]elect.ID)) {
 func TestLCRCountDependsOnlyOnTheRingUnderFIFO(t *testing.T) {
 	for seed := uint64(1); seed <= 40; seed++ {
 		n := 2 + int(seed*7)%60
-		idList := arrangement(t, "random", n, seed)
+		idList := nlIDs(t, "random", n, seed)
 		want := lcrCountByRule(idList)
 		wakes := [][]sim.Wake{nil, {{Node: int(seed) % n}}, {{Node: 0, At: 3}, {Node: n - 1, At: 1}}}
 		for _, wake := range wakes {
@@ -199,7 +162,7 @@ func lcrCountByRule(idList []elect.ID) int64 {
 // leader.
 func TestLCRAnnouncementAddsNMessagesAndNTime(t *testing.T) {
 	for _, n := range []int{1, 5, 64} {
-		idList := arrangement(t, "random", n, uint64(n))
+		idList := nlIDs(t, "random", n, uint64(n))
 		plain := runRing(t, ring.LCR, idList, sim.Sync, nil, false, 1)
 		res := runRing(t, ring.LCR, idList, sim.Sync, nil, true, 1)
 		requireElected(t, res, "announce")
@@ -218,7 +181,7 @@ func TestLCRAnnouncementAddsNMessagesAndNTime(t *testing.T) {
 func TestLCRElectsTheMaximumEverywhere(t *testing.T) {
 	for seed := uint64(1); seed <= 300; seed++ {
 		n := 1 + int(seed*13)%97
-		idList := arrangement(t, "random", n, seed)
+		idList := nlIDs(t, "random", n, seed)
 		var wake []sim.Wake
 		if seed%3 == 0 {
 			rng := sim.Stream(seed, "test-wake", 0)

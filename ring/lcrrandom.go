@@ -50,18 +50,15 @@ var LCRRandom = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtMost,
 			Formula: "n(n+1)/2", Source: "seed 001 §5.2.1.1 on keys: the k-th largest key travels at most n-k+1 hops (ties included)",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) * float64(c.N+1) / 2 }},
+			Value: boundTriangular},
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtLeast,
 			Formula: "n", Source: "every node wakes and sends its key to its successor",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "seed 001 §5.2.1.1 (announcement)",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundN},
+		announcementBound("leader", "seed 001 §5.2.1.1 (announcement)"),
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "n (2n with announcement)", Source: "seed 001 §5.2.1.1: at most n time, as LCR",
 			Value:   lcrTime,
-			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
+			Applies: timedFromZero},
 	},
 	Params: []elect.Param{{
 		Name: "bits", Default: "32",
@@ -161,7 +158,5 @@ func (p *lcrRandomNode) handleLeader(env elect.Env, k lcrKey) {
 	if k == p.key || p.leader {
 		return
 	}
-	env.SetLeader(k.id)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, k.message(lcrRandomLeader))
+	passOnLeader(env, elect.Left, k.message(lcrRandomLeader))
 }

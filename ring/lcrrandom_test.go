@@ -13,7 +13,6 @@ import (
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/topology"
 )
 
 // lrPrefixes returns the random prefixes the n nodes of a run with this seed
@@ -40,26 +39,6 @@ func lrSeedFor(t *testing.T, want []int64, b uint) uint64 {
 }
 
 func lrParams(b int) elect.Params { return elect.Params{"bits": fmt.Sprint(b)} }
-
-// runOK runs cfg (on a ring when no graph is given) and fails the test
-// unless exactly the promised leader is elected and every check holds.
-func runOK(t testing.TB, cfg sim.Config) *sim.Result {
-	t.Helper()
-	return nlRun(t, cfg)
-}
-
-// runAny runs cfg whatever its outcome.
-func runAny(t testing.TB, cfg sim.Config) *sim.Result {
-	t.Helper()
-	if cfg.Graph == nil {
-		cfg.Graph = topology.NewRing(len(cfg.IDs))
-	}
-	res, err := sim.Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
 
 // TestLCRRandomHandWorkedKeyRings checks LCR on keys (seed 001 §5.2.4,
 // Algorithm 5.1) on anonymous 4-rings with b = 2, synchronous delivery,
@@ -132,7 +111,7 @@ func TestLCRRandomElectsOneLeaderWithIDs(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			cfg.Wake = randomWake(rng, n, 5)
 		}
-		runOK(t, cfg)
+		nlRun(t, cfg)
 	}
 }
 
@@ -176,9 +155,9 @@ func TestLCRRandomAveragesNHnOnAnyArrangement(t *testing.T) {
 	var sum, sumSq float64
 	for seed := uint64(1); seed <= trials; seed++ {
 		cfg := sim.Config{Algorithm: ring.LCRRandom, IDs: dec, Delivery: sim.FIFO, Params: lrParams(40), Seed: seed}
-		x := runOK(t, cfg).MessagesByType["election"]
+		x := nlRun(t, cfg).MessagesByType["election"]
 		cfg.IDs = inc
-		if y := runOK(t, cfg).MessagesByType["election"]; y != x {
+		if y := nlRun(t, cfg).MessagesByType["election"]; y != x {
 			prefixes := lrPrefixes(seed, n, 40)
 			slices.Sort(prefixes)
 			if len(slices.Compact(prefixes)) == n {
@@ -388,7 +367,7 @@ func lrNaiveTwoLeaderProbability(n, b int) float64 {
 // the ID (ceil(lg 8) = 3 bits for IDs 0..7).
 func TestLCRRandomMessageBitsIncludeThePrefix(t *testing.T) {
 	for _, b := range []int{1, 5, 63} {
-		res := runOK(t, sim.Config{Algorithm: ring.LCRRandom, IDs: []elect.ID{7, 6, 5, 4, 3, 2, 1, 0}, Delivery: sim.FIFO,
+		res := nlRun(t, sim.Config{Algorithm: ring.LCRRandom, IDs: []elect.ID{7, 6, 5, 4, 3, 2, 1, 0}, Delivery: sim.FIFO,
 			Params: lrParams(b), Seed: 3, Announce: true})
 		if per := int64(1 + b + 3); res.Bits != res.Messages*per {
 			t.Errorf("b=%d: %d bits for %d messages, want %d each", b, res.Bits, res.Messages, per)

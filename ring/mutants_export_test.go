@@ -157,9 +157,7 @@ func (p *timeSliceNeverStops) Receive(env elect.Env, from elect.Port, m elect.Me
 		return
 	}
 	p.leaderID = m.ID
-	env.SetLeader(m.ID)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, m) // the bug: no Terminate, its timer still fires
+	passOnLeader(env, elect.Left, m) // the bug: no Terminate, its timer still fires
 }
 
 type slowFastForgetsToSlow struct{ slowFastNode }

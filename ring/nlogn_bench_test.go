@@ -7,7 +7,6 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/topology"
 )
 
 // BenchmarkNLogN measures simulator throughput (message deliveries per
@@ -23,16 +22,10 @@ func BenchmarkNLogN(b *testing.B) {
 					if n > 100_000 && testing.Short() {
 						b.Skip("n = 10^6 skipped with -short")
 					}
-					nlBench(b, alg, n, d)
+					b.ReportAllocs()
+					benchRun(b, alg, "random", n, d, elect.Params{"variant": "tagged"})
 				})
 			}
 		}
 	}
-}
-
-// nlBench runs alg once per iteration on a random ring (see benchSim).
-func nlBench(b *testing.B, alg *elect.Algorithm, n int, d sim.Delivery) {
-	b.ReportAllocs()
-	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, "random", n, 1), Delivery: d, Seed: 1,
-		Params: elect.Params{"variant": "tagged"}}, false)
 }

@@ -65,20 +65,17 @@ var Peterson = &elect.Algorithm{
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtMost,
 			Formula: "2n*floor(lg n) + 2n", Source: "seed 001 §5.2.3 (2 probes per link per phase, at most floor(lg n)+1 phases; " +
 				"the notes' 2n*ceil(lg n) plus the last phase's 2n)",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(elect.FloorLog2(c.N)+1) }},
+			Value: boundLgRounds},
 		{Name: "probe messages", Quantity: elect.Messages, Types: []string{"probe"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "2n probes per phase; with n >= 2 candidates phase 0 cannot be the last",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
-		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
-			Formula: "n", Source: "announcement round the ring (seed 001 §5: an extra broadcast phase)",
-			Value:   func(c elect.BoundContext) float64 { return float64(c.N) },
-			Applies: func(c elect.BoundContext) bool { return c.Announce }},
+			Value: boundTwoRounds},
+		announcementBound("leader", "announcement round the ring (seed 001 §5: an extra broadcast phase)"),
 		{Name: "time", Quantity: elect.Time, Relation: elect.AtMost,
 			Formula: "n(floor(lg n)+2) (+n with announcement)",
 			Source: "phases with c >= 2 candidates take at most n (a probe crosses two gaps), the last one 2n; " +
 				"seed 001 §5.2.3: time may be Theta(n log n)",
 			Value:   petersonTime,
-			Applies: func(c elect.BoundContext) bool { return c.AllAtZero && !c.CausalTime }},
+			Applies: timedFromZero},
 	},
 	Params: []elect.Param{{
 		Name: "variant", Default: "tagged",
@@ -129,11 +126,7 @@ func petersonProbeBits(c elect.BitContext) int {
 // its probes back after n and 2n; with at most floor(lg n)+1 phases the
 // election ends by n*floor(lg n) + 2n.
 func petersonTime(c elect.BoundContext) float64 {
-	t := float64(c.N) * float64(elect.FloorLog2(c.N)+2)
-	if c.Announce {
-		t += float64(c.N)
-	}
-	return t
+	return withAnnouncement(c, float64(c.N)*float64(elect.FloorLog2(c.N)+2))
 }
 
 // Message types of Peterson, in the order of Peterson.Messages.
@@ -271,7 +264,5 @@ func (p *petersonNode) handleLeader(env elect.Env, j elect.ID) {
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, elect.Message{Type: petersonLeader, ID: j})
+	passOnLeader(env, elect.Left, elect.Message{Type: petersonLeader, ID: j})
 }

@@ -2,7 +2,6 @@ package ring_test
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -37,40 +36,13 @@ import (
 //     bound exactly (the notes' 2n*ceil(lg n) = 16 leaves out the last
 //     phase). Rounds 2 + 4 + 8 = 14.
 func TestPetersonSmallRingsExactCounts(t *testing.T) {
-	cases := []struct {
-		ids    []elect.ID
-		probes int64
-		leader int
-		rounds float64
-	}{
+	checkProbeRings(t, sim.Config{Algorithm: ring.Peterson, Params: elect.Params{"variant": "tagged"}, Seed: 5}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 2},
 		{[]elect.ID{0, 1}, 8, 0, 6},
 		{[]elect.ID{0, 1, 2, 3}, 16, 0, 10},
 		{[]elect.ID{3, 2, 1, 0}, 16, 1, 10},
 		{[]elect.ID{0, 2, 1, 3}, 24, 2, 14},
-	}
-	for _, tc := range cases {
-		for _, d := range nlDeliveries {
-			for _, announce := range []bool{false, true} {
-				t.Run(fmt.Sprintf("ids=%v/%s/announce=%v", tc.ids, d, announce), func(t *testing.T) {
-					res := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: tc.ids, Delivery: d, Announce: announce,
-						Params: elect.Params{"variant": "tagged"}, Seed: 5})
-					if got := res.MessagesByType["probe"]; got != tc.probes {
-						t.Errorf("probes = %d, want %d", got, tc.probes)
-					}
-					if res.LeaderIndex != tc.leader {
-						t.Errorf("leader is node %d, want node %d", res.LeaderIndex, tc.leader)
-					}
-					if announce && res.MessagesByType["leader"] != int64(len(tc.ids)) {
-						t.Errorf("leader messages = %d, want n", res.MessagesByType["leader"])
-					}
-					if d == sim.Sync && !announce && res.Time != tc.rounds {
-						t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
-					}
-				})
-			}
-		}
-	}
+	})
 }
 
 // TestPetersonLeaderHoldsMaxNotOwnID: the last candidate carries the maximum
@@ -110,13 +82,9 @@ func TestPetersonLeaderHoldsMaxNotOwnID(t *testing.T) {
 // of probes.
 func TestPetersonTaggedOnRandomRings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 2))
-	seeds := 6
-	if testing.Short() {
-		seeds = 2
-	}
 	params := elect.Params{"variant": "tagged"}
 	for _, n := range nlSizes {
-		for s := range seeds {
+		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(77*n+s))
 			ref := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: sim.FIFO, Params: params})
 			probes := ref.MessagesByType["probe"]
@@ -219,35 +187,14 @@ func TestPetersonMessagesTwoNFloorLgNPlusTwoN(t *testing.T) {
 // state encoding changes with every step of Algorithm 5.2's loop, and with a
 // probe buffered for a later phase.
 func TestPetersonStateSeesState(t *testing.T) {
-	p := ring.Peterson.New(elect.NodeInfo{ID: 5, Params: elect.Params{"variant": "tagged"}})
-	env := nlEnv()
-	p.Wake(env, true)
-	seen := map[string]string{nlState(p): "woken"}
-	steps := []struct {
-		name string
-		m    elect.Message
-	}{
-		{"probe of a later phase buffered", elect.Message{Type: 0, ID: 1, A: 2}},
-		{"id2 = 9", elect.Message{Type: 0, ID: 9, A: 0}},
-		{"id3 = 3: adopts 9, phase 1, then handles the buffered probe", elect.Message{Type: 0, ID: 3, A: 1}},
-		{"id3 = 11: relay", elect.Message{Type: 0, ID: 11, A: 3}},
-	}
-	for _, st := range steps {
-		p.Receive(env, elect.Left, st.m)
-		f := nlState(p)
-		if prev, dup := seen[f]; dup {
-			t.Errorf("after %s the state equals the one after %s", st.name, prev)
-		}
-		seen[f] = st.name
-	}
+	sent := driveDistinct(t, ring.Peterson.New(elect.NodeInfo{ID: 5, Params: elect.Params{"variant": "tagged"}}), []handStep{
+		{"probe of a later phase buffered", elect.Left, elect.Message{Type: 0, ID: 1, A: 2}},
+		{"id2 = 9", elect.Left, elect.Message{Type: 0, ID: 9, A: 0}},
+		{"id3 = 3: adopts 9, phase 1, then handles the buffered probe", elect.Left, elect.Message{Type: 0, ID: 3, A: 1}},
+		{"id3 = 11: relay", elect.Left, elect.Message{Type: 0, ID: 11, A: 3}},
+	})
 	// Sent: probe(0,5), probe(1/2,9), probe(1,9), probe(1+1/2,1): tags 0..3.
 	want := []elect.ID{5, 9, 9, 1}
-	var sent []elect.Message
-	for _, f := range env.Effects() {
-		if f.Kind == elect.EffectSend {
-			sent = append(sent, f.Msg)
-		}
-	}
 	if len(sent) != len(want) {
 		t.Fatalf("sent %v, want IDs %v", sent, want)
 	}

@@ -55,10 +55,10 @@ var ProbabilisticFranklin = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "election messages", Quantity: elect.Messages, Types: []string{"election"}, Relation: elect.AtLeast,
 			Formula: "4n (2n if n = 1)", Source: "2n per round; with n >= 2 active processes round 0 is not the last",
-			Value: func(c elect.BoundContext) float64 { return 2 * float64(c.N) * float64(min(c.N, 2)) }},
+			Value: boundTwoRounds},
 		{Name: "leader messages", Quantity: elect.Messages, Types: []string{"leader"}, Relation: elect.Exactly,
 			Formula: "n", Source: "Bakhshi et al. 2008: the leader's message goes one way round the ring",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
+			Value: boundN},
 	},
 	Params: []elect.Param{{
 		Name: "k", Default: "n",
@@ -216,7 +216,5 @@ func (p *probFranklinNode) handleLeader(env elect.Env, from elect.Port, j elect.
 	if p.elected {
 		return
 	}
-	env.SetLeader(j)
-	env.Decide(elect.NotElected)
-	env.Send(from.Opposite(), elect.Message{Type: pfLeader, ID: j})
+	passOnLeader(env, from.Opposite(), elect.Message{Type: pfLeader, ID: j})
 }

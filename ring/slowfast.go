@@ -100,7 +100,7 @@ var SlowFast = &elect.Algorithm{
 			Value: func(c elect.BoundContext) float64 { return float64(5 * c.N) }},
 		{Name: "fast messages", Quantity: elect.Messages, Types: []string{"fast"}, Relation: elect.AtMost,
 			Formula: "n", Source: "seed 003, type 1 messages: no processor forwards more than one fast message",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
+			Value: boundN},
 		{Name: "messages", Quantity: elect.Messages, Relation: elect.AtMost,
 			Formula: "3n-2 (simultaneous start)", Source: "n first hops, the winner's n-1 slow hops, at most n-2 other slow hops (derived in slowfast.go)",
 			Value:   func(c elect.BoundContext) float64 { return float64(3*c.N - 2) },

@@ -37,7 +37,7 @@ var slowFastProse = elect.Params{"variant": "prose"}
 // 6, 7, 0: 6. The winner is the smallest initiator ID, 3, not the smallest
 // ID (2, node 4's, a relay).
 func TestSlowFastHandWorkedStaggeredWakeUps(t *testing.T) {
-	res := runOK(t, sim.Config{
+	res := nlRun(t, sim.Config{
 		Algorithm: ring.SlowFast, IDs: []elect.ID{9, 3, 7, 5, 2, 8, 4, 6}, Delivery: sim.Sync, Params: slowFastProse,
 		Wake: []sim.Wake{{Node: 1, At: 0}, {Node: 3, At: 1}, {Node: 5, At: 2}, {Node: 6, At: 0}},
 	})
@@ -66,7 +66,7 @@ func TestSlowFastHandWorkedStaggeredWakeUps(t *testing.T) {
 // for every other ID v at most (n-2)/2^(v-m) slow hops before the winner
 // overtakes it, at most n-2 in all) and the slides' 5n hold.
 func TestSlowFastSimultaneousStartCanExceedTwoN(t *testing.T) {
-	res := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 2, 3, 1, 4, 5}, Delivery: sim.Sync, Params: slowFastProse})
+	res := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 2, 3, 1, 4, 5}, Delivery: sim.Sync, Params: slowFastProse})
 	if res.MessagesByType["fast"] != 6 || res.MessagesByType["slow"] != 7 || res.Time != 6 || res.LeaderIndex != 0 {
 		t.Errorf("messages %v, time %v, leader node %d; want fast 6 slow 7, time 6, node 0", res.MessagesByType, res.Time, res.LeaderIndex)
 	}
@@ -98,7 +98,7 @@ func TestSlowFastBoundFiveN(t *testing.T) {
 		if !simultaneous {
 			cfg.Wake = randomWake(rng, n, int64(2*n))
 		}
-		res := runOK(t, cfg)
+		res := nlRun(t, cfg)
 		k := 0
 		if simultaneous {
 			k = 1
@@ -125,13 +125,13 @@ func TestSlowFastLiteralActiveCaseStalls(t *testing.T) {
 	if lit.Outcome != sim.NoLeader || lit.Messages != 3 {
 		t.Errorf("literal: outcome %s, %d messages; want no-leader, 3", lit.Outcome, lit.Messages)
 	}
-	prose := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: sim.Sync, Params: slowFastProse})
+	prose := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: sim.Sync, Params: slowFastProse})
 	if prose.Messages != 5 || prose.Time != 5 {
 		t.Errorf("prose: %d messages, time %v; want 5, 5", prose.Messages, prose.Time)
 	}
 	ids0 := []elect.ID{0, 2, 1, 3}
-	a := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: elect.Params{"variant": "literal"}})
-	b := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: slowFastProse})
+	a := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: elect.Params{"variant": "literal"}})
+	b := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: slowFastProse})
 	if a.Messages != 7 || b.Messages != 8 || a.Time != 4 || b.Time != 4 {
 		t.Errorf("winner ID 0: literal %d messages in %v rounds, prose %d in %v; want 7 and 8 in 4", a.Messages, a.Time, b.Messages, b.Time)
 	}
@@ -143,13 +143,13 @@ func TestSlowFastLiteralActiveCaseStalls(t *testing.T) {
 // replaced by 0 in rounds 2 and 3; the run ends when 0 is back, at round
 // 1+3*2^0 = 4, after a handful of events.
 func TestSlowFastReplacedMessagesAreCancelled(t *testing.T) {
-	res := runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 40, 50, 60}, Delivery: sim.Sync, Params: slowFastProse})
+	res := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 40, 50, 60}, Delivery: sim.Sync, Params: slowFastProse})
 	if res.Time != 4 || res.Events > 20 {
 		t.Errorf("time %v, %d events; want 4 and no stale timer", res.Time, res.Events)
 	}
 	// IDs whose delay does not even fit in 64 bits are parked and replaced
 	// the same way.
-	res = runOK(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 70, 100, 1 << 40}, Delivery: sim.Sync, Params: slowFastProse})
+	res = nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 70, 100, 1 << 40}, Delivery: sim.Sync, Params: slowFastProse})
 	if res.Time != 4 {
 		t.Errorf("time %v with huge IDs; want 4", res.Time)
 	}
@@ -209,7 +209,7 @@ func TestSlowFastWakeReadings(t *testing.T) {
 		return sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{3, 1, 2}, Delivery: sim.Sync,
 			Params: elect.Params{"variant": "prose", "wake": wake}, Wake: []sim.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
 	}
-	prose := runOK(t, cfg("prose"))
+	prose := nlRun(t, cfg("prose"))
 	if prose.LeaderID != 1 || prose.MessagesByType["fast"] != 3 || prose.MessagesByType["slow"] != 1 || prose.Time != 5 {
 		t.Errorf("prose: leader ID %d, messages %v, time %v; want ID 1, fast 3 slow 1, time 5", prose.LeaderID, prose.MessagesByType, prose.Time)
 	}
@@ -225,7 +225,7 @@ func TestSlowFastWakeReadings(t *testing.T) {
 		c.Wake = nil
 		return c
 	}
-	a, b := runOK(t, all("prose")), runOK(t, all("literal"))
+	a, b := nlRun(t, all("prose")), nlRun(t, all("literal"))
 	if a.LeaderID != b.LeaderID || a.Messages != b.Messages || a.Time != b.Time {
 		t.Errorf("all at round 0: prose %d/%d/%v, literal %d/%d/%v (leader, messages, time)", a.LeaderID, a.Messages, a.Time, b.LeaderID, b.Messages, b.Time)
 	}

@@ -13,10 +13,8 @@ func (p *lcrNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *lcrNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.maxID))
-	b = elect.AppendBool(b, p.leader)
-	return elect.AppendBool(b, p.announce)
+	b = elect.AppendInts(b, int64(p.id), int64(p.maxID))
+	return appendBools(b, p.leader, p.announce)
 }
 
 // Clone implements elect.Snapshotter.
@@ -34,11 +32,8 @@ func (p *hsNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *hsNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, p.phase)
-	b = elect.AppendInt(b, p.replied)
-	b = elect.AppendBool(b, p.elected)
-	return elect.AppendBool(b, p.announce)
+	b = elect.AppendInts(b, int64(p.id), p.phase, p.replied)
+	return appendBools(b, p.elected, p.announce)
 }
 
 // Clone implements elect.Snapshotter: the buffer of later probes is copied.
@@ -50,13 +45,8 @@ func (p *petersonNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *petersonNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.current))
-	b = elect.AppendInt(b, int64(p.id2))
-	b = elect.AppendInt(b, p.phase)
-	for _, f := range [...]bool{p.second, p.relay, p.elected, p.tagged, p.announce} {
-		b = elect.AppendBool(b, f)
-	}
+	b = elect.AppendInts(b, int64(p.id), int64(p.current), int64(p.id2), p.phase)
+	b = appendBools(b, p.second, p.relay, p.elected, p.tagged, p.announce)
 	b = elect.AppendUint(b, uint64(len(p.later)))
 	for _, m := range p.later {
 		b = appendMessage(b, m)
@@ -69,16 +59,11 @@ func (p *franklinNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *franklinNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.round))
-	b = elect.AppendBool(b, p.active)
-	b = elect.AppendBool(b, p.elected)
-	b = elect.AppendBool(b, p.announce)
+	b = elect.AppendInts(b, int64(p.id), int64(p.round))
+	b = appendBools(b, p.active, p.elected, p.announce)
 	for _, s := range p.side {
-		b = elect.AppendBool(b, s.got)
-		b = elect.AppendBool(b, s.early)
-		b = elect.AppendInt(b, int64(s.id))
-		b = elect.AppendInt(b, int64(s.earlyID))
+		b = appendBools(b, s.got, s.early)
+		b = elect.AppendInts(b, int64(s.id), int64(s.earlyID))
 	}
 	return b
 }
@@ -90,12 +75,8 @@ func (p *lcrRandomNode) Clone() elect.Node { c := *p; return &c }
 func (p *lcrRandomNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
 	b = elect.AppendUint(b, uint64(p.bits))
-	b = elect.AppendInt(b, p.key.r)
-	b = elect.AppendInt(b, int64(p.key.id))
-	b = elect.AppendInt(b, p.maxKey.r)
-	b = elect.AppendInt(b, int64(p.maxKey.id))
-	b = elect.AppendBool(b, p.leader)
-	return elect.AppendBool(b, p.announce)
+	b = elect.AppendInts(b, p.key.r, int64(p.key.id), p.maxKey.r, int64(p.maxKey.id))
+	return appendBools(b, p.leader, p.announce)
 }
 
 // Clone implements elect.Snapshotter.
@@ -103,9 +84,7 @@ func (p *timeSliceNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *timeSliceNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, p.n)
-	b = elect.AppendInt(b, int64(p.leaderID))
+	b = elect.AppendInts(b, int64(p.id), p.n, int64(p.leaderID))
 	return elect.AppendBool(b, p.elected)
 }
 
@@ -116,14 +95,11 @@ func (p *slowFastNode) Clone() elect.Node { c := *p; return &c }
 // OUT_BUFFER and the timer generation are state.
 func (p *slowFastNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	for _, f := range [...]bool{p.literal, p.literalWake, p.woken, p.waking, p.active, p.elected} {
-		b = elect.AppendBool(b, f)
-	}
+	b = appendBools(b, p.literal, p.literalWake, p.woken, p.waking, p.active, p.elected)
 	b = elect.AppendInt(b, int64(p.smaller))
 	b = appendMessage(b, p.out)
 	b = elect.AppendBool(b, p.pending)
-	b = elect.AppendInt(b, p.timeout)
-	return elect.AppendInt(b, p.gen)
+	return elect.AppendInts(b, p.timeout, p.gen)
 }
 
 // Clone implements elect.Snapshotter.
@@ -133,19 +109,23 @@ func (p *itaiRodehNode) Clone() elect.Node { c := *p; return &c }
 // round is state.
 func (p *itaiRodehNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, p.n)
-	for _, f := range [...]bool{p.woken, p.active, p.elected} {
-		b = elect.AppendBool(b, f)
+	b = appendBools(b, p.woken, p.active, p.elected)
+	return elect.AppendInts(b, p.round, p.id)
+}
+
+// appendBools appends each of vs to a state encoding, in order, as
+// elect.AppendBool does.
+func appendBools(b []byte, vs ...bool) []byte {
+	for _, v := range vs {
+		b = elect.AppendBool(b, v)
 	}
-	b = elect.AppendInt(b, p.round)
-	return elect.AppendInt(b, p.id)
+	return b
 }
 
 // appendMessage appends a message's four fields to a state encoding.
 func appendMessage(b []byte, m elect.Message) []byte {
 	b = elect.AppendUint(b, uint64(m.Type))
-	b = elect.AppendInt(b, int64(m.ID))
-	b = elect.AppendInt(b, m.A)
-	return elect.AppendInt(b, m.B)
+	return elect.AppendInts(b, int64(m.ID), m.A, m.B)
 }
 
 // Clone implements elect.Snapshotter.
@@ -153,12 +133,8 @@ func (p *dkrNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *dkrNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.max))
-	b = elect.AppendInt(b, int64(p.left))
-	for _, f := range [...]bool{p.second, p.relay, p.elected, p.announce, p.b} {
-		b = elect.AppendBool(b, f)
-	}
+	b = elect.AppendInts(b, int64(p.id), int64(p.max), int64(p.left))
+	b = appendBools(b, p.second, p.relay, p.elected, p.announce, p.b)
 	b = elect.AppendInt(b, int64(p.phase))
 	return elect.AppendUint(b, uint64(p.state))
 }
@@ -168,13 +144,8 @@ func (p *hpNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *hpNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.lastLabel))
-	b = elect.AppendInt(b, p.lastRound)
-	for _, f := range [...]bool{p.started, p.elected, p.announce} {
-		b = elect.AppendBool(b, f)
-	}
-	return b
+	b = elect.AppendInts(b, int64(p.id), int64(p.lastLabel), p.lastRound)
+	return appendBools(b, p.started, p.elected, p.announce)
 }
 
 // Clone implements elect.Snapshotter.
@@ -183,9 +154,7 @@ func (p *krsNode) Clone() elect.Node { c := *p; return &c }
 // AppendState implements elect.Snapshotter.
 func (p *krsNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	for _, f := range [...]bool{p.started, p.passive, p.waiting, p.elected, p.announce} {
-		b = elect.AppendBool(b, f)
-	}
+	b = appendBools(b, p.started, p.passive, p.waiting, p.elected, p.announce)
 	for _, s := range p.side {
 		b = elect.AppendBool(b, s.got)
 		b = elect.AppendInt(b, int64(s.v))
@@ -201,20 +170,12 @@ func (p *probFranklinNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter: the identity drawn is state.
 func (p *probFranklinNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.self))
-	b = elect.AppendInt(b, p.n)
-	b = elect.AppendInt(b, p.k)
-	for _, f := range [...]bool{p.started, p.active, p.elected} {
-		b = elect.AppendBool(b, f)
-	}
-	b = elect.AppendInt(b, p.bit)
-	b = elect.AppendInt(b, p.id)
+	b = elect.AppendInts(b, int64(p.self), p.n, p.k)
+	b = appendBools(b, p.started, p.active, p.elected)
+	b = elect.AppendInts(b, p.bit, p.id)
 	for _, s := range p.side {
-		b = elect.AppendBool(b, s.got)
-		b = elect.AppendBool(b, s.early)
-		b = elect.AppendInt(b, s.id)
-		b = elect.AppendInt(b, s.earlyID)
-		b = elect.AppendInt(b, s.earlyHop)
+		b = appendBools(b, s.got, s.early)
+		b = elect.AppendInts(b, s.id, s.earlyID, s.earlyHop)
 	}
 	return b
 }

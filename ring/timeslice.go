@@ -43,7 +43,7 @@ var TimeSlice = &elect.Algorithm{
 	Bounds: []elect.Bound{
 		{Name: "messages", Quantity: elect.Messages, Relation: elect.Exactly,
 			Formula: "n", Source: "seed 003: \"Total number of messages: n\"",
-			Value: func(c elect.BoundContext) float64 { return float64(c.N) }},
+			Value: boundN},
 		{Name: "time", Quantity: elect.Time, Relation: elect.Exactly,
 			Formula: "n(m+1), m the smallest ID", Source: "seed 003: Θ(n·m) rounds; phase m starts at round m·n and its n messages take n rounds",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N) * (float64(c.MinID) + 1) }},
@@ -114,8 +114,6 @@ func (p *timeSliceNode) Receive(env elect.Env, from elect.Port, m elect.Message)
 		return
 	}
 	p.leaderID = m.ID
-	env.SetLeader(m.ID)
-	env.Decide(elect.NotElected)
-	env.Send(elect.Left, m)
+	passOnLeader(env, elect.Left, m)
 	env.Terminate()
 }
