@@ -1,7 +1,6 @@
 package complete
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -157,12 +156,8 @@ const (
 var agVariantNames = [...]string{"seed", "wait", "literal"}
 
 func parseAGVariant(s string) (agVariant, error) {
-	for i, name := range agVariantNames {
-		if s == name {
-			return agVariant(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown variant %q; use seed, wait or literal", s)
+	i, err := choice("variant", agVariantNames[:], s)
+	return agVariant(i), err
 }
 
 func checkAGVariant(s string) error {
@@ -183,12 +178,8 @@ const (
 var agOrderNames = [...]string{"shuffle", "rotate", "index"}
 
 func parseAGOrder(s string) (agOrder, error) {
-	for i, name := range agOrderNames {
-		if s == name {
-			return agOrder(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown order %q; use shuffle, rotate or index", s)
+	i, err := choice("order", agOrderNames[:], s)
+	return agOrder(i), err
 }
 
 func checkAGOrder(s string) error {
@@ -476,9 +467,7 @@ func (p *agNode) becomeLeader(env elect.Env) {
 	p.queue, p.moved = nil, nil
 	env.Decide(elect.Elected)
 	env.SetLeader(p.id)
-	for q := range p.degree {
-		env.Send(elect.Port(q), elect.Message{Type: agLeader, ID: p.id})
-	}
+	sendAll(env, p.degree, elect.Message{Type: agLeader, ID: p.id})
 	if p.degree == 0 {
 		env.Terminate()
 	}
@@ -502,9 +491,7 @@ func (p *agNode) handleEnd(env elect.Env) {
 	}
 	p.counter++
 	if p.counter == p.degree {
-		for q := range p.degree {
-			env.Send(elect.Port(q), elect.Message{Type: agEnd})
-		}
+		sendAll(env, p.degree, elect.Message{Type: agEnd})
 		env.Terminate()
 	}
 }
