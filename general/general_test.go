@@ -59,12 +59,16 @@ func build(t testing.TB, tp topo, seed uint64) (*topology.Graph, []elect.ID) {
 	if err != nil {
 		t.Fatalf("%s on %d: %v", tp.spec, tp.n, err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 77))
-	ids := make([]elect.ID, g.N)
-	for i, v := range rng.Perm(g.N) {
+	return g, permutedIDs(rand.New(rand.NewPCG(seed, 77)), g.N)
+}
+
+// permutedIDs is a random permutation of 0..n-1 as IDs.
+func permutedIDs(rng *rand.Rand, n int) []elect.ID {
+	ids := make([]elect.ID, n)
+	for i, v := range rng.Perm(n) {
 		ids[i] = elect.ID(v)
 	}
-	return g, ids
+	return ids
 }
 
 // run runs alg and fails the test unless it elected with every check held.

@@ -112,7 +112,7 @@ func TestPetersonMeshSyncTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, arrangement := range []string{"random", "increasing", "decreasing"} {
-			res := yoyoRunWith(t, PetersonMesh, g, arrangement, sim.Sync)
+			res := runArranged(t, PetersonMesh, g, arrangement, sim.Sync)
 			if want := float64(3*(wh[0]+wh[1]) - 5); res.Time != want {
 				t.Errorf("%s, ids %s: %v rounds, want 3(a+b)-5 = %v", g.Name, arrangement, res.Time, want)
 			}
@@ -126,7 +126,7 @@ func TestPetersonMeshOneNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := yoyoRunWith(t, PetersonMesh, g, "random", sim.FIFO)
+	res := runArranged(t, PetersonMesh, g, "random", sim.FIFO)
 	if res.Messages != 0 || res.Time != 0 {
 		t.Errorf("1x1: %d messages, time %v; want none", res.Messages, res.Time)
 	}
