@@ -109,11 +109,11 @@ var AfekGafni = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order in which a candidate traverses its links: shuffle (a random order per node, as the source framework), rotate (from a random link, cyclically) or index (port 0 first: every candidate tries the lowest-index node first)",
-		Check: checkAGOrder,
+		Check: checkChoice("order", agOrderNames[:]...),
 	}, {
 		Name: "variant", Default: "seed",
 		Help:  "seed (prose, no blocking), wait (ordinary parts wait for the answer to ASK; ANSWER_DENY_CANDIDATE sent), literal (dead candidates compare as in the pseudo-code)",
-		Check: checkAGVariant,
+		Check: checkChoice("variant", agVariantNames[:]...),
 	}},
 	New:  agNodes.New,
 	Init: agNodes.Init,
@@ -122,8 +122,8 @@ var AfekGafni = &elect.Algorithm{
 var agNodes = elect.NodesOf(agInit)
 
 func agInit(p *agNode, info elect.NodeInfo) {
-	v, _ := parseAGVariant(info.Params.String("variant"))
-	o, _ := parseAGOrder(info.Params.String("order"))
+	v, _ := choice[agVariant]("variant", agVariantNames[:], info.Params.String("variant"))
+	o, _ := choice[agOrder]("order", agOrderNames[:], info.Params.String("order"))
 	*p = agNode{id: info.ID, degree: int32(info.Degree), variant: v, father: noPort, potentialFather: noPort, order: o}
 }
 
@@ -155,16 +155,6 @@ const (
 
 var agVariantNames = [...]string{"seed", "wait", "literal"}
 
-func parseAGVariant(s string) (agVariant, error) {
-	i, err := choice("variant", agVariantNames[:], s)
-	return agVariant(i), err
-}
-
-func checkAGVariant(s string) error {
-	_, err := parseAGVariant(s)
-	return err
-}
-
 // agOrder is the order in which a candidate traverses its links (see
 // AfekGafni).
 type agOrder uint8
@@ -176,16 +166,6 @@ const (
 )
 
 var agOrderNames = [...]string{"shuffle", "rotate", "index"}
-
-func parseAGOrder(s string) (agOrder, error) {
-	i, err := choice("order", agOrderNames[:], s)
-	return agOrder(i), err
-}
-
-func checkAGOrder(s string) error {
-	_, err := parseAGOrder(s)
-	return err
-}
 
 // agStatus is the seed's node status.
 type agStatus uint8

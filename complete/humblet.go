@@ -95,22 +95,17 @@ var Humblet = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order of a node's links: shuffle (a random numbering per node, as the source framework) or index (the topology's port order)",
-		Check: checkLinkOrder,
+		Check: checkChoice("order", "shuffle", "index"),
 	}, {
 		Name: "variant", Default: "all",
 		Help:  "all (the paper: a candidate captures all n-1 others) or majority (stop at size > n/2 and announce with LEADER, as the source framework)",
-		Check: checkHumbletVariant,
+		Check: checkChoice("variant", "all", "majority"),
 	}},
 	New:  humbletNodes.New,
 	Init: humbletNodes.Init,
 }
 
 var humbletElectionTypes = []string{"TEST", "ASK", "YES", "NO", "WINNER"}
-
-func checkHumbletVariant(v string) error {
-	_, err := choice("variant", []string{"all", "majority"}, v)
-	return err
-}
 
 // humbletBound is 4 * sum over the sizes s at which a TEST may be sent of
 // min(K, floor(n/s)).

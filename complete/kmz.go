@@ -114,7 +114,7 @@ var KMZ = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order in which a king asks its links: shuffle (a random order per node, as the source framework) or index (the topology's port order)",
-		Check: checkLinkOrder,
+		Check: checkChoice("order", "shuffle", "index"),
 	}},
 	New:  kmzNodes.New,
 	Init: kmzNodes.Init,
