@@ -1,10 +1,10 @@
-package general
+package general_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -13,11 +13,10 @@ import (
 // elected one leader, every check held and every VALUE got one vote.
 func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d sim.Delivery, seed uint64) *sim.Result {
 	t.Helper()
-	what := fmt.Sprintf("%s, ids %s, %v, seed %d", g.Name, arrangement, d, seed)
-	res := runElects(t, what, sim.Config{Algorithm: YoYo, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, seed), Delivery: d, Seed: seed, MaxEvents: 1 << 30})
+	res := run(t, sim.Config{Algorithm: general.YoYo, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, seed), Delivery: d, Seed: seed, MaxEvents: 1 << 30})
 	// Every VALUE is answered by exactly one vote (Santoro's -YO).
 	if v, votes := res.MessagesByType["VALUE"], res.MessagesByType["YES"]+res.MessagesByType["NO"]; v != votes {
-		t.Fatalf("%s: %d VALUE messages but %d votes", what, v, votes)
+		t.Fatalf("%s, ids %s, %v, seed %d: %d VALUE messages but %d votes", g.Name, arrangement, d, seed, v, votes)
 	}
 	return res
 }
