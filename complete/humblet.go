@@ -213,10 +213,7 @@ func (p *humbletNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 			env.Send(from, elect.Message{Type: hNo})
 		}
 	case hYes:
-		c := p.contender
-		p.master = c.from
-		env.SetLeader(c.id)
-		env.Send(c.from, elect.Message{Type: hWinner})
+		p.capturedBy(env, p.contender)
 		p.contender.from = noPort
 	case hNo:
 		p.contender.from = noPort
@@ -250,13 +247,19 @@ func (p *humbletNode) serve(env elect.Env) {
 			continue // the challenger waits for ever
 		}
 		p.lose(env)
-		p.master = c.from
-		env.SetLeader(c.id)
-		env.Send(c.from, elect.Message{Type: hWinner})
+		p.capturedBy(env, c)
 	}
 	if len(p.queue) == 0 {
 		p.queue = p.queue[:0:0]
 	}
+}
+
+// capturedBy makes challenger c's link the node's master and answers it
+// WINNER.
+func (p *humbletNode) capturedBy(env elect.Env, c hChallenge) {
+	p.master = c.from
+	env.SetLeader(c.id)
+	env.Send(c.from, elect.Message{Type: hWinner})
 }
 
 // Clone implements elect.Snapshotter.
