@@ -1,7 +1,6 @@
 package complete
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 
@@ -110,11 +109,11 @@ var AfekGafni = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order in which a candidate traverses its links: shuffle (a random order per node, as the source framework), rotate (from a random link, cyclically) or index (port 0 first: every candidate tries the lowest-index node first)",
-		Check: checkAGOrder,
+		Check: checkChoice("order", agOrderNames[:]...),
 	}, {
 		Name: "variant", Default: "seed",
 		Help:  "seed (prose, no blocking), wait (ordinary parts wait for the answer to ASK; ANSWER_DENY_CANDIDATE sent), literal (dead candidates compare as in the pseudo-code)",
-		Check: checkAGVariant,
+		Check: checkChoice("variant", agVariantNames[:]...),
 	}},
 	New:  agNodes.New,
 	Init: agNodes.Init,
@@ -123,8 +122,8 @@ var AfekGafni = &elect.Algorithm{
 var agNodes = elect.NodesOf(agInit)
 
 func agInit(p *agNode, info elect.NodeInfo) {
-	v, _ := parseAGVariant(info.Params.String("variant"))
-	o, _ := parseAGOrder(info.Params.String("order"))
+	v, _ := choice[agVariant]("variant", agVariantNames[:], info.Params.String("variant"))
+	o, _ := choice[agOrder]("order", agOrderNames[:], info.Params.String("order"))
 	*p = agNode{id: info.ID, degree: int32(info.Degree), variant: v, father: noPort, potentialFather: noPort, order: o}
 }
 
@@ -156,20 +155,6 @@ const (
 
 var agVariantNames = [...]string{"seed", "wait", "literal"}
 
-func parseAGVariant(s string) (agVariant, error) {
-	for i, name := range agVariantNames {
-		if s == name {
-			return agVariant(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown variant %q; use seed, wait or literal", s)
-}
-
-func checkAGVariant(s string) error {
-	_, err := parseAGVariant(s)
-	return err
-}
-
 // agOrder is the order in which a candidate traverses its links (see
 // AfekGafni).
 type agOrder uint8
@@ -181,20 +166,6 @@ const (
 )
 
 var agOrderNames = [...]string{"shuffle", "rotate", "index"}
-
-func parseAGOrder(s string) (agOrder, error) {
-	for i, name := range agOrderNames {
-		if s == name {
-			return agOrder(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown order %q; use shuffle, rotate or index", s)
-}
-
-func checkAGOrder(s string) error {
-	_, err := parseAGOrder(s)
-	return err
-}
 
 // agStatus is the seed's node status.
 type agStatus uint8
@@ -476,9 +447,7 @@ func (p *agNode) becomeLeader(env elect.Env) {
 	p.queue, p.moved = nil, nil
 	env.Decide(elect.Elected)
 	env.SetLeader(p.id)
-	for q := range p.degree {
-		env.Send(elect.Port(q), elect.Message{Type: agLeader, ID: p.id})
-	}
+	sendAll(env, p.degree, elect.Message{Type: agLeader, ID: p.id})
 	if p.degree == 0 {
 		env.Terminate()
 	}
@@ -502,9 +471,7 @@ func (p *agNode) handleEnd(env elect.Env) {
 	}
 	p.counter++
 	if p.counter == p.degree {
-		for q := range p.degree {
-			env.Send(elect.Port(q), elect.Message{Type: agEnd})
-		}
+		sendAll(env, p.degree, elect.Message{Type: agEnd})
 		env.Terminate()
 	}
 }

@@ -24,31 +24,6 @@ func agConfig(ids []elect.ID, d sim.Delivery, order, variant string) sim.Config 
 	}
 }
 
-// runOK runs cfg and fails the test unless it elected exactly one leader,
-// informed every node, and every declared bound held.
-func runOK(t testing.TB, cfg sim.Config) *sim.Result {
-	t.Helper()
-	if cfg.MaxEvents == 0 {
-		// Far above anything the algorithm needs (at most 4n*H_n + 3(n-1)
-		// messages): reaching it means the run did not quiesce.
-		n := int64(cfg.Graph.N)
-		cfg.MaxEvents = 100*n*n + 1000
-	}
-	res, err := sim.Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 || !res.AllKnowLeader {
-		t.Fatalf("outcome %s (%s), %d leaders, all know leader %v", res.Outcome, res.Violation, res.Leaders, res.AllKnowLeader)
-	}
-	for _, c := range res.Checks {
-		if !c.Holds {
-			t.Fatalf("check %q failed: %v %s %v", c.Name, c.Actual, c.Relation, c.Expected)
-		}
-	}
-	return res
-}
-
 // deliveries runs cfg with a trace and returns its deliveries as
 // "from->to TYPE(level,id)" (LEADER and END as "TYPE(id)" and "TYPE").
 func deliveries(t *testing.T, cfg sim.Config) ([]string, *sim.Result) {
@@ -252,31 +227,6 @@ func TestAfekGafniSingleNode(t *testing.T) {
 }
 
 var agDeliveries = []sim.Delivery{sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
-
-// randomWake returns nil (every node at time 0) or a random non-empty set of
-// initiators with wake-up times 0..3.
-func randomWake(rng *rand.Rand, n int) []sim.Wake {
-	if rng.IntN(3) == 0 {
-		return nil
-	}
-	k := 1 + rng.IntN(n)
-	perm := rng.Perm(n)[:k]
-	slices.Sort(perm)
-	wake := make([]sim.Wake, k)
-	for i, node := range perm {
-		wake[i] = sim.Wake{Node: node, At: int64(rng.IntN(4))}
-	}
-	return wake
-}
-
-// randomIDs returns n distinct IDs in random order.
-func randomIDs(rng *rand.Rand, n int) []elect.ID {
-	list := make([]elect.ID, n)
-	for i, v := range rng.Perm(4 * n)[:n] {
-		list[i] = elect.ID(v)
-	}
-	return list
-}
 
 // TestAfekGafniElectsOneLeaderInformsAllAndTerminates is seed 002's
 // correctness claim ("there will always be the maximum candidate") and

@@ -59,9 +59,7 @@ type allToAllNode struct {
 }
 
 func (p *allToAllNode) Wake(env elect.Env, spontaneous bool) {
-	for q := range p.degree {
-		env.Send(elect.Port(q), elect.Message{Type: a2aID, ID: p.id})
-	}
+	sendAll(env, p.degree, elect.Message{Type: a2aID, ID: p.id})
 	p.maybeDecide(env)
 }
 

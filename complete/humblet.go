@@ -1,10 +1,6 @@
 package complete
 
-import (
-	"fmt"
-
-	"github.com/electkit/elect"
-)
+import "github.com/electkit/elect"
 
 // Humblet is Humblet's election for asynchronous complete networks
 // (Humblet 1984, "Selecting a leader in a clique in O(N log N) messages"):
@@ -99,31 +95,17 @@ var Humblet = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order of a node's links: shuffle (a random numbering per node, as the source framework) or index (the topology's port order)",
-		Check: checkHumbletOrder,
+		Check: checkChoice("order", "shuffle", "index"),
 	}, {
 		Name: "variant", Default: "all",
 		Help:  "all (the paper: a candidate captures all n-1 others) or majority (stop at size > n/2 and announce with LEADER, as the source framework)",
-		Check: checkHumbletVariant,
+		Check: checkChoice("variant", "all", "majority"),
 	}},
 	New:  humbletNodes.New,
 	Init: humbletNodes.Init,
 }
 
 var humbletElectionTypes = []string{"TEST", "ASK", "YES", "NO", "WINNER"}
-
-func checkHumbletVariant(v string) error {
-	if v != "all" && v != "majority" {
-		return fmt.Errorf("unknown variant %q; use all or majority", v)
-	}
-	return nil
-}
-
-func checkHumbletOrder(v string) error {
-	if v != "shuffle" && v != "index" {
-		return fmt.Errorf("unknown order %q; use shuffle or index", v)
-	}
-	return nil
-}
 
 // humbletBound is 4 * sum over the sizes s at which a TEST may be sent of
 // min(K, floor(n/s)).
@@ -199,9 +181,7 @@ func (p *humbletNode) next(env elect.Env) {
 		p.done = true
 		env.Decide(elect.Elected)
 		if p.majority {
-			for q := range p.n - 1 {
-				env.Send(elect.Port(q), elect.Message{Type: hLeader, ID: p.id})
-			}
+			sendAll(env, p.n-1, elect.Message{Type: hLeader, ID: p.id})
 			env.Terminate()
 		}
 		return
@@ -233,10 +213,7 @@ func (p *humbletNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 			env.Send(from, elect.Message{Type: hNo})
 		}
 	case hYes:
-		c := p.contender
-		p.master = c.from
-		env.SetLeader(c.id)
-		env.Send(c.from, elect.Message{Type: hWinner})
+		p.capturedBy(env, p.contender)
 		p.contender.from = noPort
 	case hNo:
 		p.contender.from = noPort
@@ -270,13 +247,19 @@ func (p *humbletNode) serve(env elect.Env) {
 			continue // the challenger waits for ever
 		}
 		p.lose(env)
-		p.master = c.from
-		env.SetLeader(c.id)
-		env.Send(c.from, elect.Message{Type: hWinner})
+		p.capturedBy(env, c)
 	}
 	if len(p.queue) == 0 {
 		p.queue = p.queue[:0:0]
 	}
+}
+
+// capturedBy makes challenger c's link the node's master and answers it
+// WINNER.
+func (p *humbletNode) capturedBy(env elect.Env, c hChallenge) {
+	p.master = c.from
+	env.SetLeader(c.id)
+	env.Send(c.from, elect.Message{Type: hWinner})
 }
 
 // Clone implements elect.Snapshotter.
@@ -289,26 +272,17 @@ func (p *humbletNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *humbletNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.n))
-	b = elect.AppendInt(b, int64(p.size))
+	b = elect.AppendInts(b, int64(p.id), int64(p.n), int64(p.size))
 	b = elect.AppendBool(b, p.active)
 	b = elect.AppendInt(b, int64(p.master))
-	b = elect.AppendInt(b, int64(p.contender.from))
-	b = elect.AppendInt(b, int64(p.contender.size))
-	b = elect.AppendInt(b, int64(p.contender.id))
-	b = elect.AppendUint(b, uint64(len(p.queue)))
-	for _, c := range p.queue {
-		b = elect.AppendInt(b, int64(c.from))
-		b = elect.AppendInt(b, int64(c.size))
-		b = elect.AppendInt(b, int64(c.id))
-	}
+	b = appendChallenge(b, p.contender)
+	b = appendList(b, p.queue, appendChallenge)
 	b = elect.AppendBool(b, p.majority)
 	b = elect.AppendBool(b, p.shuffle)
-	b = elect.AppendUint(b, uint64(len(p.moved)))
-	for _, m := range p.moved {
-		b = elect.AppendInt(b, int64(m.pos))
-		b = elect.AppendInt(b, int64(m.link))
-	}
+	b = appendList(b, p.moved, appendMove)
 	return elect.AppendBool(b, p.done)
+}
+
+func appendChallenge(b []byte, c hChallenge) []byte {
+	return elect.AppendInts(b, int64(c.from), int64(c.size), int64(c.id))
 }

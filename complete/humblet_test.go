@@ -23,7 +23,7 @@ func TestHumbletLoneStarterSendsTwoPerCapture(t *testing.T) {
 		for _, n := range []int{2, 3, 10, 101} {
 			for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
 				starter := n / 3
-				cfg := humbletConfig(lmwIDs(t, "random", n, uint64(n)), d, order, "all")
+				cfg := humbletConfig(arrangedIDs(t, "random", n, uint64(n)), d, order, "all")
 				cfg.Wake = []sim.Wake{{Node: starter}}
 				res := runOK(t, cfg)
 				if res.LeaderIndex != starter || res.Messages != int64(2*(n-1)) {
@@ -51,7 +51,7 @@ func TestHumbletElectsOneKnownLeaderWithinBound(t *testing.T) {
 					if seed == 4 {
 						order = "index"
 					}
-					cfg := humbletConfig(lmwIDs(t, "random", n, seed), d, order, variant)
+					cfg := humbletConfig(arrangedIDs(t, "random", n, seed), d, order, variant)
 					cfg.Seed = seed
 					if seed == 2 && n > 2 {
 						cfg.Wake = []sim.Wake{{Node: 0}, {Node: n - 1, At: 3}, {Node: n / 2, At: 1}}

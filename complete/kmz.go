@@ -1,8 +1,6 @@
 package complete
 
 import (
-	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/electkit/elect"
@@ -116,7 +114,7 @@ var KMZ = &elect.Algorithm{
 	Params: []elect.Param{{
 		Name: "order", Default: "shuffle",
 		Help:  "order in which a king asks its links: shuffle (a random order per node, as the source framework) or index (the topology's port order)",
-		Check: checkKMZOrder,
+		Check: checkChoice("order", "shuffle", "index"),
 	}},
 	New:  kmzNodes.New,
 	Init: kmzNodes.Init,
@@ -126,19 +124,7 @@ var kmzElectionTypes = []string{"ASK", "ACCEPT", "UPDATE", "YOUR_CITIZEN"}
 
 // kmzMaxPhase is floor(lg n), the largest phase a kingdom of at most n
 // nodes reaches.
-func kmzMaxPhase(n int) int {
-	if n < 1 {
-		return 0
-	}
-	return bits.Len(uint(n)) - 1
-}
-
-func checkKMZOrder(v string) error {
-	if v != "shuffle" && v != "index" {
-		return fmt.Errorf("unknown order %q; use shuffle or index", v)
-	}
-	return nil
-}
+func kmzMaxPhase(n int) int { return elect.FloorLog2(n) }
 
 var kmzNodes = elect.NodesOf(func(p *kmzNode, info elect.NodeInfo) {
 	*p = kmzNode{id: info.ID, n: int32(info.Degree) + 1, overlord: noPort, pending: noPort,
@@ -200,9 +186,7 @@ func (p *kmzNode) askNext(env elect.Env) {
 	if p.asked == p.n-1 {
 		p.done = true
 		env.Decide(elect.Elected)
-		for q := range p.n - 1 {
-			env.Send(elect.Port(q), elect.Message{Type: kmzLeader, ID: p.id})
-		}
+		sendAll(env, p.n-1, elect.Message{Type: kmzLeader, ID: p.id})
 		env.Terminate()
 		return
 	}
@@ -368,37 +352,21 @@ func (p *kmzNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *kmzNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.n))
+	b = elect.AppendInts(b, int64(p.id), int64(p.n))
 	b = elect.AppendBool(b, p.started)
 	b = elect.AppendBool(b, p.king)
-	b = elect.AppendInt(b, int64(p.phase))
-	b = elect.AppendInt(b, int64(p.kingID))
-	b = elect.AppendInt(b, int64(p.overlord))
-	b = elect.AppendUint(b, uint64(len(p.vassals)))
-	for _, v := range p.vassals {
-		b = elect.AppendInt(b, int64(v))
-	}
-	b = elect.AppendInt(b, int64(p.asked))
-	b = elect.AppendInt(b, int64(p.pending))
+	b = elect.AppendInts(b, int64(p.phase), int64(p.kingID), int64(p.overlord))
+	b = appendList(b, p.vassals, appendPort)
+	b = elect.AppendInts(b, int64(p.asked), int64(p.pending))
 	b = appendKMZAsk(b, p.fwd)
 	b = elect.AppendBool(b, p.awaiting)
-	b = elect.AppendUint(b, uint64(len(p.queue)))
-	for _, a := range p.queue {
-		b = appendKMZAsk(b, a)
-	}
+	b = appendList(b, p.queue, appendKMZAsk)
 	b = elect.AppendBool(b, p.shuffle)
-	b = elect.AppendUint(b, uint64(len(p.moved)))
-	for _, m := range p.moved {
-		b = elect.AppendInt(b, int64(m.pos))
-		b = elect.AppendInt(b, int64(m.link))
-	}
+	b = appendList(b, p.moved, appendMove)
 	return elect.AppendBool(b, p.done)
 }
 
 func appendKMZAsk(b []byte, a kmzAsk) []byte {
-	b = elect.AppendInt(b, int64(a.from))
-	b = elect.AppendInt(b, int64(a.phase))
-	b = elect.AppendInt(b, int64(a.king))
+	b = elect.AppendInts(b, int64(a.from), int64(a.phase), int64(a.king))
 	return elect.AppendBool(b, a.direct)
 }

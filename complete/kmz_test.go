@@ -21,7 +21,7 @@ func TestKMZElectsOneKnownLeaderWithinBounds(t *testing.T) {
 		for _, n := range []int{1, 2, 3, 4, 8, 64, 300} {
 			for seed := uint64(1); seed <= 6; seed++ {
 				for _, order := range []string{"shuffle", "index"} {
-					cfg := kmzConfig(lmwIDs(t, "random", n, seed), d, order)
+					cfg := kmzConfig(arrangedIDs(t, "random", n, seed), d, order)
 					cfg.Seed = seed
 					if seed%3 == 2 && n > 2 {
 						cfg.Wake = []sim.Wake{{Node: 0}, {Node: n - 1, At: 3}, {Node: n / 2, At: 1}}
@@ -46,7 +46,7 @@ func TestKMZMaxAtNodeZeroSends4NMinus1(t *testing.T) {
 	for _, d := range []sim.Delivery{sim.FIFO, sim.RandomFIFO} {
 		for _, n := range []int{2, 3, 10, 101, 1000} {
 			for seed := uint64(1); seed <= 3; seed++ {
-				cfg := kmzConfig(lmwIDs(t, "decreasing", n, seed), d, "index")
+				cfg := kmzConfig(arrangedIDs(t, "decreasing", n, seed), d, "index")
 				cfg.Seed = seed
 				if seed == 2 {
 					cfg.Wake = []sim.Wake{{Node: n - 1}}

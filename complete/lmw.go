@@ -123,9 +123,7 @@ func (p *lmwNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 		env.Send(toDistance(p.n-d), elect.Message{Type: lmwElection, ID: p.id, A: int64(p.n - d)})
 	default:
 		env.Decide(elect.Elected)
-		for q := range p.n - 1 {
-			env.Send(elect.Port(q), elect.Message{Type: lmwLeader, ID: p.id})
-		}
+		sendAll(env, p.n-1, elect.Message{Type: lmwLeader, ID: p.id})
 	}
 }
 
@@ -134,8 +132,7 @@ func (p *lmwNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *lmwNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.n))
+	b = elect.AppendInts(b, int64(p.id), int64(p.n))
 	b = elect.AppendBool(b, p.passive)
 	return elect.AppendInt(b, int64(p.last))
 }

@@ -2,19 +2,31 @@ package complete
 
 import "github.com/electkit/elect"
 
-// Both complete-graph nodes implement elect.Snapshotter: Clone copies them
-// (Afek-Gafni's queue of held-back arrivals and its moved links deeply),
-// AppendState writes each field in declaration order.
+// The complete-graph nodes implement elect.Snapshotter: Clone copies them
+// (their queues, vassals and moved links deeply), AppendState writes each
+// field in declaration order, a slice as its length and then its elements
+// (appendList).
+
+// appendList appends the length of xs and then each element, as appendOne
+// writes it: how AppendState writes a slice field.
+func appendList[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
+	b = elect.AppendUint(b, uint64(len(xs)))
+	for _, x := range xs {
+		b = appendOne(b, x)
+	}
+	return b
+}
+
+func appendPort(b []byte, q elect.Port) []byte { return elect.AppendInt(b, int64(q)) }
+
+func appendMove(b []byte, m agMove) []byte { return elect.AppendInts(b, int64(m.pos), int64(m.link)) }
 
 // Clone implements elect.Snapshotter.
 func (p *allToAllNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *allToAllNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.max))
-	b = elect.AppendInt(b, int64(p.heard))
-	return elect.AppendInt(b, int64(p.degree))
+	return elect.AppendInts(b, int64(p.id), int64(p.max), int64(p.heard), int64(p.degree))
 }
 
 // Clone implements elect.Snapshotter.
@@ -27,24 +39,17 @@ func (p *agNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *agNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	for _, v := range [...]int64{int64(p.degree), int64(p.level), int64(p.start), int64(p.ownerLevel), int64(p.ownerID), int64(p.father), int64(p.potentialFather)} {
-		b = elect.AppendInt(b, v)
-	}
-	b = elect.AppendUint(b, uint64(len(p.moved)))
-	for _, m := range p.moved {
-		b = elect.AppendInt(b, int64(m.pos))
-		b = elect.AppendInt(b, int64(m.link))
-	}
-	b = elect.AppendUint(b, uint64(len(p.queue)))
-	for _, a := range p.queue {
-		b = elect.AppendInt(b, int64(a.from))
-		b = elect.AppendInt(b, int64(a.level))
-		b = elect.AppendInt(b, int64(a.id))
-	}
+	b = elect.AppendInts(b, int64(p.id), int64(p.degree), int64(p.level), int64(p.start),
+		int64(p.ownerLevel), int64(p.ownerID), int64(p.father), int64(p.potentialFather))
+	b = appendList(b, p.moved, appendMove)
+	b = appendList(b, p.queue, appendArrival)
 	b = elect.AppendInt(b, int64(p.counter))
 	b = elect.AppendUint(b, uint64(p.status))
 	b = elect.AppendBool(b, p.leader)
 	b = elect.AppendUint(b, uint64(p.order))
 	return elect.AppendUint(b, uint64(p.variant))
+}
+
+func appendArrival(b []byte, a agArrival) []byte {
+	return elect.AppendInts(b, int64(a.from), int64(a.level), int64(a.id))
 }

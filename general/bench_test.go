@@ -64,12 +64,7 @@ func gridWithIDs(b *testing.B, w int) (*topology.Graph, []elect.ID, float64) {
 		b.Fatal(err)
 	}
 	build := time.Since(start).Seconds()
-	rng := rand.New(rand.NewPCG(1, 2))
-	ids := make([]elect.ID, g.N)
-	for i, v := range rng.Perm(g.N) {
-		ids[i] = elect.ID(v)
-	}
-	return g, ids, build
+	return g, permutedIDs(rand.New(rand.NewPCG(1, 2)), g.N), build
 }
 
 // benchSim runs cfg once per iteration, checks that it elected, and reports
@@ -102,13 +97,8 @@ func BenchmarkGHS(b *testing.B) {
 		})
 	}
 	for _, n := range []int{256, 2048} {
-		rng := rand.New(rand.NewPCG(1, 2))
-		ids := make([]elect.ID, n)
-		for i, v := range rng.Perm(n) {
-			ids[i] = elect.ID(v)
-		}
 		b.Run(fmt.Sprintf("complete=%d", n), func(b *testing.B) {
-			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: topology.NewComplete(n), IDs: ids, Delivery: sim.FIFO, Seed: 1})
+			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: topology.NewComplete(n), IDs: permutedIDs(rand.New(rand.NewPCG(1, 2)), n), Delivery: sim.FIFO, Seed: 1})
 		})
 	}
 }

@@ -131,11 +131,7 @@ func (p *echoNode) startWave(env elect.Env) {
 func (p *echoNode) join(env elect.Env, r elect.ID, father elect.Port) {
 	p.wave, p.father, p.received = r, father, 0
 	p.children = p.children[:0]
-	for q := range elect.Port(p.degree) {
-		if q != father {
-			env.Send(q, elect.Message{Type: echoWave, ID: r})
-		}
-	}
+	sendAllBut(env, int(p.degree), father, elect.Message{Type: echoWave, ID: r})
 }
 
 func (p *echoNode) handleWave(env elect.Env, from elect.Port, r elect.ID) {

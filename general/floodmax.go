@@ -174,9 +174,7 @@ func (p *floodNode) Timer(env elect.Env, tag int64) {
 }
 
 func (p *floodNode) sendMax(env elect.Env) {
-	for q := range elect.Port(p.degree) {
-		env.Send(q, elect.Message{Type: floodMaxUID, ID: p.maxUID})
-	}
+	sendAllBut(env, int(p.degree), noPort, elect.Message{Type: floodMaxUID, ID: p.maxUID})
 }
 
 func (p *floodNode) decide(env elect.Env) {

@@ -188,9 +188,6 @@ const (
 	ghsRejected
 )
 
-// noPort is the paper's nil edge.
-const noPort elect.Port = -1
-
 // ghsDeferred is a message the node could not process yet.
 type ghsDeferred struct {
 	from elect.Port

@@ -92,14 +92,7 @@ func runGHS(t *testing.T, g *topology.Graph, ids []elect.ID, rng *rand.Rand) []*
 // kruskal returns the minimum spanning tree of g under less (a strict total
 // order on edges), as sorted node pairs.
 func kruskal(g *topology.Graph, less func(a, b [2]int32) int) [][2]int32 {
-	var edges [][2]int32
-	for i := range int32(g.N) {
-		for p := range elect.Port(g.Degree(int(i))) {
-			if j, _ := g.Neighbor(i, p); i < j {
-				edges = append(edges, [2]int32{i, j})
-			}
-		}
-	}
+	edges := edgePairs(g)
 	slices.SortFunc(edges, less)
 	parent := make([]int32, g.N)
 	for i := range parent {
@@ -122,6 +115,20 @@ func kruskal(g *topology.Graph, less func(a, b [2]int32) int) [][2]int32 {
 	}
 	slices.SortFunc(tree, cmpPair)
 	return tree
+}
+
+// edgePairs returns the edges of g as node pairs (i, j), i < j, by i and
+// then by i's port.
+func edgePairs(g *topology.Graph) [][2]int32 {
+	var edges [][2]int32
+	for i := range int32(g.N) {
+		for p := range elect.Port(g.Degree(int(i))) {
+			if j, _ := g.Neighbor(i, p); i < j {
+				edges = append(edges, [2]int32{i, j})
+			}
+		}
+	}
+	return edges
 }
 
 func cmpPair(a, b [2]int32) int {
@@ -210,14 +217,7 @@ func TestGHSBuildsKruskalsTree(t *testing.T) {
 		check("weights from IDs", g, byIDs)
 
 		// The same graph with distinct random weights, as an edge list gives.
-		var edges [][2]int32
-		for i := range int32(g.N) {
-			for p := range elect.Port(g.Degree(int(i))) {
-				if j, _ := g.Neighbor(i, p); i < j {
-					edges = append(edges, [2]int32{i, j})
-				}
-			}
-		}
+		edges := edgePairs(g)
 		weights := make([]float64, len(edges))
 		for k := range weights {
 			weights[k] = float64(rng.IntN(1000)-500)/8 + float64(k)*1e-6 // distinct, of both signs

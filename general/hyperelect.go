@@ -230,17 +230,15 @@ func (p *hyperNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *hyperNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.k))
-	b = elect.AppendInt(b, int64(p.stage))
+	b = elect.AppendInts(b, int64(p.id), int64(p.k), int64(p.stage))
 	b = elect.AppendUint(b, uint64(p.role))
 	b = elect.AppendBool(b, p.late)
 	b = elect.AppendUint(b, p.route)
-	b = elect.AppendUint(b, uint64(len(p.held)))
-	for _, h := range p.held {
-		b = elect.AppendBool(b, h.has)
-		b = elect.AppendInt(b, int64(h.id))
-		b = elect.AppendUint(b, h.crossed)
-	}
-	return b
+	return appendList(b, p.held, appendHyperMatch)
+}
+
+func appendHyperMatch(b []byte, h hyperMatch) []byte {
+	b = elect.AppendBool(b, h.has)
+	b = elect.AppendInt(b, int64(h.id))
+	return elect.AppendUint(b, h.crossed)
 }

@@ -180,16 +180,12 @@ type meshNode struct {
 
 func (p *meshNode) Wake(env elect.Env, _ bool) {
 	deg := len(p.nbDegree)
-	for q := range deg {
-		env.Send(elect.Port(q), elect.Message{Type: pmWakeup, A: int64(deg)})
-	}
+	sendAllBut(env, deg, noPort, elect.Message{Type: pmWakeup, A: int64(deg)})
 	switch deg {
 	case 0: // the mesh of one node
 		p.win(env)
 	case 2: // a corner: both links are border links
-		for q := range 2 {
-			env.Send(elect.Port(q), elect.Message{Type: pmElect, ID: p.id})
-		}
+		sendAllBut(env, 2, noPort, elect.Message{Type: pmElect, ID: p.id})
 	}
 }
 
@@ -215,11 +211,7 @@ func (p *meshNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 		}
 		p.lost = true
 		env.SetLeader(m.ID)
-		for q := range len(p.nbDegree) {
-			if elect.Port(q) != from {
-				env.Send(elect.Port(q), elect.Message{Type: pmLeader, ID: m.ID})
-			}
-		}
+		sendAllBut(env, len(p.nbDegree), from, elect.Message{Type: pmLeader, ID: m.ID})
 	}
 }
 
@@ -279,9 +271,7 @@ func (p *meshNode) win(env elect.Env) {
 	p.won, p.informed = true, true
 	env.Decide(elect.Elected)
 	env.SetLeader(p.id)
-	for q := range len(p.nbDegree) {
-		env.Send(elect.Port(q), elect.Message{Type: pmLeader, ID: p.id})
-	}
+	sendAllBut(env, len(p.nbDegree), noPort, elect.Message{Type: pmLeader, ID: p.id})
 }
 
 // Clone implements elect.Snapshotter.
@@ -295,18 +285,9 @@ func (p *meshNode) Clone() elect.Node {
 // AppendState implements elect.Snapshotter.
 func (p *meshNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendUint(b, uint64(len(p.nbDegree)))
-	for _, d := range p.nbDegree {
-		b = elect.AppendUint(b, uint64(d))
-	}
-	b = elect.AppendInt(b, int64(p.heard))
-	b = elect.AppendInt(b, int64(p.border[0]))
-	b = elect.AppendInt(b, int64(p.border[1]))
-	b = elect.AppendUint(b, uint64(len(p.held)))
-	for _, h := range p.held {
-		b = elect.AppendInt(b, int64(h.from))
-		b = elect.AppendInt(b, int64(h.id))
-	}
+	b = appendList(b, p.nbDegree, func(b []byte, d uint8) []byte { return elect.AppendUint(b, uint64(d)) })
+	b = elect.AppendInts(b, int64(p.heard), int64(p.border[0]), int64(p.border[1]))
+	b = appendList(b, p.held, func(b []byte, h meshHeld) []byte { return elect.AppendInts(b, int64(h.from), int64(h.id)) })
 	b = elect.AppendBool(b, p.lost)
 	b = elect.AppendBool(b, p.won)
 	return elect.AppendBool(b, p.informed)

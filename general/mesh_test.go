@@ -1,9 +1,10 @@
-package general
+package general_test
 
 import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -61,7 +62,7 @@ func TestPetersonMeshCountsExactly(t *testing.T) {
 			for k, arrangement := range []string{"random", "increasing", "decreasing"} {
 				for seed := uint64(1); seed <= 2; seed++ {
 					idList := arrangedIDs(t, arrangement, n, seed)
-					cfg := sim.Config{Algorithm: PetersonMesh, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
+					cfg := sim.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
 					if seed == 2 && d != sim.Sync {
 						cfg.Wake = []sim.Wake{{Node: n / 2}, {Node: n - 1 - k, At: 3}}
 					}
@@ -112,7 +113,7 @@ func TestPetersonMeshSyncTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, arrangement := range []string{"random", "increasing", "decreasing"} {
-			res := yoyoRunWith(t, PetersonMesh, g, arrangement, sim.Sync)
+			res := runArranged(t, general.PetersonMesh, g, arrangement, sim.Sync)
 			if want := float64(3*(wh[0]+wh[1]) - 5); res.Time != want {
 				t.Errorf("%s, ids %s: %v rounds, want 3(a+b)-5 = %v", g.Name, arrangement, res.Time, want)
 			}
@@ -126,7 +127,7 @@ func TestPetersonMeshOneNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := yoyoRunWith(t, PetersonMesh, g, "random", sim.FIFO)
+	res := runArranged(t, general.PetersonMesh, g, "random", sim.FIFO)
 	if res.Messages != 0 || res.Time != 0 {
 		t.Errorf("1x1: %d messages, time %v; want none", res.Messages, res.Time)
 	}
@@ -143,23 +144,23 @@ func TestMeshSidesAndCheckRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, b, ok := MeshSides(g.N, int(g.Edges()))
+			a, b, ok := general.MeshSides(g.N, int(g.Edges()))
 			if a != min(w, h) || b != max(w, h) {
 				t.Errorf("grid %dx%d: sides %d, %d", w, h, a, b)
 			}
 			want := min(w, h) >= 3 || (w == 2 && h == 2) || (w == 1 && h == 1)
-			err = PetersonMesh.CheckRun(elect.BoundContext{N: g.N, Edges: int(g.Edges())})
+			err = general.PetersonMesh.CheckRun(elect.BoundContext{N: g.N, Edges: int(g.Edges())})
 			if ok != want || (err == nil) != want {
 				t.Errorf("grid %dx%d: ok %v, CheckRun %v; want runs = %v", w, h, ok, err, want)
 			}
 		}
 	}
 	for _, c := range []struct{ n, m int }{{5, 5}, {100, 100}, {9, 18}, {16, 32}, {2, 2}, {3, 3}} {
-		if err := PetersonMesh.CheckRun(elect.BoundContext{N: c.n, Edges: c.m}); err == nil {
+		if err := general.PetersonMesh.CheckRun(elect.BoundContext{N: c.n, Edges: c.m}); err == nil {
 			t.Errorf("n=%d m=%d: CheckRun accepts it", c.n, c.m)
 		}
 	}
-	if err := PetersonMesh.CheckRun(elect.BoundContext{N: 4, Edges: 4}); err != nil {
+	if err := general.PetersonMesh.CheckRun(elect.BoundContext{N: 4, Edges: 4}); err != nil {
 		t.Errorf("the 4-ring (grid 2x2): %v", err)
 	}
 }

@@ -3,8 +3,20 @@ package general
 import "github.com/electkit/elect"
 
 // The general-graph nodes implement elect.Snapshotter: Clone copies them
-// (echo's list of children deeply), AppendState writes each field in
-// declaration order.
+// (their slices deeply), AppendState writes each field in declaration
+// order, a slice as its length and then its elements (appendList).
+
+// appendList appends the length of xs and then each element, as appendOne
+// writes it: how AppendState writes a slice field.
+func appendList[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
+	b = elect.AppendUint(b, uint64(len(xs)))
+	for _, x := range xs {
+		b = appendOne(b, x)
+	}
+	return b
+}
+
+func appendPort(b []byte, q elect.Port) []byte { return elect.AppendInt(b, int64(q)) }
 
 // Clone implements elect.Snapshotter.
 func (p *echoNode) Clone() elect.Node {
@@ -15,16 +27,8 @@ func (p *echoNode) Clone() elect.Node {
 
 // AppendState implements elect.Snapshotter.
 func (p *echoNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.wave))
-	b = elect.AppendInt(b, int64(p.father))
-	b = elect.AppendInt(b, int64(p.degree))
-	b = elect.AppendInt(b, int64(p.received))
-	b = elect.AppendUint(b, uint64(len(p.children)))
-	for _, c := range p.children {
-		b = elect.AppendInt(b, int64(c))
-	}
-	return b
+	b = elect.AppendInts(b, int64(p.id), int64(p.wave), int64(p.father), int64(p.degree), int64(p.received))
+	return appendList(b, p.children, appendPort)
 }
 
 // Clone implements elect.Snapshotter.
@@ -32,10 +36,7 @@ func (p *floodNode) Clone() elect.Node { c := *p; return &c }
 
 // AppendState implements elect.Snapshotter.
 func (p *floodNode) AppendState(b []byte) []byte {
-	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendInt(b, int64(p.maxUID))
-	b = elect.AppendInt(b, p.diam)
-	b = elect.AppendInt(b, int64(p.degree))
+	b = elect.AppendInts(b, int64(p.id), int64(p.maxUID), p.diam, int64(p.degree))
 	b = elect.AppendBool(b, p.onChange)
 	return elect.AppendBool(b, p.grew)
 }
@@ -54,34 +55,19 @@ func (p *ghsNode) Clone() elect.Node {
 // AppendState implements elect.Snapshotter.
 func (p *ghsNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	b = elect.AppendUint(b, uint64(len(p.weights)))
-	for _, w := range p.weights {
-		b = elect.AppendInt(b, int64(w))
-	}
-	b = elect.AppendUint(b, uint64(len(p.edges)))
-	for _, e := range p.edges {
-		b = elect.AppendUint(b, uint64(e))
-	}
+	b = appendList(b, p.weights, func(b []byte, w elect.Weight) []byte { return elect.AppendInt(b, int64(w)) })
+	b = appendList(b, p.edges, func(b []byte, e ghsEdge) []byte { return elect.AppendUint(b, uint64(e)) })
 	b = elect.AppendUint(b, uint64(p.state))
-	b = elect.AppendInt(b, p.level)
-	b = elect.AppendInt(b, int64(p.name))
-	b = elect.AppendInt(b, int64(p.inBranch))
-	b = elect.AppendInt(b, int64(p.bestEdge))
-	b = elect.AppendInt(b, int64(p.bestWt))
-	b = elect.AppendInt(b, int64(p.testEdge))
-	b = elect.AppendInt(b, p.findCount)
+	b = elect.AppendInts(b, p.level, int64(p.name), int64(p.inBranch), int64(p.bestEdge), int64(p.bestWt),
+		int64(p.testEdge), p.findCount)
 	b = elect.AppendBool(b, p.halted)
-	b = elect.AppendUint(b, uint64(len(p.deferred)))
-	for _, d := range p.deferred {
-		b = elect.AppendInt(b, int64(d.from))
-		b = elect.AppendUint(b, uint64(d.msg.Type))
-		b = elect.AppendInt(b, int64(d.msg.ID))
-		b = elect.AppendInt(b, d.msg.A)
-		b = elect.AppendInt(b, d.msg.B)
-	}
-	b = elect.AppendUint(b, uint64(len(p.byWeight)))
-	for _, q := range p.byWeight {
-		b = elect.AppendInt(b, int64(q))
-	}
+	b = appendList(b, p.deferred, appendGHSDeferred)
+	b = appendList(b, p.byWeight, appendPort)
 	return elect.AppendInt(b, p.basicFrom)
+}
+
+func appendGHSDeferred(b []byte, d ghsDeferred) []byte {
+	b = elect.AppendInt(b, int64(d.from))
+	b = elect.AppendUint(b, uint64(d.msg.Type))
+	return elect.AppendInts(b, int64(d.msg.ID), d.msg.A, d.msg.B)
 }

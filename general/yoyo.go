@@ -151,9 +151,7 @@ func (p *yoyoNode) Wake(env elect.Env, spontaneous bool) {
 		env.Decide(elect.Elected)
 		return
 	}
-	for q := range p.links {
-		env.Send(elect.Port(q), elect.Message{Type: yyID, ID: p.id})
-	}
+	sendAllBut(env, len(p.links), noPort, elect.Message{Type: yyID, ID: p.id})
 }
 
 func (p *yoyoNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
@@ -168,12 +166,7 @@ func (p *yoyoNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 		if int(p.count) < len(p.links) {
 			return
 		}
-		p.source = true
-		for q := range p.links {
-			if p.links[q].dir == linkIn {
-				p.source = false
-			}
-		}
+		p.source = p.linksOf(linkIn) == 0
 		if !p.source {
 			env.Decide(elect.NotElected)
 		}
@@ -194,23 +187,14 @@ func (p *yoyoNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 // startIteration begins a YO-: a source sends its ID down; another node
 // takes the values already held back and waits for the rest.
 func (p *yoyoNode) startIteration(env elect.Env) {
-	p.phase, p.count, p.need = yyDown, 0, 0
-	for q := range p.links {
-		if p.links[q].dir == linkIn {
-			p.need++
-		}
-	}
-	if p.source {
-		p.min = p.id
-		p.sendDown(env)
-		return
-	}
-	if p.need == 0 {
-		// A lost node left with no incoming link: every NO it received came
-		// with a cut, so no link turned towards it, and the NOs it sent
-		// turned all its incoming links away. It starts the YO- as a source
-		// would, with its own ID, so that every value still has a single
-		// origin (what makes cutting duplicate links safe).
+	p.phase, p.count, p.need = yyDown, 0, p.linksOf(linkIn)
+	if p.source || p.need == 0 {
+		// A source sends its own ID. So does a lost node left with no
+		// incoming link: every NO it received came with a cut, so no link
+		// turned towards it, and the NOs it sent turned all its incoming
+		// links away. It starts the YO- as a source would, so that every
+		// value still has a single origin (what makes cutting duplicate
+		// links safe).
 		p.min = p.id
 		p.sendDown(env)
 		return
@@ -221,6 +205,17 @@ func (p *yoyoNode) startIteration(env elect.Env) {
 			p.takeValue(env, l, l.next)
 		}
 	}
+}
+
+// linksOf counts the node's links in direction dir.
+func (p *yoyoNode) linksOf(dir uint8) int32 {
+	k := int32(0)
+	for q := range p.links {
+		if p.links[q].dir == dir {
+			k++
+		}
+	}
+	return k
 }
 
 func (p *yoyoNode) takeValue(env elect.Env, l *yoyoLink, v elect.ID) {
@@ -237,10 +232,9 @@ func (p *yoyoNode) takeValue(env elect.Env, l *yoyoLink, v elect.ID) {
 // sendDown ends the YO-: the smallest value goes out on every outgoing link,
 // and the node waits for their votes (a sink votes at once).
 func (p *yoyoNode) sendDown(env elect.Env) {
-	p.phase, p.count, p.need = yyUp, 0, 0
+	p.phase, p.count, p.need = yyUp, 0, p.linksOf(linkOut)
 	for q := range p.links {
 		if p.links[q].dir == linkOut {
-			p.need++
 			env.Send(elect.Port(q), elect.Message{Type: yyValue, ID: p.min})
 		}
 	}
@@ -356,18 +350,16 @@ func (p *yoyoNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
 	b = elect.AppendUint(b, uint64(p.phase))
 	b = elect.AppendBool(b, p.source)
-	b = elect.AppendInt(b, int64(p.count))
-	b = elect.AppendInt(b, int64(p.need))
-	b = elect.AppendInt(b, int64(p.min))
-	b = elect.AppendUint(b, uint64(len(p.links)))
-	for _, l := range p.links {
-		b = elect.AppendUint(b, uint64(l.dir))
-		b = elect.AppendBool(b, l.has)
-		b = elect.AppendInt(b, int64(l.value))
-		b = elect.AppendBool(b, l.early)
-		b = elect.AppendInt(b, int64(l.next))
-		b = elect.AppendBool(b, l.no)
-		b = elect.AppendBool(b, l.cut)
-	}
-	return b
+	b = elect.AppendInts(b, int64(p.count), int64(p.need), int64(p.min))
+	return appendList(b, p.links, appendYoyoLink)
+}
+
+func appendYoyoLink(b []byte, l yoyoLink) []byte {
+	b = elect.AppendUint(b, uint64(l.dir))
+	b = elect.AppendBool(b, l.has)
+	b = elect.AppendInt(b, int64(l.value))
+	b = elect.AppendBool(b, l.early)
+	b = elect.AppendInt(b, int64(l.next))
+	b = elect.AppendBool(b, l.no)
+	return elect.AppendBool(b, l.cut)
 }

@@ -1,68 +1,19 @@
-package general
+package general_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/electkit/elect"
-	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
-// yoyoIDs returns n random IDs drawn from seed.
-func yoyoIDs(t *testing.T, n int, seed uint64) []elect.ID {
-	t.Helper()
-	return arrangedIDs(t, "random", n, seed)
-}
-
-func arrangedIDs(t *testing.T, arrangement string, n int, seed uint64) []elect.ID {
-	t.Helper()
-	spec, err := ids.Parse(arrangement)
-	if err != nil {
-		t.Fatal(err)
-	}
-	idList, err := spec.Generate(n, rand.New(rand.NewPCG(seed, 22)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return idList
-}
-
-// yoyoRunWith runs alg once on g (FIFO or as given, seed 1) and fails the
-// test unless it elected one leader and every check held.
-func yoyoRunWith(t *testing.T, alg *elect.Algorithm, g *topology.Graph, arrangement string, d sim.Delivery) *sim.Result {
-	t.Helper()
-	res, err := sim.Run(sim.Config{Algorithm: alg, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, 1), Delivery: d, Seed: 1, Announce: true, MaxEvents: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 {
-		t.Fatalf("%s on %s, ids %s: outcome %s (%s)", alg.Name, g.Name, arrangement, res.Outcome, res.Violation)
-	}
-	for _, c := range res.Checks {
-		if !c.Holds {
-			t.Fatalf("%s on %s, ids %s: check %q failed: %v %s %v", alg.Name, g.Name, arrangement, c.Name, c.Actual, c.Relation, c.Expected)
-		}
-	}
-	return res
-}
-
+// yoyoRun runs YoYo on g (no announcement) and fails the test unless it
+// elected one leader, every check held and every VALUE got one vote.
 func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d sim.Delivery, seed uint64) *sim.Result {
 	t.Helper()
-	idList := arrangedIDs(t, arrangement, g.N, seed)
-	res, err := sim.Run(sim.Config{Algorithm: YoYo, Graph: g, IDs: idList, Delivery: d, Seed: seed, MaxEvents: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 {
-		t.Fatalf("%s, ids %s, %v, seed %d: outcome %s (%s)", g.Name, arrangement, d, seed, res.Outcome, res.Violation)
-	}
-	for _, c := range res.Checks {
-		if !c.Holds {
-			t.Fatalf("%s, ids %s, %v, seed %d: check %q failed: %v %s %v", g.Name, arrangement, d, seed, c.Name, c.Actual, c.Relation, c.Expected)
-		}
-	}
+	res := run(t, sim.Config{Algorithm: general.YoYo, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, seed), Delivery: d, Seed: seed, MaxEvents: 1 << 30})
 	// Every VALUE is answered by exactly one vote (Santoro's -YO).
 	if v, votes := res.MessagesByType["VALUE"], res.MessagesByType["YES"]+res.MessagesByType["NO"]; v != votes {
 		t.Fatalf("%s, ids %s, %v, seed %d: %d VALUE messages but %d votes", g.Name, arrangement, d, seed, v, votes)

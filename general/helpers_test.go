@@ -8,10 +8,13 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
+
+// The helpers the package's tests share (all but ghs_internal_test.go, which
+// drives GHS nodes by hand, are in package general_test).
 
 // topo is one topology of the property tests: a spec and a node count (0:
 // the spec's own).
@@ -59,12 +62,16 @@ func build(t testing.TB, tp topo, seed uint64) (*topology.Graph, []elect.ID) {
 	if err != nil {
 		t.Fatalf("%s on %d: %v", tp.spec, tp.n, err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 77))
-	ids := make([]elect.ID, g.N)
-	for i, v := range rng.Perm(g.N) {
+	return g, permutedIDs(rand.New(rand.NewPCG(seed, 77)), g.N)
+}
+
+// permutedIDs is a random permutation of 0..n-1 as IDs.
+func permutedIDs(rng *rand.Rand, n int) []elect.ID {
+	ids := make([]elect.ID, n)
+	for i, v := range rng.Perm(n) {
 		ids[i] = elect.ID(v)
 	}
-	return g, ids
+	return ids
 }
 
 // run runs alg and fails the test unless it elected with every check held.
@@ -86,6 +93,29 @@ func run(t testing.TB, cfg sim.Config) *sim.Result {
 	return res
 }
 
+// arrangedIDs returns n IDs in an arrangement of package ids ("random",
+// "increasing", ...), drawn from seed.
+func arrangedIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
+	t.Helper()
+	spec, err := ids.Parse(arrangement)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idList, err := spec.Generate(n, rand.New(rand.NewPCG(seed, 22)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idList
+}
+
+// runArranged runs alg once on g with IDs in the arrangement given (seed
+// 1, announcing), as run does.
+func runArranged(t testing.TB, alg *elect.Algorithm, g *topology.Graph, arrangement string, d sim.Delivery) *sim.Result {
+	t.Helper()
+	return run(t, sim.Config{Algorithm: alg, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, 1), Delivery: d, Seed: 1,
+		Announce: true, MaxEvents: 1 << 30})
+}
+
 // argmax returns the index of the largest ID.
 func argmax(ids []elect.ID) int {
 	best := 0
@@ -104,5 +134,3 @@ func count(res *sim.Result, types ...string) int64 {
 	}
 	return c
 }
-
-var _ = general.Echo
