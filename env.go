@@ -168,6 +168,16 @@ func AppendInts(b []byte, xs ...int64) []byte {
 	return b
 }
 
+// AppendList appends a slice to a state encoding: its length, then each
+// element as appendOne writes it.
+func AppendList[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
+	b = AppendUint(b, uint64(len(xs)))
+	for _, x := range xs {
+		b = appendOne(b, x)
+	}
+	return b
+}
+
 // AppendBool appends v to a state encoding.
 func AppendBool(b []byte, v bool) []byte {
 	if v {

@@ -276,10 +276,10 @@ func (p *humbletNode) AppendState(b []byte) []byte {
 	b = elect.AppendBool(b, p.active)
 	b = elect.AppendInt(b, int64(p.master))
 	b = appendChallenge(b, p.contender)
-	b = appendList(b, p.queue, appendChallenge)
+	b = elect.AppendList(b, p.queue, appendChallenge)
 	b = elect.AppendBool(b, p.majority)
 	b = elect.AppendBool(b, p.shuffle)
-	b = appendList(b, p.moved, appendMove)
+	b = elect.AppendList(b, p.moved, appendMove)
 	return elect.AppendBool(b, p.done)
 }
 

@@ -356,13 +356,13 @@ func (p *kmzNode) AppendState(b []byte) []byte {
 	b = elect.AppendBool(b, p.started)
 	b = elect.AppendBool(b, p.king)
 	b = elect.AppendInts(b, int64(p.phase), int64(p.kingID), int64(p.overlord))
-	b = appendList(b, p.vassals, appendPort)
+	b = elect.AppendList(b, p.vassals, appendPort)
 	b = elect.AppendInts(b, int64(p.asked), int64(p.pending))
 	b = appendKMZAsk(b, p.fwd)
 	b = elect.AppendBool(b, p.awaiting)
-	b = appendList(b, p.queue, appendKMZAsk)
+	b = elect.AppendList(b, p.queue, appendKMZAsk)
 	b = elect.AppendBool(b, p.shuffle)
-	b = appendList(b, p.moved, appendMove)
+	b = elect.AppendList(b, p.moved, appendMove)
 	return elect.AppendBool(b, p.done)
 }
 

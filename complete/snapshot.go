@@ -5,17 +5,7 @@ import "github.com/electkit/elect"
 // The complete-graph nodes implement elect.Snapshotter: Clone copies them
 // (their queues, vassals and moved links deeply), AppendState writes each
 // field in declaration order, a slice as its length and then its elements
-// (appendList).
-
-// appendList appends the length of xs and then each element, as appendOne
-// writes it: how AppendState writes a slice field.
-func appendList[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
-	b = elect.AppendUint(b, uint64(len(xs)))
-	for _, x := range xs {
-		b = appendOne(b, x)
-	}
-	return b
-}
+// (elect.AppendList).
 
 func appendPort(b []byte, q elect.Port) []byte { return elect.AppendInt(b, int64(q)) }
 
@@ -41,8 +31,8 @@ func (p *agNode) Clone() elect.Node {
 func (p *agNode) AppendState(b []byte) []byte {
 	b = elect.AppendInts(b, int64(p.id), int64(p.degree), int64(p.level), int64(p.start),
 		int64(p.ownerLevel), int64(p.ownerID), int64(p.father), int64(p.potentialFather))
-	b = appendList(b, p.moved, appendMove)
-	b = appendList(b, p.queue, appendArrival)
+	b = elect.AppendList(b, p.moved, appendMove)
+	b = elect.AppendList(b, p.queue, appendArrival)
 	b = elect.AppendInt(b, int64(p.counter))
 	b = elect.AppendUint(b, uint64(p.status))
 	b = elect.AppendBool(b, p.leader)

@@ -234,7 +234,7 @@ func (p *hyperNode) AppendState(b []byte) []byte {
 	b = elect.AppendUint(b, uint64(p.role))
 	b = elect.AppendBool(b, p.late)
 	b = elect.AppendUint(b, p.route)
-	return appendList(b, p.held, appendHyperMatch)
+	return elect.AppendList(b, p.held, appendHyperMatch)
 }
 
 func appendHyperMatch(b []byte, h hyperMatch) []byte {

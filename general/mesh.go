@@ -285,9 +285,9 @@ func (p *meshNode) Clone() elect.Node {
 // AppendState implements elect.Snapshotter.
 func (p *meshNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	b = appendList(b, p.nbDegree, func(b []byte, d uint8) []byte { return elect.AppendUint(b, uint64(d)) })
+	b = elect.AppendList(b, p.nbDegree, func(b []byte, d uint8) []byte { return elect.AppendUint(b, uint64(d)) })
 	b = elect.AppendInts(b, int64(p.heard), int64(p.border[0]), int64(p.border[1]))
-	b = appendList(b, p.held, func(b []byte, h meshHeld) []byte { return elect.AppendInts(b, int64(h.from), int64(h.id)) })
+	b = elect.AppendList(b, p.held, func(b []byte, h meshHeld) []byte { return elect.AppendInts(b, int64(h.from), int64(h.id)) })
 	b = elect.AppendBool(b, p.lost)
 	b = elect.AppendBool(b, p.won)
 	return elect.AppendBool(b, p.informed)

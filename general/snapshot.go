@@ -4,17 +4,7 @@ import "github.com/electkit/elect"
 
 // The general-graph nodes implement elect.Snapshotter: Clone copies them
 // (their slices deeply), AppendState writes each field in declaration
-// order, a slice as its length and then its elements (appendList).
-
-// appendList appends the length of xs and then each element, as appendOne
-// writes it: how AppendState writes a slice field.
-func appendList[T any](b []byte, xs []T, appendOne func([]byte, T) []byte) []byte {
-	b = elect.AppendUint(b, uint64(len(xs)))
-	for _, x := range xs {
-		b = appendOne(b, x)
-	}
-	return b
-}
+// order, a slice as its length and then its elements (elect.AppendList).
 
 func appendPort(b []byte, q elect.Port) []byte { return elect.AppendInt(b, int64(q)) }
 
@@ -28,7 +18,7 @@ func (p *echoNode) Clone() elect.Node {
 // AppendState implements elect.Snapshotter.
 func (p *echoNode) AppendState(b []byte) []byte {
 	b = elect.AppendInts(b, int64(p.id), int64(p.wave), int64(p.father), int64(p.degree), int64(p.received))
-	return appendList(b, p.children, appendPort)
+	return elect.AppendList(b, p.children, appendPort)
 }
 
 // Clone implements elect.Snapshotter.
@@ -55,14 +45,14 @@ func (p *ghsNode) Clone() elect.Node {
 // AppendState implements elect.Snapshotter.
 func (p *ghsNode) AppendState(b []byte) []byte {
 	b = elect.AppendInt(b, int64(p.id))
-	b = appendList(b, p.weights, func(b []byte, w elect.Weight) []byte { return elect.AppendInt(b, int64(w)) })
-	b = appendList(b, p.edges, func(b []byte, e ghsEdge) []byte { return elect.AppendUint(b, uint64(e)) })
+	b = elect.AppendList(b, p.weights, func(b []byte, w elect.Weight) []byte { return elect.AppendInt(b, int64(w)) })
+	b = elect.AppendList(b, p.edges, func(b []byte, e ghsEdge) []byte { return elect.AppendUint(b, uint64(e)) })
 	b = elect.AppendUint(b, uint64(p.state))
 	b = elect.AppendInts(b, p.level, int64(p.name), int64(p.inBranch), int64(p.bestEdge), int64(p.bestWt),
 		int64(p.testEdge), p.findCount)
 	b = elect.AppendBool(b, p.halted)
-	b = appendList(b, p.deferred, appendGHSDeferred)
-	b = appendList(b, p.byWeight, appendPort)
+	b = elect.AppendList(b, p.deferred, appendGHSDeferred)
+	b = elect.AppendList(b, p.byWeight, appendPort)
 	return elect.AppendInt(b, p.basicFrom)
 }
 

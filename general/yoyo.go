@@ -351,7 +351,7 @@ func (p *yoyoNode) AppendState(b []byte) []byte {
 	b = elect.AppendUint(b, uint64(p.phase))
 	b = elect.AppendBool(b, p.source)
 	b = elect.AppendInts(b, int64(p.count), int64(p.need), int64(p.min))
-	return appendList(b, p.links, appendYoyoLink)
+	return elect.AppendList(b, p.links, appendYoyoLink)
 }
 
 func appendYoyoLink(b []byte, l yoyoLink) []byte {
