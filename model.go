@@ -53,6 +53,12 @@ type Algorithm struct {
 	// of its own, such as grids); nil means the one its Model implies: the
 	// ring, the complete graph, complete:chordal or the hypercube.
 	NaturalTopology func(n int) string
+	// DrawRange, when set, is how many equally likely values each of a
+	// randomized algorithm's draws takes on n nodes with these parameters
+	// (k for Rand().IntN(k), 2^b for b random bits): the exhaustive checker
+	// branches on each value to compute exact probabilities. nil means the
+	// draws are not over one small range.
+	DrawRange func(n int, p Params) int
 	// New builds one node: all an algorithm must say about its nodes to run
 	// on every runtime.
 	New func(info NodeInfo) Node

@@ -145,6 +145,14 @@ type Options struct {
 	// NoReduction explores every interleaving even where the
 	// partial-order reduction is sound (to measure it, or to distrust it).
 	NoReduction bool
+	// Draws, when not 0, branches every draw of a randomized algorithm
+	// into Draws equally likely values (below 0: the range the algorithm
+	// declares, Algorithm.DrawRange, which Draws must equal) and computes
+	// exact probabilities (see draws.go), cutting executions after
+	// MaxDraws draws (0: 3n);
+	// Trials runs of the simulator (0: 10,000; below 0: none) measure the
+	// same rates.
+	Draws, MaxDraws, Trials int
 }
 
 // Extreme is the largest or smallest value of a quantity over every
@@ -208,6 +216,8 @@ type Report struct {
 	Counterexample string         `json:"counterexample,omitempty"` // the file it was written to
 	Extremes       []Extreme      `json:"extremes"`
 	Bounds         []BoundVerdict `json:"bounds"`
+	// Probabilities are exact probabilities over every draw (Draws).
+	Probabilities *Probabilities `json:"probabilities,omitempty"`
 
 	counterexample []step
 	violationCfg   *config
@@ -229,6 +239,7 @@ type config struct {
 	reduce    bool // explored with the partial-order reduction
 	limit     int64
 	depth     int // the longest path of its search
+	probs     *Probabilities
 }
 
 // explore searches c again (a search keeps every state it visits, so the
@@ -260,6 +271,11 @@ func Run(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Draws != 0 {
+		if err := checkDraws(&opt, base, len(cfgs)); err != nil {
+			return nil, err
+		}
+	}
 	start := time.Now()
 	workers := opt.Workers
 	if workers <= 0 {
@@ -283,6 +299,14 @@ func Run(opt Options) (*Report, error) {
 	close(next)
 	wg.Wait()
 	r := report(opt, base, cfgs)
+	if opt.Draws > 0 && cfgs[0].probs != nil {
+		r.Probabilities = cfgs[0].probs
+		r.Extremes, r.Bounds = nil, nil // over the executions within the cap only: not reported
+		r.Seed = 0                      // no stream: every draw is branched on
+		if err := measureRates(r.Probabilities, cfgs[0].cfg, opt.Trials); err != nil {
+			return nil, err
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	if r.Seconds > 0 {
 		r.StatesPerSec = float64(r.States) / r.Seconds
@@ -463,12 +487,15 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	x.reuseMemory(spare)
 	c.reduce = !opt.NoReduction && reducible(x.bag)
 	x.reduce = c.reduce
+	if opt.Draws > 0 {
+		x.drawAll(opt.Draws, opt.MaxDraws) // as checkDraws set them
+	}
 	id, err := x.visit(x.initial())
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
 		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
-		if !strings.HasPrefix(c.violation, "non-termination") {
+		if !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
 			// Report the shortest execution that breaks a property.
 			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
 				c.violation, c.bad = v, path
@@ -478,6 +505,9 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	}
 	hi, lo := x.extremes(id)
 	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
+	if opt.Draws > 0 {
+		c.probs = x.probabilities(id)
+	}
 	return x
 }
 
@@ -621,6 +651,9 @@ func quantity(b elect.Bound, alg *elect.Algorithm, ext []int64) float64 {
 // WriteCounterexample writes the execution that violates a property as a
 // trace; false when there is none.
 func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
+	if r.Probabilities != nil {
+		return false, errNoTraceWithDraws
+	}
 	c := r.violationCfg
 	if c == nil || c.cfg.Delivery == sim.Sync {
 		return false, nil
@@ -638,6 +671,9 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 // value of quantity q (an index of Extremes) as a trace; false when there
 // is none (synchronous runs: rerun the simulator with the IDs).
 func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
+	if r.Probabilities != nil {
+		return false, errNoTraceWithDraws
+	}
 	e := r.Extremes[q]
 	c := e.minCfg
 	if largest {

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -439,5 +440,70 @@ func BenchmarkCheck(b *testing.B) {
 				b.ReportMetric(float64(states)/float64(b.N), "states/op")
 			})
 		}
+	}
+}
+
+// TestItaiRodehExactProbabilities: with every draw branched on, an
+// execution of Itai-Rodeh ends within the first n draws (the first round)
+// exactly when one node drew the largest id, which has probability
+// sum over m of n (1/n) ((m-1)/n)^(n-1) (5/9 at n = 3, 9/16 at n = 4);
+// the probabilities of all endings and cuts add up to 1; and the exact
+// probability of each message count is the simulator's rate over 4000
+// runs, within 4 standard errors.
+func TestItaiRodehExactProbabilities(t *testing.T) {
+	for _, c := range []struct {
+		alg, bits   string
+		n, maxDraws int
+	}{
+		{"itai-rodeh", "", 3, 3}, {"itai-rodeh", "", 4, 4}, {"itai-rodeh", "", 3, 9}, {"itai-rodeh", "", 4, 8},
+		{"lcr-random", "2", 4, 0}, {"lcr-random", "1", 5, 0},
+	} {
+		spec := scenario.Spec{Algorithm: c.alg, N: c.n}
+		if c.bits != "" {
+			spec.Params = map[string]string{"bits": c.bits}
+		}
+		const trials = 4000
+		r := run(t, Options{Spec: spec, IDs: "increasing", Delivery: "fifo", Draws: -1, MaxDraws: c.maxDraws, Trials: trials})
+		p := r.Probabilities
+		if r.Verdict != "ok" || p == nil {
+			t.Fatalf("%s n=%d: %s %s", c.alg, c.n, r.Verdict, r.Violation)
+		}
+		if sum := p.Ends.Value + p.Cut.Value; sum < 1-1e-12 || sum > 1+1e-12 {
+			t.Errorf("%s n=%d: ends %s + cut %s = %v", c.alg, c.n, p.Ends, p.Cut, sum)
+		}
+		if c.alg == "itai-rodeh" && c.maxDraws == c.n {
+			// The first round ends it when the largest id drawn is unique.
+			var num, pow uint64 = 0, 1
+			for range c.n {
+				pow *= uint64(c.n)
+			}
+			for m := 1; m <= c.n; m++ {
+				term := uint64(c.n)
+				for range c.n - 1 {
+					term *= uint64(m - 1)
+				}
+				num += term
+			}
+			if want := fraction(num, pow); p.Ends.Num != want.Num || p.Ends.Den != want.Den {
+				t.Errorf("itai-rodeh n=%d: P(the first round elects) = %s, want %s", c.n, p.Ends, want)
+			}
+		}
+		if c.alg == "lcr-random" && p.Cut.Num != 0 {
+			t.Errorf("lcr-random n=%d: cut %s; it draws once per node", c.n, p.Cut)
+		}
+		compared := 0
+		for _, m := range p.Messages {
+			if p.ExactBelow >= 0 && m.Messages >= p.ExactBelow {
+				continue // cut executions may add to it
+			}
+			q := m.Probability.Value
+			se := math.Sqrt(q * (1 - q) / trials)
+			if math.Abs(m.Measured-q) > 4*se {
+				t.Errorf("%s n=%d: %d messages: exact %s, simulator %.4f (4 SE = %.4f)", c.alg, c.n, m.Messages, m.Probability, m.Measured, 4*se)
+			}
+			compared++
+		}
+		t.Logf("%s n=%d max-draws %d: %d states, ends %s, cut %s, %d message counts compared with the simulator",
+			c.alg, c.n, p.MaxDraws, r.States, p.Ends, p.Cut, compared)
 	}
 }

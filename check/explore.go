@@ -51,6 +51,7 @@ type state struct {
 	links   [][]flight // by receiving port, Graph.PortIndex
 	elected int
 	rngs    []rand.PCG // each node's random stream (randomized algorithms)
+	drawn   int        // draws made so far (draws mode, see draws.go)
 	// The hashes of the state's parts (see keys): each node's and each
 	// link's behaviour and depths, and their sums, which apply keeps up to
 	// date for the parts a step changes and restore puts back.
@@ -86,6 +87,7 @@ const (
 	nodeDepthTag
 	linkTag
 	linkDepthTag
+	drawnTag
 )
 
 // nodePart hashes node i's part of the state: behaviour and depth.
@@ -146,6 +148,9 @@ func (x *explorer) rehashAll(s *state) {
 		s.linkH[k], s.linkD[k] = x.linkPart(s, int64(k))
 		s.sumH, s.sumD = addKey(s.sumH, s.linkH[k]), addKey(s.sumD, s.linkD[k])
 	}
+	if x.draws > 0 {
+		s.sumH = addKey(s.sumH, drawnPart(s.drawn))
+	}
 }
 
 // rehash updates the hashes after a step of node i that changed the links
@@ -192,6 +197,15 @@ type explorer struct {
 	moves   []move
 	sends   []sendOn
 	scratch []flight
+	// Draws mode (see draws.go): each draw branches into draws values;
+	// executions are cut after maxDraws. script is the branch being made
+	// (drawPos the draws taken of it), scriptBufs a buffer by depth, and
+	// weights each visited state's probabilities.
+	draws, maxDraws int
+	script          []int
+	drawPos         int
+	scriptBufs      [][]int
+	weights         []weights
 	// The hashes of each node's and link's index, which start their parts'
 	// hashes.
 	nodeBase, depthBase, linkBase, linkDepthBase []hasher
@@ -239,7 +253,7 @@ type undo struct {
 	dec                    elect.Decision
 	knows                  elect.ID
 	depth                  int64
-	elected                int
+	elected, drawn         int
 	links                  int // len(linkLog) before the step
 	nodeH, nodeD           stateKey
 	sumH, sumD             stateKey
@@ -248,7 +262,7 @@ type undo struct {
 // save records what a step of node i may change.
 func (x *explorer) save(s *state, i int32) undo {
 	return undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
-		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, links: len(x.linkLog), arena: x.arena.mark(),
+		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(x.linkLog), arena: x.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 }
 
@@ -256,7 +270,7 @@ func (x *explorer) save(s *state, i int32) undo {
 func (x *explorer) restore(s *state, u undo) {
 	i := u.i
 	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
-	s.dec[i], s.knows[i], s.depth[i], s.elected = u.dec, u.knows, u.depth, u.elected
+	s.dec[i], s.knows[i], s.depth[i], s.elected, s.drawn = u.dec, u.knows, u.depth, u.elected, u.drawn
 	s.nodeH[i], s.nodeD[i], s.sumH, s.sumD = u.nodeH, u.nodeD, u.sumH, u.sumD
 	for k := len(x.linkLog) - 1; k >= u.links; k-- {
 		l := &x.linkLog[k]
@@ -307,6 +321,14 @@ func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
 	return x
 }
 
+// drawAll turns on draws mode: every draw branches into k values, and
+// executions are cut after maxDraws draws.
+func (x *explorer) drawAll(k, maxDraws int) {
+	x.draws, x.maxDraws = k, maxDraws
+	x.random = false // the draws are part of the nodes' states, not a stream's position
+	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(drawSource{x}) })
+}
+
 // reuseMemory takes over the maps and buffers of a finished search, so
 // that checking many small configurations does not allocate them anew.
 func (x *explorer) reuseMemory(old *explorer) {
@@ -319,6 +341,7 @@ func (x *explorer) reuseMemory(old *explorer) {
 	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
 	x.buf, x.linkLog, x.path = old.buf[:0], old.linkLog[:0], old.path[:0]
 	x.arena = old.arena
+	x.weights, x.scriptBufs = old.weights[:0], old.scriptBufs
 	// A move is a function of a node's part and a message, the same in
 	// every configuration of a check (same algorithm, graph and
 	// parameters), so the moves are kept.

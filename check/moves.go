@@ -43,13 +43,13 @@ type sendOn struct {
 	msg elect.Message
 }
 
-const moveTag = linkDepthTag + 1
+const moveTag = drawnTag + 1
 
 // moveKey returns the key of step st at s in the table of moves, or false
 // when the step is one that is always made in full.
 func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 	i := st.node
-	if !useKnownMoves || st.wake || !s.woken[i] || s.halted[i] {
+	if !useKnownMoves || x.draws > 0 || st.wake || !s.woken[i] || s.halted[i] {
 		return stateKey{}, false
 	}
 	f := s.links[x.inLinks[i]+int64(st.port)][st.k]

@@ -36,6 +36,9 @@ func (x *explorer) visit(s *state) (int32, error) {
 	nq := x.nq()
 	id := int32(len(x.max) / nq)
 	x.memo.put(k, id)
+	if x.draws > 0 {
+		x.weights = append(x.weights, weights{})
+	}
 	x.max = slices.Grow(x.max, nq)[:len(x.max)+nq]
 	x.min = slices.Grow(x.min, nq)[:len(x.min)+nq]
 	x.maxStep = slices.Grow(x.maxStep, nq)[:len(x.maxStep)+nq]
@@ -64,9 +67,15 @@ func (x *explorer) visit(s *state) (int32, error) {
 		for q := range nq {
 			x.maxStep[at+q], x.minStep[at+q] = -1, -1
 		}
+		if x.draws > 0 {
+			x.weights[id] = weights{done: []weight{{0, x.powK(x.maxDraws - s.drawn)}}}
+		}
 		return id, nil
 	}
 	sent := x.sentBufs[depth]
+	if x.draws > 0 {
+		return id, x.drawSteps(s, id, at, steps, sent)
+	}
 	for j, st := range steps {
 		x.edges++
 		clear(sent)

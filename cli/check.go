@@ -47,6 +47,15 @@ end in a correct stable configuration (every bottom strongly connected
 component correct), and the probability of each ending under the uniformly
 random scheduler is computed exactly.
 
+Randomized algorithms on unidirectional rings (itai-rodeh, lcr-random):
+--draws makes every draw a branch into each value of the range the algorithm
+declares (Itai-Rodeh's ids in 1..n; lcr-random's 2^bits keys), cuts
+executions after --max-draws draws, and prints the exact probability of each
+message count (a fraction), next to the rate measured over --trials runs of
+the simulator:
+  elect check itai-rodeh --n 3 --draws --max-draws 9
+  elect check lcr-random --n 4 --bits 2 --draws
+
 A counterexample or extreme written with --counterexample or --worst is a
 trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
 
@@ -80,6 +89,9 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
 	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
 	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
+	draws := fs.Bool("draws", false, "exact probabilities: every draw of a randomized algorithm branches into each of the values of its declared range (itai-rodeh: 1..n; lcr-random: 2^bits)")
+	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
+	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
 	params := registerParams(fs, cat)
 	name, err := parseOne(fs, args, stdout, "check takes one algorithm name (got %d); 'elect list' shows them")
@@ -113,6 +125,15 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		if spec.N > 6 {
 			idText = "random"
 		}
+		if *draws {
+			idText = "increasing" // one configuration: the probabilities are of one ring
+		}
+	}
+	if (*maxDraws != 0 || flagGiven(fs, "trials")) && !*draws {
+		return usagef("--max-draws and --trials go with --draws (exact probabilities)")
+	}
+	if *trials < 0 {
+		return usagef("--trials %d: use 0 or more", *trials)
 	}
 	if *reduction != "por" && *reduction != "none" {
 		return usagef("--reduction %q: use por or none", *reduction)
@@ -121,7 +142,13 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
 	}
 	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
-		NoReduction: *reduction == "none"}
+		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials}
+	if *draws {
+		opt.Draws = -1 // the algorithm's declared range
+		if *trials == 0 {
+			opt.Trials = -1 // none
+		}
+	}
 	r, err := check.Run(opt)
 	if err != nil {
 		return usagef("%v", err)
@@ -173,7 +200,7 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
 	}
-	if r.Seed != 0 {
+	if r.Seed != 0 && r.Probabilities == nil {
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
 	}
 	if r.Violation != "" {
@@ -197,6 +224,10 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 	}
 	if r.Verdict == "incomplete" {
 		fmt.Fprintln(w, "          a configuration reached --max-states: the extremes below are over what was explored")
+	}
+	if r.Probabilities != nil {
+		printProbabilities(w, r.Probabilities)
+		return
 	}
 	fmt.Fprintf(w, "%-14s %10s  %-22s %10s  %s\n", "over all", "min", "reached with --ids", "max", "reached with --ids")
 	for _, e := range r.Extremes {
@@ -222,6 +253,33 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 			how += " (tight)"
 		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
+	}
+}
+
+// printProbabilities prints the exact probabilities of a check with
+// --draws, next to the simulator's rates.
+func printProbabilities(w io.Writer, p *check.Probabilities) {
+	fmt.Fprintf(w, "          every draw is one of %d equally likely values; executions are cut after %d draws\n", p.Draws, p.MaxDraws)
+	fmt.Fprintf(w, "ends      %s (one leader, every check held, within %d draws)\n", p.Ends, p.MaxDraws)
+	fmt.Fprintf(w, "cut       %s (more draws needed)\n", p.Cut)
+	measured := "simulator"
+	if p.Trials > 0 {
+		measured = fmt.Sprintf("simulator (%d runs, seeds 1..%d)", p.Trials, p.Trials)
+	}
+	fmt.Fprintf(w, "%-9s %-28s %s\n", "messages", "probability (exact)", measured)
+	for _, m := range p.Messages {
+		prob := m.Probability.String()
+		if p.ExactBelow >= 0 && m.Messages >= p.ExactBelow {
+			prob += " +cut" // executions cut at the cap may end with this count too
+		}
+		rate := ""
+		if p.Trials > 0 {
+			rate = fmt.Sprintf("%.4f ± %.4f", m.Measured, m.MeasuredSE)
+		}
+		fmt.Fprintf(w, "%-9d %-28s %s\n", m.Messages, prob, rate)
+	}
+	if p.ExactBelow >= 0 {
+		fmt.Fprintf(w, "          below %d messages the probabilities are complete; from %d on (+cut), executions cut at the cap may add to them\n", p.ExactBelow, p.ExactBelow)
 	}
 }
 

@@ -48,8 +48,33 @@ func TestCheckBadInput(t *testing.T) {
 		{[]string{"check", "lcr", "--initiators", "times"}, "--initiators times applies to synchronous checks"},
 		{[]string{"check", "slow-fast", "--n", "3", "--wake-rounds", "2"}, "--wake-rounds 2: it goes with --initiators times"},
 		{[]string{"check", "time-slice", "--n", "3", "--initiators", "times"}, "time-slice needs every node to wake at round 0"},
+		{[]string{"check", "lcr", "--n", "3", "--draws"}, "lcr draws nothing"},
+		{[]string{"check", "afek-gafni", "--n", "3", "--draws"}, "does not declare the range of its draws"},
+		{[]string{"check", "lcr-random", "--n", "3", "--draws"}, "lower --max-draws or the draws' range"},
+		{[]string{"check", "itai-rodeh", "--n", "3", "--max-draws", "3"}, "go with --draws"},
+		{[]string{"check", "itai-rodeh", "--n", "3", "--draws", "--ids", "all"}, "one configuration at a time"},
+		{[]string{"check", "itai-rodeh", "--n", "3", "--draws", "--trials", "-1"}, "--trials -1: use 0 or more"},
 	} {
 		wantBadInput(t, c.args, c.want)
+	}
+}
+
+// TestCheckDraws: with --draws, Itai-Rodeh on 3 nodes ends within its
+// first round (3 draws) with probability exactly 5/9, printed as a
+// fraction beside the simulator's rate, and in the JSON.
+func TestCheckDraws(t *testing.T) {
+	code, out, errOut := runCLI("check", "itai-rodeh", "--n", "3", "--draws", "--max-draws", "3", "--trials", "500")
+	if code != 0 || !strings.Contains(out, "ends      5/9 = 0.555556") || !strings.Contains(out, "simulator (500 runs") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI("check", "itai-rodeh", "--n", "3", "--draws", "--max-draws", "3", "--trials", "0", "--json")
+	var r struct {
+		Probabilities struct {
+			Ends struct{ Num, Den uint64 } `json:"ends"`
+		} `json:"probabilities"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || r.Probabilities.Ends.Num != 5 || r.Probabilities.Ends.Den != 9 {
+		t.Errorf("json: exit %d, %v: %s", code, err, out)
 	}
 }
 

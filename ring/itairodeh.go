@@ -55,8 +55,9 @@ var ItaiRodeh = &elect.Algorithm{
 			Value:   boundN,
 			Applies: func(c elect.BoundContext) bool { return c.Sync }},
 	},
-	New:  itaiRodehNodes.New,
-	Init: itaiRodehNodes.Init,
+	DrawRange: func(n int, _ elect.Params) int { return n }, // ids uniform in 1..n
+	New:       itaiRodehNodes.New,
+	Init:      itaiRodehNodes.Init,
 }
 
 var itaiRodehNodes = elect.NodesOf(itaiRodehInit)

@@ -65,8 +65,9 @@ var LCRRandom = &elect.Algorithm{
 		Help:  "random bits prepended to each ID (1..63)",
 		Check: checkLCRRandomBits,
 	}},
-	New:  lcrRandomNodes.New,
-	Init: lcrRandomNodes.Init,
+	DrawRange: func(_ int, p elect.Params) int { return 1 << min(p.Int("bits"), 62) }, // b random bits
+	New:       lcrRandomNodes.New,
+	Init:      lcrRandomNodes.Init,
 }
 
 var lcrRandomNodes = elect.NodesOf(lcrRandomInit)
