@@ -648,6 +648,21 @@ func quantity(b elect.Bound, alg *elect.Algorithm, ext []int64) float64 {
 	return math.NaN() // bits: not checked here
 }
 
+// Failure returns nil when the check found no violation, explored every
+// state and saw every declared bound hold; otherwise an error that says
+// what failed first.
+func (r *Report) Failure() error {
+	if r.Verdict != "ok" {
+		return fmt.Errorf("%s %s: verdict %s: %s", r.Algorithm, r.Delivery, r.Verdict, cmp.Or(r.Violation, "a configuration reached the state limit"))
+	}
+	for _, b := range r.Bounds {
+		if !b.Holds {
+			return fmt.Errorf("%s %s: bound %s fails in some schedule (%v against %v)", r.Algorithm, r.Delivery, b.Name, b.Worst, b.Bound)
+		}
+	}
+	return nil
+}
+
 // WriteCounterexample writes the execution that violates a property as a
 // trace; false when there is none.
 func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {

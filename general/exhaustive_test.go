@@ -16,13 +16,8 @@ func holdsInEverySchedule(t *testing.T, opts check.Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != "ok" {
-		t.Fatalf("verdict %s: %s", r.Verdict, r.Property)
-	}
-	for _, b := range r.Bounds {
-		if !b.Holds {
-			t.Errorf("bound %s fails in some schedule", b.Name)
-		}
+	if err := r.Failure(); err != nil {
+		t.Fatal(err)
 	}
 }
 
