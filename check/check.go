@@ -193,18 +193,22 @@ type Report struct {
 	Delivery string `json:"delivery"`
 	// Reduction is "partial-order" when the search took one node's
 	// deliveries for all where it could (under fifo), else "none".
-	Reduction      string  `json:"reduction"`
-	Verdict        string  `json:"verdict"` // ok, violation, incomplete
-	Configurations int     `json:"configurations"`
-	States         int64   `json:"states"`
-	Transitions    int64   `json:"transitions"`
-	MaxDepth       int     `json:"max_depth"` // the longest execution explored, in steps
-	Seconds        float64 `json:"seconds"`
-	StatesPerSec   float64 `json:"states_per_second"`
+	Reduction      string `json:"reduction"`
+	Verdict        string `json:"verdict"` // ok, violation, incomplete
+	Configurations int    `json:"configurations"`
+	// Finished is how many configurations' searches ended with extremes
+	// (not cut by the state limit or a violation): the extremes are over
+	// those.
+	Finished     int     `json:"finished"`
+	States       int64   `json:"states"`
+	Transitions  int64   `json:"transitions"`
+	MaxDepth     int     `json:"max_depth"` // the longest execution explored, in steps
+	Seconds      float64 `json:"seconds"`
+	StatesPerSec float64 `json:"states_per_second"`
 	// MessagesMax and MessagesMin are the extremes by message type, with
 	// "total"; TimeMax and TimeMin those of the time.
-	MessagesMax  map[string]int64 `json:"messages_max"`
-	MessagesMin  map[string]int64 `json:"messages_min"`
+	MessagesMax  map[string]int64 `json:"messages_max,omitempty"`
+	MessagesMin  map[string]int64 `json:"messages_min,omitempty"`
 	TimeMax      int64            `json:"time_max"`
 	TimeMin      int64            `json:"time_min"`
 	Property     string           `json:"property,omitempty"` // the property violated
@@ -299,10 +303,12 @@ func Run(opt Options) (*Report, error) {
 	close(next)
 	wg.Wait()
 	r := report(opt, base, cfgs)
+	if opt.Draws > 0 {
+		r.Seed = 0 // no stream: every draw is branched on
+	}
 	if opt.Draws > 0 && cfgs[0].probs != nil {
 		r.Probabilities = cfgs[0].probs
 		r.Extremes, r.Bounds = nil, nil // over the executions within the cap only: not reported
-		r.Seed = 0                      // no stream: every draw is branched on
 		if err := measureRates(r.Probabilities, cfgs[0].cfg, opt.Trials); err != nil {
 			return nil, err
 		}
@@ -557,6 +563,15 @@ func report(opt Options, base *sim.Config, cfgs []*config) *Report {
 	}
 	if r.Violation != "" {
 		r.Property, _, _ = strings.Cut(r.Violation, ":")
+	}
+	for _, c := range cfgs {
+		if c.max != nil {
+			r.Finished++
+		}
+	}
+	if r.Finished == 0 {
+		r.Extremes = nil // no search ended: nothing to report
+		return r
 	}
 	r.MessagesMax, r.MessagesMin = map[string]int64{}, map[string]int64{}
 	for q, e := range r.Extremes {

@@ -237,9 +237,16 @@ func TestWakeUpTimes(t *testing.T) {
 // TestStateLimitIsIncomplete: a search cut short never says ok.
 func TestStateLimitIsIncomplete(t *testing.T) {
 	r := run(t, Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", MaxStates: 100})
-	if r.Verdict != "incomplete" {
-		t.Errorf("verdict %s with a 100-state limit", r.Verdict)
+	if r.Verdict != "incomplete" || r.Finished != 0 || r.Extremes != nil || r.Bounds != nil {
+		t.Errorf("verdict %s, %d configurations finished, extremes %v, bounds %v with a 100-state limit", r.Verdict, r.Finished, r.Extremes, r.Bounds)
 	}
+	// With a limit that only the larger searches reach, the extremes are
+	// those of the configurations that finished, and say how many.
+	r = run(t, Options{Spec: scenario.Spec{Algorithm: "hs", N: 4}, IDs: "all", Delivery: "fifo", MaxStates: 1500, NoReduction: true})
+	if r.Verdict != "incomplete" || r.Finished == 0 || r.Finished == r.Configurations || len(r.Extremes) == 0 {
+		t.Errorf("verdict %s, %d of %d configurations finished", r.Verdict, r.Finished, r.Configurations)
+	}
+	t.Logf("limit 1500: %d of %d configurations finished", r.Finished, r.Configurations)
 }
 
 // lcrForwardsAll is a mutant of LCR: it forwards every ID, smaller ones

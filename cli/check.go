@@ -223,7 +223,11 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		return
 	}
 	if r.Verdict == "incomplete" {
-		fmt.Fprintln(w, "          a configuration reached --max-states: the extremes below are over what was explored")
+		if r.Finished == 0 {
+			fmt.Fprintln(w, "          every configuration reached --max-states before its search ended: no extremes (raise --max-states)")
+			return
+		}
+		fmt.Fprintf(w, "          %d of %d configurations reached --max-states: the extremes below are over the other %d\n", r.Configurations-r.Finished, r.Configurations, r.Finished)
 	}
 	if r.Probabilities != nil {
 		printProbabilities(w, r.Probabilities)
