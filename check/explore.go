@@ -196,7 +196,7 @@ type explorer struct {
 	moveIdx visitedSet
 	moves   []move
 	sends   []sendOn
-	scratch []flight
+	changed []changedLink
 	// Draws mode (see draws.go): each draw branches into draws values;
 	// executions are cut after maxDraws. script is the branch being made
 	// (drawPos the draws taken of it), scriptBufs a buffer by depth, and
@@ -345,7 +345,7 @@ func (x *explorer) reuseMemory(old *explorer) {
 	// A move is a function of a node's part and a message, the same in
 	// every configuration of a check (same algorithm, graph and
 	// parameters), so the moves are kept.
-	x.moveIdx, x.moves, x.scratch = old.moveIdx, old.moves, old.scratch[:0]
+	x.moveIdx, x.moves, x.changed = old.moveIdx, old.moves, old.changed[:0]
 }
 
 // initial is the state before anything happened.

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math/rand/v2"
 	"slices"
 
 	"github.com/electkit/elect"
@@ -35,6 +36,14 @@ type move struct {
 	nodeH stateKey // the node's part of the state after the step, without depth
 	sends []sendOn // the messages it sends, in order
 	links []int64  // the links it changes, each once: the one it takes the message from, those it sends on
+	// The node's part after the step: the node (a state's node is never
+	// changed once the step that made it is over, so states share it),
+	// its random stream, decision, learned leader and halt.
+	node   snapNode
+	rng    rand.PCG
+	dec    elect.Decision
+	knows  elect.ID
+	halted bool
 }
 
 // sendOn is a message sent, with the link it goes on.
@@ -58,24 +67,41 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 		pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B)).sum(), true
 }
 
-// knownChild returns the index of the state that step st leads to from s,
-// when the step's move is known and that state has been visited (and is
-// not on the current path: a cycle is left to the full step to report),
-// counting the messages the step sends by type in sent.
-func (x *explorer) knownChild(s *state, st step, mk stateKey, sent []int64) (int32, bool) {
+// knownStep makes step st at s from its known move, if it is known (the
+// same state as making it in full, see above). When the state it leads to
+// has been visited (and is not on the current path: a cycle is left to
+// the full step to report), nothing changes and visited is true, with the
+// state's index; otherwise the step is made and made is true, with the
+// record that undoes it. sent counts the messages the step sends by type.
+func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64) (child int32, visited, made bool, u undo) {
 	mi, ok := x.moveIdx.get(mk)
 	if !ok {
-		return 0, false
+		return 0, false, false, u
 	}
 	m := &x.moves[mi]
 	i := st.node
 	from := x.inLinks[i] + int64(st.port)
 	l := s.links[from]
 	d := max(s.depth[i], l[st.k].depth)
+	nodeD := x.depthBase[i].pair(uint64(d), 0).sum()
 	sumH := addKey(subKey(s.sumH, s.nodeH[i]), m.nodeH)
-	sumD := addKey(subKey(s.sumD, s.nodeD[i]), x.depthBase[i].pair(uint64(d), 0).sum())
+	sumD := addKey(subKey(s.sumD, s.nodeD[i]), nodeD)
+	mark := x.arena.mark()
+	x.changed = x.changed[:0]
 	for _, c := range m.links {
-		buf := x.scratch[:0]
+		n := len(s.links[c])
+		if c == from {
+			n--
+		}
+		for _, t := range m.sends {
+			if t.key == c {
+				n++
+			}
+		}
+		var buf []flight
+		if n > 0 {
+			buf = x.arena.alloc(n)[:0]
+		}
 		if c == from {
 			buf = append(append(buf, l[:st.k]...), l[st.k+1:]...)
 		} else {
@@ -86,22 +112,46 @@ func (x *explorer) knownChild(s *state, st step, mk stateKey, sent []int64) (int
 				buf = append(buf, flight{msg: t.msg, depth: d + 1})
 			}
 		}
-		x.scratch = buf
 		h, hd := x.linkHash(c, buf)
+		x.changed = append(x.changed, changedLink{c, buf, h, hd})
 		sumH, sumD = addKey(subKey(sumH, s.linkH[c]), h), addKey(subKey(sumD, s.linkD[c]), hd)
 	}
 	behaviour, full := keysOf(sumH, sumD)
 	if x.onPath.find(behaviour) >= 0 {
-		return 0, false
-	}
-	id, ok := x.memo.get(full)
-	if !ok {
-		return 0, false
+		x.arena.release(mark)
+		return 0, false, false, u
 	}
 	for _, t := range m.sends {
 		sent[t.msg.Type]++
 	}
-	return id, true
+	if id, ok := x.memo.get(full); ok {
+		x.arena.release(mark)
+		return id, true, false, u
+	}
+	// A new state: make the step from the move.
+	u = x.save(s, i)
+	u.arena = mark // the arrays above belong to the step
+	s.nodes[i], s.rngs[i], s.dec[i], s.knows[i], s.halted[i] = m.node, m.rng, m.dec, m.knows, m.halted
+	s.depth[i] = d
+	for _, c := range x.changed {
+		x.touch(s, c.key)
+		if len(c.flights) == 0 {
+			s.links[c.key] = nil
+		} else {
+			s.links[c.key] = c.flights
+		}
+		s.linkH[c.key], s.linkD[c.key] = c.h, c.d
+	}
+	s.nodeH[i], s.nodeD[i] = m.nodeH, nodeD
+	s.sumH, s.sumD = sumH, sumD
+	return 0, false, true, u
+}
+
+// changedLink is a link's contents after a known step, with its hashes.
+type changedLink struct {
+	key     int64
+	flights []flight
+	h, d    stateKey
 }
 
 // learnMove remembers the move of the step just made in full from the
@@ -114,7 +164,9 @@ func (x *explorer) learnMove(s *state, mk stateKey, u undo) {
 	if _, ok := x.moveIdx.get(mk); ok {
 		return
 	}
-	m := move{nodeH: s.nodeH[u.i], sends: slices.Clone(x.sends)}
+	i := u.i
+	m := move{nodeH: s.nodeH[i], sends: slices.Clone(x.sends),
+		node: s.nodes[i], rng: s.rngs[i], dec: s.dec[i], knows: s.knows[i], halted: s.halted[i]}
 	for _, lu := range x.linkLog[u.links:] {
 		if !slices.Contains(m.links, lu.key) {
 			m.links = append(m.links, lu.key)

@@ -80,20 +80,26 @@ func (x *explorer) visit(s *state) (int32, error) {
 		x.edges++
 		clear(sent)
 		mk, known := x.moveKey(s, st)
+		var u undo
+		made := false
 		if known {
-			if child, ok := x.knownChild(s, st, mk, sent); ok {
+			child, visited, m, mu := x.knownStep(s, st, mk, sent)
+			if visited {
 				x.extremeStep(at, j, child, sent)
 				continue
 			}
+			made, u = m, mu
 		}
-		u := x.save(s, st.node)
-		if v := x.apply(s, st, sent); v != "" {
-			x.violation = v
-			x.badPath = append(append([]step(nil), x.path...), st)
-			return 0, errViolation
-		}
-		if known && s.elected == u.elected {
-			x.learnMove(s, mk, u)
+		if !made {
+			u = x.save(s, st.node)
+			if v := x.apply(s, st, sent); v != "" {
+				x.violation = v
+				x.badPath = append(append([]step(nil), x.path...), st)
+				return 0, errViolation
+			}
+			if known && s.elected == u.elected {
+				x.learnMove(s, mk, u)
+			}
 		}
 		x.path = append(x.path, st)
 		child, err := x.visit(s)
