@@ -197,6 +197,7 @@ type explorer struct {
 	moves   []move
 	sends   []sendOn
 	changed []changedLink
+	scratch []flight
 	// Draws mode (see draws.go): each draw branches into draws values;
 	// executions are cut after maxDraws. script is the branch being made
 	// (drawPos the draws taken of it), scriptBufs a buffer by depth, and

@@ -86,65 +86,115 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64) (chil
 	nodeD := x.depthBase[i].pair(uint64(d), 0).sum()
 	sumH := addKey(subKey(s.sumH, s.nodeH[i]), m.nodeH)
 	sumD := addKey(subKey(s.sumD, s.nodeD[i]), nodeD)
-	mark := x.arena.mark()
 	x.changed = x.changed[:0]
 	for _, c := range m.links {
-		n := len(s.links[c])
-		if c == from {
-			n--
-		}
-		for _, t := range m.sends {
-			if t.key == c {
-				n++
+		var h, hd stateKey
+		if x.bag { // the contents are sorted to be hashed: made in a buffer
+			if x.scratch == nil {
+				x.scratch = make([]flight, 0, 16)
 			}
-		}
-		var buf []flight
-		if n > 0 {
-			buf = x.arena.alloc(n)[:0]
-		}
-		if c == from {
-			buf = append(append(buf, l[:st.k]...), l[st.k+1:]...)
+			buf := x.newContents(s, c, from, st.k, m, d, x.scratch[:0])
+			h, hd = x.linkHash(c, buf)
+			x.scratch = buf[:0]
 		} else {
-			buf = append(buf, s.links[c]...)
+			h, hd = x.streamLinkHash(s, c, from, st.k, m, d)
 		}
-		for _, t := range m.sends {
-			if t.key == c {
-				buf = append(buf, flight{msg: t.msg, depth: d + 1})
-			}
-		}
-		h, hd := x.linkHash(c, buf)
-		x.changed = append(x.changed, changedLink{c, buf, h, hd})
+		x.changed = append(x.changed, changedLink{key: c, h: h, d: hd})
 		sumH, sumD = addKey(subKey(sumH, s.linkH[c]), h), addKey(subKey(sumD, s.linkD[c]), hd)
 	}
 	behaviour, full := keysOf(sumH, sumD)
 	if x.onPath.find(behaviour) >= 0 {
-		x.arena.release(mark)
 		return 0, false, false, u
 	}
 	for _, t := range m.sends {
 		sent[t.msg.Type]++
 	}
 	if id, ok := x.memo.get(full); ok {
-		x.arena.release(mark)
 		return id, true, false, u
 	}
-	// A new state: make the step from the move.
+	// A new state: make the step from the move. Every link's new contents
+	// are made before any is set, since they are read from s.
 	u = x.save(s, i)
-	u.arena = mark // the arrays above belong to the step
+	for k := range x.changed {
+		c := &x.changed[k]
+		c.flights = x.newContents(s, c.key, from, st.k, m, d, nil)
+	}
 	s.nodes[i], s.rngs[i], s.dec[i], s.knows[i], s.halted[i] = m.node, m.rng, m.dec, m.knows, m.halted
 	s.depth[i] = d
 	for _, c := range x.changed {
 		x.touch(s, c.key)
-		if len(c.flights) == 0 {
-			s.links[c.key] = nil
-		} else {
-			s.links[c.key] = c.flights
-		}
+		s.links[c.key] = c.flights
 		s.linkH[c.key], s.linkD[c.key] = c.h, c.d
 	}
 	s.nodeH[i], s.nodeD[i] = m.nodeH, nodeD
 	s.sumH, s.sumD = sumH, sumD
 	return 0, false, true, u
+}
+
+// newContents returns link c's contents after the known step m that takes
+// message k of link from (at depth d): in buf when it is not nil, else in
+// an array from the arena (nil when empty).
+func (x *explorer) newContents(s *state, c, from int64, k int, m *move, d int64, buf []flight) []flight {
+	l := s.links[c]
+	n := len(l)
+	if c == from {
+		n--
+	}
+	for _, t := range m.sends {
+		if t.key == c {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if buf == nil {
+		buf = x.arena.alloc(n)[:0]
+	}
+	if c == from {
+		buf = append(append(buf, l[:k]...), l[k+1:]...)
+	} else {
+		buf = append(buf, l...)
+	}
+	for _, t := range m.sends {
+		if t.key == c {
+			buf = append(buf, flight{msg: t.msg, depth: d + 1})
+		}
+	}
+	return buf
+}
+
+// streamLinkHash is linkHash of newContents under FIFO (no sorting),
+// computed without making the contents.
+func (x *explorer) streamLinkHash(s *state, c, from int64, k int, m *move, d int64) (h, hd stateKey) {
+	l := s.links[c]
+	skip := -1
+	n := len(l)
+	if c == from {
+		skip, n = k, n-1
+	}
+	for _, t := range m.sends {
+		if t.key == c {
+			n++
+		}
+	}
+	if n == 0 {
+		return stateKey{}, stateKey{}
+	}
+	hb, hdd := x.linkBase[c], x.linkDepthBase[c].pair(uint64(n), 0)
+	for j, f := range l {
+		if j != skip {
+			hb = hb.pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B))
+			hdd = hdd.pair(uint64(f.depth), 0)
+		}
+	}
+	for _, t := range m.sends {
+		if t.key == c {
+			hb = hb.pair(uint64(t.msg.Type), uint64(t.msg.ID)).pair(uint64(t.msg.A), uint64(t.msg.B))
+			hdd = hdd.pair(uint64(d+1), 0)
+		}
+	}
+	return hb.pair(uint64(n), 0).sum(), hdd.sum()
 }
 
 // changedLink is a link's contents after a known step, with its hashes.
