@@ -50,11 +50,7 @@ func randomIDs(rng *rand.Rand, n int) []elect.ID {
 // "increasing", ...), drawn from seed.
 func arrangedIDs(t *testing.T, spec string, n int, seed uint64) []elect.ID {
 	t.Helper()
-	s, err := ids.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.Generate(n, rand.New(rand.NewPCG(seed, 7)))
+	out, err := ids.Arrange(spec, n, rand.New(rand.NewPCG(seed, 7)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,15 +97,11 @@ func run(t testing.TB, cfg sim.Config) *sim.Result {
 // "increasing", ...), drawn from seed.
 func arrangedIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 	t.Helper()
-	spec, err := ids.Parse(arrangement)
+	out, err := ids.Arrange(arrangement, n, rand.New(rand.NewPCG(seed, 22)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	idList, err := spec.Generate(n, rand.New(rand.NewPCG(seed, 22)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return idList
+	return out
 }
 
 // runArranged runs alg once on g with IDs in the arrangement given (seed

@@ -133,6 +133,16 @@ func (s Spec) Check(n int) error {
 	return nil
 }
 
+// Arrange parses an arrangement and generates n IDs in it: Parse and
+// Generate in one call.
+func Arrange(text string, n int, rng *rand.Rand) ([]elect.ID, error) {
+	s, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return s.Generate(n, rng)
+}
+
 // Generate returns the IDs of n nodes, by index. Random arrangements draw from
 // rng.
 func (s Spec) Generate(n int, rng *rand.Rand) ([]elect.ID, error) {
