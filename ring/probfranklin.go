@@ -2,6 +2,7 @@ package ring
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/electkit/elect"
@@ -217,4 +218,39 @@ func (p *probFranklinNode) handleLeader(env elect.Env, from elect.Port, j elect.
 		return
 	}
 	passOnLeader(env, from.Opposite(), elect.Message{Type: pfLeader, ID: j})
+}
+
+// ProbabilisticFranklinExpectedRounds is the expected number of rounds of
+// the election on a ring of n <= 3 processes with ids from 1..k, where
+// every active process's neighbours are all the other active ones (the
+// claims and the tests compare the simulator with it). From x >= 2 active
+// processes, j of them hold the largest id with probability
+// P_j = sum over v of C(x,j) (1/k)^j ((v-1)/k)^(x-j), and only they stay
+// active, so E(x) = (1 + sum_{j<x} P_j E(j)) / (1 - P_x), with E(1) = 1
+// (the last round, in which the leader's message goes round).
+func ProbabilisticFranklinExpectedRounds(n int, k int64) float64 {
+	e := []float64{0, 1}
+	for x := 2; x <= n; x++ {
+		p := make([]float64, x+1)
+		for j := 1; j <= x; j++ {
+			for v := int64(1); v <= k; v++ {
+				p[j] += binomial(x, j) * math.Pow(1/float64(k), float64(j)) * math.Pow(float64(v-1)/float64(k), float64(x-j))
+			}
+		}
+		s := 1.0
+		for j := 1; j < x; j++ {
+			s += p[j] * e[j]
+		}
+		e = append(e, s/(1-p[x]))
+	}
+	return e[n]
+}
+
+// binomial is C(n, k).
+func binomial(n, k int) float64 {
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r = r * float64(n-k+i) / float64(i)
+	}
+	return r
 }

@@ -71,39 +71,9 @@ func TestProbFranklinSmallRingsFollowTheDraws(t *testing.T) {
 
 func itoa(k int64) string { return strconv.FormatInt(k, 10) }
 
-// pfExpectedRounds is the expected number of rounds on a ring of n <= 3
-// with ids from 1..k: from x >= 2 active processes, j of them hold the
-// largest id with probability sum_v C(x,j) (1/k)^j ((v-1)/k)^(x-j), and
-// E(x) = (1 + sum_{j<x} P_j E(j)) / (1 - P_x), E(1) = 1.
-func pfExpectedRounds(n int, k int64) float64 {
-	e := []float64{0, 1}
-	for x := 2; x <= n; x++ {
-		p := make([]float64, x+1)
-		for j := 1; j <= x; j++ {
-			for v := int64(1); v <= k; v++ {
-				p[j] += binom(x, j) * math.Pow(1/float64(k), float64(j)) * math.Pow(float64(v-1)/float64(k), float64(x-j))
-			}
-		}
-		s := 1.0
-		for j := 1; j < x; j++ {
-			s += p[j] * e[j]
-		}
-		e = append(e, s/(1-p[x]))
-	}
-	return e[n]
-}
-
-func binom(n, k int) float64 {
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		r = r * float64(n-k+i) / float64(i)
-	}
-	return r
-}
-
 // TestProbFranklinMeanRoundsOnSmallRings compares the mean number of rounds
 // (election messages / 2n) over 1500 seeded runs with its exact expectation
-// (pfExpectedRounds: 3 rounds for n = k = 2), within 4 standard errors.
+// (ProbabilisticFranklinExpectedRounds: 3 rounds for n = k = 2), within 4 standard errors.
 func TestProbFranklinMeanRoundsOnSmallRings(t *testing.T) {
 	const trials = 1500
 	for _, n := range []int{2, 3} {
@@ -117,7 +87,7 @@ func TestProbFranklinMeanRoundsOnSmallRings(t *testing.T) {
 		}
 		mean := sum / trials
 		se := math.Sqrt((sq/trials - mean*mean) / trials)
-		want := pfExpectedRounds(n, int64(n))
+		want := ring.ProbabilisticFranklinExpectedRounds(n, int64(n))
 		t.Logf("n=%d: mean rounds %.4f, expected %.4f, SE %.4f", n, mean, want, se)
 		if math.Abs(mean-want) > 4*se {
 			t.Errorf("n=%d: mean rounds %.4f, expected %.4f: more than 4 SE (%.4f) apart", n, mean, want, se)

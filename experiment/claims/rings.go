@@ -6,10 +6,10 @@ import (
 	"math"
 	"strings"
 
-	"github.com/electkit/elect/catalog"
-
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/ring"
 )
 
 // The reproductions of the ring algorithms added for issue 22 (breadth):
@@ -243,7 +243,7 @@ func pfRepro() *Reproduction {
 						all, "rounds", "an integer", func(r *experiment.Row) float64 { return math.Round(r.Get("rounds")) }),
 					exact("the leader's message goes round the ring", srcPF, all, "messages:leader", "n", func(n int) float64 { return float64(n) }),
 					meanWithin("n = 2, 3 (k = n): mean rounds equal the expectation of the largest-id chain", srcPF+" (the round rule; derived)",
-						small, "rounds", "E(n) of the max-holders chain", func(n int) float64 { return pfExpectedRounds(n, int64(n)) }, 4),
+						small, "rounds", "E(n) of the max-holders chain", func(n int) float64 { return ring.ProbabilisticFranklinExpectedRounds(n, int64(n)) }, 4),
 					stable("O(n log n) messages on average", srcPF, fifoAll, "messages:election", "n lg n"),
 				},
 				Figures: []Figure{{Title: "Probabilistic Franklin on anonymous rings: election messages", Measure: "messages:election", YLabel: "election messages",
@@ -251,39 +251,4 @@ func pfRepro() *Reproduction {
 			}, nil
 		},
 	}
-}
-
-// pfExpectedRounds is the expected number of rounds of probabilistic
-// Franklin with n <= 3 processes and ids from 1..k, where every active
-// process's neighbours are all the other active ones: from x >= 2 active
-// processes, j hold the largest id with probability
-// P_j = sum_v C(x,j) (1/k)^j ((v-1)/k)^(x-j), and
-// E(x) = (1 + sum_{j<x} P_j E(j)) / (1 - P_x), E(1) = 1 (the last round).
-func pfExpectedRounds(n int, k int64) float64 {
-	e := []float64{0, 1}
-	for x := 2; x <= n; x++ {
-		s := 1.0
-		px := 0.0
-		for j := 1; j <= x; j++ {
-			p := 0.0
-			for v := int64(1); v <= k; v++ {
-				p += binomial(x, j) * math.Pow(1/float64(k), float64(j)) * math.Pow(float64(v-1)/float64(k), float64(x-j))
-			}
-			if j < x {
-				s += p * e[j]
-			} else {
-				px = p
-			}
-		}
-		e = append(e, s/(1-px))
-	}
-	return e[n]
-}
-
-func binomial(n, k int) float64 {
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		r = r * float64(n-k+i) / float64(i)
-	}
-	return r
 }
