@@ -2,6 +2,9 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -234,5 +237,70 @@ func TestPopulationTrace(t *testing.T) {
 	net := string(lcrTrace(t, 3, 0)) + `{"t":9,"ev":"counts","step":1,"counts":[1]}` + "\n"
 	if _, err := trace.ReadAll(strings.NewReader(net)); err == nil || !strings.Contains(err.Error(), "counts is an event of population runs") {
 		t.Errorf("a network trace with a counts line: %v", err)
+	}
+}
+
+// FuzzQuickEvent: every line the quick decoder takes decodes to the same
+// event as with encoding/json.
+func FuzzQuickEvent(f *testing.F) {
+	for _, data := range [][]byte{lcrTrace(f, 4, 0), []byte(populationTrace)} {
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			f.Add(l)
+		}
+	}
+	for _, l := range []string{
+		`{"t":1.5e3,"ev":"state","node":1,"vars":{"x":[1,{"y":"]"}],"z":null}}`,
+		`{"t":-0,"ev":"decide","node":2147483647,"decision":"elected"}`,
+		`{"t":0,"ev":"learn","node":0,"leader":-9223372036854775808}`,
+		`{"t":0,"ev":"wake","node":01}`,
+		`{"t":0,"ev":"send","from":0,"to":1,"type":"m","payload":{"a":1,"a":2}}`,
+		`{"t":0,"ev":"truncated","limit":5,"reason":"x"}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var quick, slow trace.Event
+		if !trace.QuickEvent(line, &quick) {
+			return
+		}
+		if err := json.Unmarshal(line, &slow); err != nil {
+			t.Fatalf("quick took %q, which encoding/json refuses: %v", line, err)
+		}
+		if !reflect.DeepEqual(quick, slow) {
+			t.Fatalf("%q: quick %+v, encoding/json %+v", line, quick, slow)
+		}
+	})
+}
+
+// BenchmarkRead reads LCR's trace on a decreasing ring of 300 event by
+// event, as the viewer indexes a trace, with the quick decoder and with
+// encoding/json alone.
+func BenchmarkRead(b *testing.B) {
+	data := lcrTrace(b, 300, 0)
+	for _, quick := range []bool{true, false} {
+		b.Run(fmt.Sprintf("quick=%t", quick), func(b *testing.B) {
+			defer func(was bool) { *trace.QuickDecoding = was }(*trace.QuickDecoding)
+			*trace.QuickDecoding = quick
+			events := 0
+			for b.Loop() {
+				rd, err := trace.NewReader(bytes.NewReader(data))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for {
+					_, err := rd.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					events++
+				}
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+			b.ReportMetric(float64(events)/float64(b.N), "events")
+		})
 	}
 }

@@ -1,0 +1,7 @@
+package trace
+
+// QuickEvent is quickEvent, and QuickDecoding its switch, for the tests.
+var (
+	QuickEvent    = quickEvent
+	QuickDecoding = &quickDecoding
+)
