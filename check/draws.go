@@ -133,7 +133,8 @@ func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []in
 	budget := x.maxDraws - s.drawn
 	j := 0
 	for {
-		u := x.save(s, st.node)
+		var u undo
+		x.save(&u, s, st.node)
 		drawnBefore := s.drawn
 		x.script, x.drawPos = script, 0
 		clear(sent)
@@ -146,7 +147,7 @@ func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []in
 		if used > budget {
 			// Cut: the branch of its first budget draws, each of its
 			// continuations past the cap.
-			x.restore(s, u)
+			x.restore(s, &u)
 			ws.cut = mergeWeights(ws.cut, []weight{{0, 1}}, 0)
 		} else {
 			x.edges++
@@ -162,7 +163,7 @@ func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []in
 			if err != nil {
 				return err
 			}
-			x.restore(s, u)
+			x.restore(s, &u)
 			x.extremeStep(at, j, child, sent)
 			j++
 			var total int64

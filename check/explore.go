@@ -78,7 +78,7 @@ func (x *explorer) keys(s *state) (behaviour, full stateKey) { return keysOf(s.s
 // keysOf returns the keys of a state whose parts' hashes sum to sumH
 // (behaviour) and sumD (depths).
 func keysOf(sumH, sumD stateKey) (behaviour, full stateKey) {
-	return sumH, stateKey{sumH[0] ^ sumD[0]*0x9e3779b97f4a7c15, (sumH[1] ^ (sumD[1]<<1 | sumD[1]>>63)) | 1}
+	return sumH, stateKey{sumH.a ^ sumD.a*0x9e3779b97f4a7c15, (sumH.b ^ (sumD.b<<1 | sumD.b>>63)) | 1}
 }
 
 // The kinds of a state's parts, which start their hashes.
@@ -132,8 +132,8 @@ func (x *explorer) linkHash(key int64, l []flight) (h, d stateKey) {
 	return hb.pair(uint64(len(l)), 0).sum(), hd.sum()
 }
 
-func addKey(a, b stateKey) stateKey { return stateKey{a[0] + b[0], a[1] + b[1]} }
-func subKey(a, b stateKey) stateKey { return stateKey{a[0] - b[0], a[1] - b[1]} }
+func addKey(x, y stateKey) stateKey { return stateKey{x.a + y.a, x.b + y.b} }
+func subKey(x, y stateKey) stateKey { return stateKey{x.a - y.a, x.b - y.b} }
 
 // rehashAll computes every part's hash and the sums (a new state).
 func (x *explorer) rehashAll(s *state) {
@@ -260,15 +260,15 @@ type undo struct {
 	sumH, sumD             stateKey
 }
 
-// save records what a step of node i may change.
-func (x *explorer) save(s *state, i int32) undo {
-	return undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
+// save records in u what a step of node i may change.
+func (x *explorer) save(u *undo, s *state, i int32) {
+	*u = undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
 		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(x.linkLog), arena: x.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 }
 
 // restore undoes a step.
-func (x *explorer) restore(s *state, u undo) {
+func (x *explorer) restore(s *state, u *undo) {
 	i := u.i
 	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
 	s.dec[i], s.knows[i], s.depth[i], s.elected, s.drawn = u.dec, u.knows, u.depth, u.elected, u.drawn

@@ -6,9 +6,12 @@ import (
 	"math/bits"
 )
 
-// stateKey is a 128-bit hash: the visited set knows a state by it (see
-// keys for how a state's key is made of its parts' keys).
-type stateKey [2]uint64
+// stateKey is a 128-bit hash, two 64-bit lanes: the visited set knows a
+// state by it (see keys for how a state's key is made of its parts'
+// keys). A struct of two words, not an array, so that the compiler keeps
+// it in registers (it keeps arrays of more than one element in memory,
+// which made every step of the hashing a store and a load).
+type stateKey struct{ a, b uint64 }
 
 // hashSeeds are drawn afresh in every process (maphash's seeds are
 // random), so a collision between two states could not repeat from run to
@@ -46,7 +49,7 @@ func fold(a, b uint64) uint64 {
 
 // pair mixes two words into the hash.
 func (h hasher) pair(w1, w2 uint64) hasher {
-	return hasher{fold(h[0]^w1, w2^hashSeeds[2]), fold(h[1]^w2, w1^hashSeeds[3])}
+	return hasher{fold(h.a^w1, w2^hashSeeds[2]), fold(h.b^w2, w1^hashSeeds[3])}
 }
 
 // bytes hashes b sixteen bytes a step, the last step with b's length, so
@@ -69,7 +72,7 @@ func (h hasher) bytes(b []byte) hasher {
 // slot).
 func (h hasher) sum() stateKey {
 	h = h.pair(hashSeeds[4], hashSeeds[5])
-	return stateKey{h[0], h[1] | 1}
+	return stateKey{h.a, h.b | 1}
 }
 
 // visitedSet maps the keys of visited states to their indexes: open
@@ -87,7 +90,7 @@ func (t *visitedSet) get(k stateKey) (int32, bool) {
 		return 0, false
 	}
 	mask := uint64(len(t.keys) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
+	for i := k.a & mask; ; i = (i + 1) & mask {
 		switch t.keys[i] {
 		case k:
 			return t.ids[i], true
@@ -103,7 +106,7 @@ func (t *visitedSet) put(k stateKey, id int32) {
 		t.grow()
 	}
 	mask := uint64(len(t.keys) - 1)
-	i := k[0] & mask
+	i := k.a & mask
 	for t.keys[i] != (stateKey{}) {
 		i = (i + 1) & mask
 	}
@@ -144,7 +147,7 @@ type pathSet struct {
 
 // find returns the place of k on the path, or -1.
 func (p *pathSet) find(k stateKey) int {
-	if p.count[k[1]>>52] == 0 {
+	if p.count[k.b>>52] == 0 {
 		return -1
 	}
 	for i, o := range p.keys {
@@ -157,13 +160,13 @@ func (p *pathSet) find(k stateKey) int {
 
 func (p *pathSet) push(k stateKey) {
 	p.keys = append(p.keys, k)
-	p.count[k[1]>>52]++
+	p.count[k.b>>52]++
 }
 
 func (p *pathSet) pop() {
 	k := p.keys[len(p.keys)-1]
 	p.keys = p.keys[:len(p.keys)-1]
-	p.count[k[1]>>52]--
+	p.count[k.b>>52]--
 }
 
 // flightArena hands out the arrays that hold links' contents. The search

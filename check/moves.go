@@ -63,7 +63,7 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 	}
 	f := s.links[x.inLinks[i]+int64(st.port)][st.k]
 	h := s.nodeH[i]
-	return newHasher(moveTag, uint64(st.port)).pair(h[0], h[1]).
+	return newHasher(moveTag, uint64(st.port)).pair(h.a, h.b).
 		pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B)).sum(), true
 }
 
@@ -72,11 +72,12 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 // has been visited (and is not on the current path: a cycle is left to
 // the full step to report), nothing changes and visited is true, with the
 // state's index; otherwise the step is made and made is true, with the
-// record that undoes it. sent counts the messages the step sends by type.
-func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64) (child int32, visited, made bool, u undo) {
+// record that undoes it in u. sent counts the messages the step sends by
+// type.
+func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64, u *undo) (child int32, visited, made bool) {
 	mi, ok := x.moveIdx.get(mk)
 	if !ok {
-		return 0, false, false, u
+		return 0, false, false
 	}
 	m := &x.moves[mi]
 	i := st.node
@@ -104,17 +105,17 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64) (chil
 	}
 	behaviour, full := keysOf(sumH, sumD)
 	if x.onPath.find(behaviour) >= 0 {
-		return 0, false, false, u
+		return 0, false, false
 	}
 	for _, t := range m.sends {
 		sent[t.msg.Type]++
 	}
 	if id, ok := x.memo.get(full); ok {
-		return id, true, false, u
+		return id, true, false
 	}
 	// A new state: make the step from the move. Every link's new contents
 	// are made before any is set, since they are read from s.
-	u = x.save(s, i)
+	x.save(u, s, i)
 	for k := range x.changed {
 		c := &x.changed[k]
 		c.flights = x.newContents(s, c.key, from, st.k, m, d, nil)
@@ -128,7 +129,7 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64) (chil
 	}
 	s.nodeH[i], s.nodeD[i] = m.nodeH, nodeD
 	s.sumH, s.sumD = sumH, sumD
-	return 0, false, true, u
+	return 0, false, true
 }
 
 // newContents returns link c's contents after the known step m that takes
@@ -207,7 +208,7 @@ type changedLink struct {
 // learnMove remembers the move of the step just made in full from the
 // state saved in u (x.sends holds its messages, x.linkLog from u.links on
 // the links it changed).
-func (x *explorer) learnMove(s *state, mk stateKey, u undo) {
+func (x *explorer) learnMove(s *state, mk stateKey, u *undo) {
 	if len(x.moves) >= maxKnownMoves {
 		return
 	}

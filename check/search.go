@@ -73,6 +73,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 		return id, nil
 	}
 	sent := x.sentBufs[depth]
+	var u undo // the record of the step being made, one at a time
 	if x.draws > 0 {
 		return id, x.drawSteps(s, id, at, steps, sent)
 	}
@@ -80,25 +81,24 @@ func (x *explorer) visit(s *state) (int32, error) {
 		x.edges++
 		clear(sent)
 		mk, known := x.moveKey(s, st)
-		var u undo
 		made := false
 		if known {
-			child, visited, m, mu := x.knownStep(s, st, mk, sent)
+			child, visited, m := x.knownStep(s, st, mk, sent, &u)
 			if visited {
 				x.extremeStep(at, j, child, sent)
 				continue
 			}
-			made, u = m, mu
+			made = m
 		}
 		if !made {
-			u = x.save(s, st.node)
+			x.save(&u, s, st.node)
 			if v := x.apply(s, st, sent); v != "" {
 				x.violation = v
 				x.badPath = append(append([]step(nil), x.path...), st)
 				return 0, errViolation
 			}
 			if known && s.elected == u.elected {
-				x.learnMove(s, mk, u)
+				x.learnMove(s, mk, &u)
 			}
 		}
 		x.path = append(x.path, st)
@@ -107,7 +107,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 		if err != nil {
 			return 0, err
 		}
-		x.restore(s, u)
+		x.restore(s, &u)
 		x.extremeStep(at, j, child, sent)
 	}
 	return id, nil
@@ -202,7 +202,8 @@ func (x *explorer) shortest() (string, []step) {
 				continue
 			}
 			for _, st := range steps {
-				u := x.save(s, st.node)
+				var u undo
+				x.save(&u, s, st.node)
 				if v := x.apply(s, st, sent); v != "" {
 					return v, append(append([]step(nil), path...), st)
 				}
@@ -212,7 +213,7 @@ func (x *explorer) shortest() (string, []step) {
 					states++
 					next = append(next, append(append([]step(nil), path...), st))
 				}
-				x.restore(s, u)
+				x.restore(s, &u)
 			}
 			if states > x.limit {
 				return "", nil
