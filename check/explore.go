@@ -216,16 +216,17 @@ type explorer struct {
 	// liveIn[i] is how many of node i's incoming links can carry
 	// messages: all, but one on a unidirectional ring (its nodes send on
 	// one port only, as Route allows, so receive on one).
-	liveIn  []int
-	limit   int64
-	states  int64
-	edges   int64
-	longest int    // the longest path visited
-	random  bool   // the algorithm draws random numbers
-	st      *state // the state whose node is running (Rand)
-	cur     int32  // the node running
-	buf     []byte
-	rec     *elect.Recorder
+	liveIn     []int
+	limit      int64
+	quantities int // nq
+	states     int64
+	edges      int64
+	longest    int    // the longest path visited
+	random     bool   // the algorithm draws random numbers
+	st         *state // the state whose node is running (Rand)
+	cur        int32  // the node running
+	buf        []byte
+	rec        *elect.Recorder
 	// The first property violated, with the path that reaches it.
 	violation string
 	path      []step
@@ -287,10 +288,10 @@ func (x *explorer) touch(s *state, key int64) {
 }
 
 // quantities: one per message type, then all messages, then time.
-func (x *explorer) nq() int { return len(x.cfg.Algorithm.Messages) + 2 }
+func (x *explorer) nq() int { return x.quantities }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, onPath: &pathSet{}, limit: limit, promise: -1}
+	x := &explorer{cfg: cfg, bag: bag, onPath: &pathSet{}, limit: limit, promise: -1, quantities: len(cfg.Algorithm.Messages) + 2}
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.

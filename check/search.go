@@ -117,9 +117,12 @@ func (x *explorer) visit(s *state) (int32, error) {
 // (and so on) into them: it leads to state child and sent the messages
 // counted in sent.
 func (x *explorer) extremeStep(at, j int, child int32, sent []int64) {
-	nq := x.nq()
-	types := nq - 2
+	nq := x.quantities
 	ct := int(child) * nq
+	hi, lo, hiStep, loStep := x.max[at:at+nq], x.min[at:at+nq], x.maxStep[at:at+nq], x.minStep[at:at+nq]
+	childHi, childLo := x.max[ct:ct+nq], x.min[ct:ct+nq]
+	types := nq - 2
+	sent = sent[:types]
 	var total int64
 	for q := range nq {
 		var add int64
@@ -130,12 +133,12 @@ func (x *explorer) extremeStep(at, j int, child int32, sent []int64) {
 		case q == types:
 			add = total
 		}
-		hi, lo := add+x.max[ct+q], add+x.min[ct+q]
-		if j == 0 || hi > x.max[at+q] {
-			x.max[at+q], x.maxStep[at+q] = hi, int32(j)
+		h, l := add+childHi[q], add+childLo[q]
+		if j == 0 || h > hi[q] {
+			hi[q], hiStep[q] = h, int32(j)
 		}
-		if j == 0 || lo < x.min[at+q] {
-			x.min[at+q], x.minStep[at+q] = lo, int32(j)
+		if j == 0 || l < lo[q] {
+			lo[q], loStep[q] = l, int32(j)
 		}
 	}
 }
