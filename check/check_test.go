@@ -347,6 +347,49 @@ func TestReductionKeepsExtremes(t *testing.T) {
 	}
 }
 
+// TestSchedulesReachTheExtremes: for every quantity, the execution that
+// schedule writes for its largest and its smallest value, made step by
+// step from the initial state, ends in a terminal state with exactly that
+// value (messages of the type, all messages, or the largest causal depth),
+// with and without the partial-order reduction, under fifo and bag.
+func TestSchedulesReachTheExtremes(t *testing.T) {
+	for _, c := range []struct {
+		alg, delivery string
+		n             int
+		reduce        bool
+	}{
+		{"lcr", "fifo", 5, false}, {"lcr", "fifo", 5, true}, {"hs", "fifo", 4, true}, {"hs", "bag", 3, false},
+		{"peterson", "fifo", 4, false}, {"franklin", "bag", 4, false}, {"echo", "fifo", 4, true},
+	} {
+		r := run(t, Options{Spec: scenario.Spec{Algorithm: c.alg, N: c.n}, IDs: "all", Delivery: c.delivery, NoReduction: !c.reduce})
+		for q, e := range r.Extremes {
+			for _, largest := range []bool{true, false} {
+				cfg, want := e.minCfg, e.Min
+				if largest {
+					cfg, want = e.maxCfg, e.Max
+				}
+				x := cfg.explore()
+				steps := x.schedule(q, largest)
+				s := x.initial()
+				sent := make([]int64, x.nq()-2)
+				var got int64
+				for _, st := range steps {
+					clear(sent)
+					x.apply(s, st, sent)
+					got += stepAdds(q, sent)
+				}
+				if q == x.nq()-1 {
+					got = maxDepth(s)
+				}
+				if len(x.choices(s, nil)) != 0 || got != want {
+					t.Errorf("%s %s n=%d %s (largest %t): the schedule of %d steps gives %d, not %d (ends with %d steps enabled)",
+						c.alg, c.delivery, c.n, e.Quantity, largest, len(steps), got, want, len(x.choices(s, nil)))
+				}
+			}
+		}
+	}
+}
+
 // TestKnownMovesChangeNothing: the known moves' shortcut (moves.go) visits
 // the same states and takes the same steps as making every step in full:
 // equal states, transitions, longest path, verdict, violation and extremes,

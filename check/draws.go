@@ -164,7 +164,7 @@ func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []in
 				return err
 			}
 			x.restore(s, &u)
-			x.extremeStep(at, j, child, sent)
+			x.extremeStep(at, j == 0, child, sent)
 			j++
 			var total int64
 			for _, c := range sent {

@@ -182,9 +182,9 @@ type explorer struct {
 	onPath   *pathSet   // the states of the current path, without depths, by their place on it
 	// The extremes of each visited state (by index, nq values each): over
 	// every execution from it, the messages of each type and in all still
-	// to come and the time at the end, with the step that leads to each.
-	max, min         []int64
-	maxStep, minStep []int32
+	// to come and the time at the end. The step that leads to each is not
+	// kept: schedule finds it again for the few it writes out.
+	max, min []int64
 	// The links a step changed, with their contents before it, so that
 	// the search can undo the step (it explores with one state, changed
 	// and restored in place).
@@ -339,7 +339,7 @@ func (x *explorer) reuseMemory(old *explorer) {
 	}
 	old.memo.reset()
 	x.memo, x.onPath = old.memo, old.onPath // the path is empty after a search
-	x.max, x.min, x.maxStep, x.minStep = old.max[:0], old.min[:0], old.maxStep[:0], old.minStep[:0]
+	x.max, x.min = old.max[:0], old.min[:0]
 	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
 	x.buf, x.linkLog, x.path = old.buf[:0], old.linkLog[:0], old.path[:0]
 	x.arena = old.arena

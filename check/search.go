@@ -9,7 +9,7 @@ var errLimit = errors.New("state limit reached")
 
 // visit explores every execution from s (reached by x.path; visit leaves
 // s as it found it) and returns
-// the index of s's extremes (in x.max, x.min, x.maxStep, x.minStep). It
+// the index of s's extremes (in x.max and x.min). It
 // stops at the first violated property (x.violation, x.badPath) or at the
 // state limit.
 func (x *explorer) visit(s *state) (int32, error) {
@@ -41,8 +41,6 @@ func (x *explorer) visit(s *state) (int32, error) {
 	}
 	x.max = slices.Grow(x.max, nq)[:len(x.max)+nq]
 	x.min = slices.Grow(x.min, nq)[:len(x.min)+nq]
-	x.maxStep = slices.Grow(x.maxStep, nq)[:len(x.maxStep)+nq]
-	x.minStep = slices.Grow(x.minStep, nq)[:len(x.minStep)+nq]
 	at := int(id) * nq
 	clear(x.max[at:])
 	clear(x.min[at:])
@@ -64,9 +62,6 @@ func (x *explorer) visit(s *state) (int32, error) {
 		}
 		d := maxDepth(s)
 		x.max[at+nq-1], x.min[at+nq-1] = d, d
-		for q := range nq {
-			x.maxStep[at+q], x.minStep[at+q] = -1, -1
-		}
 		if x.draws > 0 {
 			x.weights[id] = weights{done: []weight{{0, x.powK(x.maxDraws - s.drawn)}}}
 		}
@@ -85,7 +80,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 		if known {
 			child, visited, m := x.knownStep(s, st, mk, sent, &u)
 			if visited {
-				x.extremeStep(at, j, child, sent)
+				x.extremeStep(at, j == 0, child, sent)
 				continue
 			}
 			made = m
@@ -108,39 +103,45 @@ func (x *explorer) visit(s *state) (int32, error) {
 			return 0, err
 		}
 		x.restore(s, &u)
-		x.extremeStep(at, j, child, sent)
+		x.extremeStep(at, j == 0, child, sent)
 	}
 	return id, nil
 }
 
-// extremeStep takes step j of the state whose extremes are at x.max[at:]
-// (and so on) into them: it leads to state child and sent the messages
-// counted in sent.
-func (x *explorer) extremeStep(at, j int, child int32, sent []int64) {
+// extremeStep takes a step of the state whose extremes are at x.max[at:]
+// (and x.min) into them: it leads to state child and sent the messages
+// counted in sent; first says it is the state's first step.
+func (x *explorer) extremeStep(at int, first bool, child int32, sent []int64) {
 	nq := x.quantities
 	ct := int(child) * nq
-	hi, lo, hiStep, loStep := x.max[at:at+nq], x.min[at:at+nq], x.maxStep[at:at+nq], x.minStep[at:at+nq]
+	hi, lo := x.max[at:at+nq], x.min[at:at+nq]
 	childHi, childLo := x.max[ct:ct+nq], x.min[ct:ct+nq]
-	types := nq - 2
-	sent = sent[:types]
-	var total int64
 	for q := range nq {
-		var add int64
-		switch {
-		case q < types:
-			add = sent[q]
-			total += add
-		case q == types:
-			add = total
-		}
-		h, l := add+childHi[q], add+childLo[q]
-		if j == 0 || h > hi[q] {
-			hi[q], hiStep[q] = h, int32(j)
-		}
-		if j == 0 || l < lo[q] {
-			lo[q], loStep[q] = l, int32(j)
+		add := stepAdds(q, sent)
+		if first {
+			hi[q], lo[q] = add+childHi[q], add+childLo[q]
+		} else {
+			hi[q], lo[q] = max(hi[q], add+childHi[q]), min(lo[q], add+childLo[q])
 		}
 	}
+}
+
+// stepAdds is what a step that sent the messages counted in sent adds to
+// quantity q: its messages of type q, all its messages, or no time (the
+// time at the end of an execution is the largest causal depth, which the
+// states' extremes hold).
+func stepAdds(q int, sent []int64) int64 {
+	switch {
+	case q < len(sent):
+		return sent[q]
+	case q == len(sent):
+		var total int64
+		for _, c := range sent {
+			total += c
+		}
+		return total
+	}
+	return 0
 }
 
 var errViolation = errors.New("property violated")
@@ -152,29 +153,48 @@ func (x *explorer) extremes(id int32) (hi, lo []int64) {
 	return x.max[at : at+nq], x.min[at : at+nq]
 }
 
-// schedule follows the recorded choices from the initial state to the end
-// of an execution that reaches the extreme of quantity q (max or min).
+// schedule follows, from the initial state to the end, an execution that
+// reaches the extreme of quantity q (max or min): at each state, the first
+// of its steps (in the search's order) whose extreme is the state's, as
+// the search found them.
 func (x *explorer) schedule(q int, maximum bool) []step {
 	var out []step
 	s := x.initial()
 	nq := x.nq()
+	sent := make([]int64, nq-2)
+	extreme := func(id int32) int64 {
+		if maximum {
+			return x.max[int(id)*nq+q]
+		}
+		return x.min[int(id)*nq+q]
+	}
 	for {
 		_, k := x.keys(s)
 		id, ok := x.memo.get(k)
 		if !ok {
 			return out
 		}
-		j := x.minStep[int(id)*nq+q]
-		if maximum {
-			j = x.maxStep[int(id)*nq+q]
+		next := -1
+		steps := x.choices(s, nil)
+		for j, st := range steps {
+			var u undo
+			x.save(&u, s, st.node)
+			clear(sent)
+			x.apply(s, st, sent)
+			_, k := x.keys(s)
+			child, ok := x.memo.get(k)
+			x.restore(s, &u)
+			if ok && stepAdds(q, sent)+extreme(child) == extreme(id) {
+				next = j
+				break
+			}
 		}
-		if j < 0 {
+		if next < 0 {
 			return out
 		}
-		st := x.choices(s, nil)[j]
-		sent := make([]int64, nq-2)
-		x.apply(s, st, sent)
-		out = append(out, st)
+		clear(sent)
+		x.apply(s, steps[next], sent)
+		out = append(out, steps[next])
 	}
 }
 
