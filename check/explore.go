@@ -211,8 +211,11 @@ type explorer struct {
 	// hashes.
 	nodeBase, depthBase, linkBase, linkDepthBase []hasher
 	// Node i's incoming links are links[inLinks[i]:inLinks[i+1]], port
-	// by port.
-	inLinks []int64
+	// by port; link key comes to node linkTo[key] on its port
+	// linkPort[key].
+	inLinks  []int64
+	linkTo   []int32
+	linkPort []elect.Port
 	// liveIn[i] is how many of node i's incoming links can carry
 	// messages: all, but one on a unidirectional ring (its nodes send on
 	// one port only, as Route allows, so receive on one).
@@ -291,7 +294,7 @@ func (x *explorer) touch(s *state, key int64) {
 func (x *explorer) nq() int { return x.quantities }
 
 func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, onPath: &pathSet{}, limit: limit, promise: -1, quantities: len(cfg.Algorithm.Messages) + 2}
+	x := &explorer{cfg: cfg, bag: bag, limit: limit, promise: -1, quantities: len(cfg.Algorithm.Messages) + 2}
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
@@ -354,6 +357,9 @@ func (x *explorer) reuseMemory(old *explorer) {
 func (x *explorer) initial() *state {
 	n := x.cfg.Graph.N
 	x.arena.release(arenaMark{}) // every earlier state is dropped
+	if x.onPath == nil {
+		x.onPath = &pathSet{} // unless reuseMemory gave one
+	}
 	x.nodeBase, x.depthBase, x.inLinks = make([]hasher, n), make([]hasher, n), make([]int64, n+1)
 	for i := range n {
 		x.nodeBase[i], x.depthBase[i] = newHasher(nodeTag, uint64(i)), newHasher(nodeDepthTag, uint64(i))
@@ -368,6 +374,12 @@ func (x *explorer) initial() *state {
 		}
 	}
 	x.inLinks[n] = int64(ports)
+	x.linkTo, x.linkPort = make([]int32, ports), make([]elect.Port, ports)
+	for i := range n {
+		for key := x.inLinks[i]; key < x.inLinks[i+1]; key++ {
+			x.linkTo[key], x.linkPort[key] = int32(i), elect.Port(key-x.inLinks[i])
+		}
+	}
 	x.linkBase, x.linkDepthBase = make([]hasher, ports), make([]hasher, ports)
 	for k := range ports {
 		x.linkBase[k], x.linkDepthBase[k] = newHasher(linkTag, uint64(k)), newHasher(linkDepthTag, uint64(k))
@@ -402,17 +414,16 @@ func (x *explorer) enabled(s *state, out []step) []step {
 			return append(out, step{wake: true, node: int32(i)})
 		}
 	}
-	for i := range s.nodes {
-		for p, l := range s.links[x.inLinks[i]:x.inLinks[i+1]] {
-			switch {
-			case len(l) == 0:
-			case !x.bag:
-				out = append(out, step{node: int32(i), port: elect.Port(p)})
-			default:
-				for k := range l {
-					if !seenBefore(l, k) {
-						out = append(out, step{node: int32(i), port: elect.Port(p), k: k})
-					}
+	// The links in order: by receiving node, then port.
+	for key, l := range s.links {
+		switch {
+		case len(l) == 0:
+		case !x.bag:
+			out = append(out, step{node: x.linkTo[key], port: x.linkPort[key]})
+		default:
+			for k := range l {
+				if !seenBefore(l, k) {
+					out = append(out, step{node: x.linkTo[key], port: x.linkPort[key], k: k})
 				}
 			}
 		}
