@@ -285,8 +285,14 @@ func Run(opt Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// The configurations wait in a full channel, so that taking the next
+	// one never puts a worker to sleep.
+	next := make(chan *config, len(cfgs))
+	for _, c := range cfgs {
+		next <- c
+	}
+	close(next)
 	var wg sync.WaitGroup
-	next := make(chan *config)
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -297,10 +303,6 @@ func Run(opt Options) (*Report, error) {
 			}
 		}()
 	}
-	for _, c := range cfgs {
-		next <- c
-	}
-	close(next)
 	wg.Wait()
 	r := report(opt, base, cfgs)
 	if opt.Draws > 0 {
