@@ -26,10 +26,21 @@ type step struct {
 	k    int
 }
 
-// flight is a message in flight with its causal depth.
+// flight is a message in flight with its causal depth, and the message's
+// digest (messageDigest), which the hashes of links and moves take in
+// place of its four words.
 type flight struct {
-	msg   elect.Message
-	depth int64
+	msg    elect.Message
+	depth  int64
+	digest stateKey
+}
+
+// messageDigest hashes a message's contents (the same message on any link,
+// at any depth, has the same digest). Two distinct messages have the same
+// digest with probability about 2^-128, so a hash that takes the digest
+// in place of the message is as good as one that takes the message.
+func messageDigest(m elect.Message) stateKey {
+	return newHasher(messageTag, uint64(m.Type)).pair(uint64(m.ID), uint64(m.A)).pair(uint64(m.B), 0).sum()
 }
 
 // snapNode is a node whose state the checker can copy and encode (every
@@ -88,6 +99,7 @@ const (
 	linkTag
 	linkDepthTag
 	drawnTag
+	messageTag
 )
 
 // nodePart hashes node i's part of the state: behaviour and depth.
@@ -108,7 +120,7 @@ func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
 		b, _ = s.rngs[i].AppendBinary(b)
 	}
 	x.buf = b
-	return hb.bytes(b).sum(), x.depthBase[i].pair(uint64(s.depth[i]), 0).sum()
+	return hb.bytes(b).sum(), x.nodeDepth(int32(i), s.depth[i])
 }
 
 // linkPart hashes link key's part of the state; an empty link's is zero.
@@ -126,7 +138,7 @@ func (x *explorer) linkHash(key int64, l []flight) (h, d stateKey) {
 	}
 	hb, hd := x.linkBase[key], x.linkDepthBase[key].pair(uint64(len(l)), 0)
 	for _, f := range l {
-		hb = hb.pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B))
+		hb = hb.pair(f.digest.a, f.digest.b)
 		hd = hd.pair(uint64(f.depth), 0)
 	}
 	return hb.pair(uint64(len(l)), 0).sum(), hd.sum()
@@ -210,6 +222,7 @@ type explorer struct {
 	// The hashes of each node's and link's index, which start their parts'
 	// hashes.
 	nodeBase, depthBase, linkBase, linkDepthBase []hasher
+	nodeDepths                                   [][]stateKey // see nodeDepth
 	// Node i's incoming links are links[inLinks[i]:inLinks[i+1]], port
 	// by port; link key comes to node linkTo[key] on its port
 	// linkPort[key].
@@ -351,6 +364,7 @@ func (x *explorer) reuseMemory(old *explorer) {
 	// every configuration of a check (same algorithm, graph and
 	// parameters), so the moves are kept.
 	x.moveIdx, x.moves, x.changed = old.moveIdx, old.moves, old.changed[:0]
+	x.nodeDepths = old.nodeDepths // the same nodes
 }
 
 // initial is the state before anything happened.
@@ -374,6 +388,9 @@ func (x *explorer) initial() *state {
 		}
 	}
 	x.inLinks[n] = int64(ports)
+	if len(x.nodeDepths) != n {
+		x.nodeDepths = make([][]stateKey, n)
+	}
 	x.linkTo, x.linkPort = make([]int32, ports), make([]elect.Port, ports)
 	for i := range n {
 		for key := x.inLinks[i]; key < x.inLinks[i+1]; key++ {
@@ -553,10 +570,11 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			key := x.cfg.Graph.PortIndex(to, q)
 			x.touch(s, key)
 			l := s.links[key]
-			x.sends = append(x.sends, sendOn{key, f.Msg})
+			digest := messageDigest(f.Msg)
+			x.sends = append(x.sends, sendOn{key: key, msg: f.Msg, digest: digest})
 			grown := x.arena.alloc(len(l) + 1) // a new array: the undo log keeps the old
 			copy(grown, l)
-			grown[len(l)] = flight{msg: f.Msg, depth: s.depth[i] + 1}
+			grown[len(l)] = flight{msg: f.Msg, depth: s.depth[i] + 1, digest: digest}
 			s.links[key] = grown
 		case elect.EffectDecide:
 			old := s.dec[i]

@@ -75,6 +75,16 @@ func (h hasher) sum() stateKey {
 	return stateKey{h.a, h.b | 1}
 }
 
+// nodeDepth returns the hash of node i's depth d (its part of the full
+// state's depths), from a table grown as paths grow.
+func (x *explorer) nodeDepth(i int32, d int64) stateKey {
+	t := &x.nodeDepths[i]
+	for int64(len(*t)) <= d {
+		*t = append(*t, x.depthBase[i].pair(uint64(len(*t)), 0).sum())
+	}
+	return (*t)[d]
+}
+
 // visitedSet maps the keys of visited states to their indexes: open
 // addressing with linear probing, slots chosen by the key's own bits (the
 // keys are hashes already), at most half full. A zero key marks an empty

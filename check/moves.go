@@ -46,10 +46,11 @@ type move struct {
 	halted bool
 }
 
-// sendOn is a message sent, with the link it goes on.
+// sendOn is a message sent, with the link it goes on and its digest.
 type sendOn struct {
-	key int64
-	msg elect.Message
+	key    int64
+	msg    elect.Message
+	digest stateKey
 }
 
 const moveTag = drawnTag + 1
@@ -61,10 +62,11 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 	if !useKnownMoves || x.draws > 0 || st.wake || !s.woken[i] || s.halted[i] {
 		return stateKey{}, false
 	}
-	f := s.links[x.inLinks[i]+int64(st.port)][st.k]
+	// The node's part (its index among them), the port and the message:
+	// a key in a table of its own, so it needs no tag.
+	d := s.links[x.inLinks[i]+int64(st.port)][st.k].digest
 	h := s.nodeH[i]
-	return newHasher(moveTag, uint64(st.port)).pair(h.a, h.b).
-		pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B)).sum(), true
+	return hasher{h.a, h.b}.pair(uint64(st.port), 0).pair(d.a, d.b).sum(), true
 }
 
 // knownStep makes step st at s from its known move, if it is known (the
@@ -84,7 +86,7 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64, u *un
 	from := x.inLinks[i] + int64(st.port)
 	l := s.links[from]
 	d := max(s.depth[i], l[st.k].depth)
-	nodeD := x.depthBase[i].pair(uint64(d), 0).sum()
+	nodeD := x.nodeDepth(i, d)
 	sumH := addKey(subKey(s.sumH, s.nodeH[i]), m.nodeH)
 	sumD := addKey(subKey(s.sumD, s.nodeD[i]), nodeD)
 	x.changed = x.changed[:0]
@@ -159,7 +161,7 @@ func (x *explorer) newContents(s *state, c, from int64, k int, m *move, d int64,
 	}
 	for _, t := range m.sends {
 		if t.key == c {
-			buf = append(buf, flight{msg: t.msg, depth: d + 1})
+			buf = append(buf, flight{msg: t.msg, depth: d + 1, digest: t.digest})
 		}
 	}
 	return buf
@@ -185,13 +187,13 @@ func (x *explorer) streamLinkHash(s *state, c, from int64, k int, m *move, d int
 	hb, hdd := x.linkBase[c], x.linkDepthBase[c].pair(uint64(n), 0)
 	for j, f := range l {
 		if j != skip {
-			hb = hb.pair(uint64(f.msg.Type), uint64(f.msg.ID)).pair(uint64(f.msg.A), uint64(f.msg.B))
+			hb = hb.pair(f.digest.a, f.digest.b)
 			hdd = hdd.pair(uint64(f.depth), 0)
 		}
 	}
 	for _, t := range m.sends {
 		if t.key == c {
-			hb = hb.pair(uint64(t.msg.Type), uint64(t.msg.ID)).pair(uint64(t.msg.A), uint64(t.msg.B))
+			hb = hb.pair(t.digest.a, t.digest.b)
 			hdd = hdd.pair(uint64(d+1), 0)
 		}
 	}
