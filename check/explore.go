@@ -364,7 +364,9 @@ func (x *explorer) reuseMemory(old *explorer) {
 	// every configuration of a check (same algorithm, graph and
 	// parameters), so the moves are kept.
 	x.moveIdx, x.moves, x.changed = old.moveIdx, old.moves, old.changed[:0]
-	x.nodeDepths = old.nodeDepths // the same nodes
+	// So are the graph's tables (the same graph).
+	x.nodeDepths, x.nodeBase, x.depthBase, x.linkBase, x.linkDepthBase = old.nodeDepths, old.nodeBase, old.depthBase, old.linkBase, old.linkDepthBase
+	x.inLinks, x.liveIn, x.linkTo, x.linkPort = old.inLinks, old.liveIn, old.linkTo, old.linkPort
 }
 
 // initial is the state before anything happened.
@@ -374,6 +376,34 @@ func (x *explorer) initial() *state {
 	if x.onPath == nil {
 		x.onPath = &pathSet{} // unless reuseMemory gave one
 	}
+	if len(x.inLinks) != n+1 { // else reuseMemory gave the tables of this graph
+		x.graphTables()
+	}
+	s := &state{
+		nodes: make([]snapNode, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
+		dec: make([]elect.Decision, n), knows: make([]elect.ID, n), depth: make([]int64, n),
+		links: make([][]flight, x.cfg.Graph.Ports()),
+	}
+	info := x.cfg.NodeInfos()
+	s.rngs = make([]rand.PCG, n)
+	for i := range n {
+		s.rngs[i] = *sim.StreamSource(x.cfg.Seed, "node", uint64(i))
+		s.nodes[i] = x.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
+		s.knows[i] = -1
+		s.pending[i] = x.cfg.Wake == nil
+	}
+	for _, w := range x.cfg.Wake {
+		s.pending[w.Node] = true
+	}
+	x.rehashAll(s)
+	return s
+}
+
+// graphTables computes the tables of the network's graph, the same for
+// every configuration of a check: its parts' hash bases and how links
+// meet nodes.
+func (x *explorer) graphTables() {
+	n := x.cfg.Graph.N
 	x.nodeBase, x.depthBase, x.inLinks = make([]hasher, n), make([]hasher, n), make([]int64, n+1)
 	for i := range n {
 		x.nodeBase[i], x.depthBase[i] = newHasher(nodeTag, uint64(i)), newHasher(nodeDepthTag, uint64(i))
@@ -401,24 +431,6 @@ func (x *explorer) initial() *state {
 	for k := range ports {
 		x.linkBase[k], x.linkDepthBase[k] = newHasher(linkTag, uint64(k)), newHasher(linkDepthTag, uint64(k))
 	}
-	s := &state{
-		nodes: make([]snapNode, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
-		dec: make([]elect.Decision, n), knows: make([]elect.ID, n), depth: make([]int64, n),
-		links: make([][]flight, x.cfg.Graph.Ports()),
-	}
-	info := x.cfg.NodeInfos()
-	s.rngs = make([]rand.PCG, n)
-	for i := range n {
-		s.rngs[i] = *sim.StreamSource(x.cfg.Seed, "node", uint64(i))
-		s.nodes[i] = x.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
-		s.knows[i] = -1
-		s.pending[i] = x.cfg.Wake == nil
-	}
-	for _, w := range x.cfg.Wake {
-		s.pending[w.Node] = true
-	}
-	x.rehashAll(s)
-	return s
 }
 
 // enabled lists the steps possible in s, in a fixed order.

@@ -196,7 +196,13 @@ type arenaMark struct{ chunk, used int }
 func (a *flightArena) alloc(n int) []flight {
 	for {
 		if a.chunk == len(a.chunks) {
-			a.chunks = append(a.chunks, make([]flight, max(4096, n)))
+			// Chunks of 256 flights, then twice the last, up to 4096: a
+			// small check takes little.
+			size := 256
+			if k := len(a.chunks); k > 0 {
+				size = min(4096, 2*len(a.chunks[k-1]))
+			}
+			a.chunks = append(a.chunks, make([]flight, max(size, n)))
 		}
 		if c := a.chunks[a.chunk]; a.used+n <= len(c) {
 			out := c[a.used : a.used+n : a.used+n]
