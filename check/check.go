@@ -18,11 +18,12 @@
 // checks every set of initiators). Wake-ups commute with one another, so
 // one order of them is explored. A depth-first search visits every
 // reachable state once (states are known by a 128-bit hash of their
-// encoding; see hashSeeds), and computes for each state, over every
+// parts; see keys and hashSeeds), and computes for each state, over every
 // execution from it, the largest and smallest number of messages still to
-// come and the final time, with the step that reaches each; the extremes
-// of the initial state are the extremes over all executions, and
-// following the recorded steps gives an execution that reaches each one.
+// come and the final time; the extremes of the initial state are the
+// extremes over all executions, and following, from each state, a step
+// whose extreme is the state's gives an execution that reaches each one
+// (schedule).
 //
 // Time is the causal depth (the longest chain of messages each caused by
 // the previous one), the time of an execution in which every message took
