@@ -133,8 +133,10 @@ func (x *explorer) linkHash(key int64, l []flight) (h, d stateKey) {
 	if len(l) == 0 {
 		return stateKey{}, stateKey{}
 	}
-	if x.bag && len(l) > 1 {
-		l = sortedFlights(l)
+	if x.bag && len(l) > 1 { // sorted in a buffer: the link's own order is kept
+		x.sorted = append(x.sorted[:0], l...)
+		sortFlights(x.sorted)
+		l = x.sorted
 	}
 	hb, hd := x.linkBase[key], x.linkDepthBase[key].pair(uint64(len(l)), 0)
 	for _, f := range l {
@@ -210,6 +212,7 @@ type explorer struct {
 	sends   []sendOn
 	changed []changedLink
 	scratch []flight
+	sorted  []flight // linkHash's buffer under bag
 	// Draws mode (see draws.go): each draw branches into draws values;
 	// executions are cut after maxDraws. script is the branch being made
 	// (drawPos the draws taken of it), scriptBufs a buffer by depth, and
@@ -671,15 +674,13 @@ func maxDepth(s *state) int64 {
 	return m
 }
 
-// sortedFlights returns l's messages in a canonical order (a multiset's
+// sortFlights puts l's messages in a canonical order (a multiset's
 // encoding).
-func sortedFlights(l []flight) []flight {
-	c := append([]flight(nil), l...)
-	slices.SortFunc(c, func(a, b flight) int {
+func sortFlights(l []flight) {
+	slices.SortFunc(l, func(a, b flight) int {
 		return cmp.Or(cmp.Compare(a.msg.Type, b.msg.Type), cmp.Compare(a.msg.ID, b.msg.ID),
 			cmp.Compare(a.msg.A, b.msg.A), cmp.Compare(a.msg.B, b.msg.B), cmp.Compare(a.depth, b.depth))
 	})
-	return c
 }
 
 // writeSchedule writes an execution as a trace (format version 2), which
