@@ -187,11 +187,7 @@ func (p *dkrNode) handleLeftLeft(env elect.Env, leftleft elect.ID) {
 
 func (p *dkrNode) becomeLeader(env elect.Env) {
 	p.elected = true
-	env.SetLeader(p.max)
-	env.Decide(elect.Elected)
-	if p.announce {
-		env.Send(elect.Left, elect.Message{Type: dkrLeader, ID: p.max})
-	}
+	claimLeadership(env, p.announce, elect.Message{Type: dkrLeader, ID: p.max})
 }
 
 // handleLeader passes the announcement on until it is back at the leader.

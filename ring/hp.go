@@ -174,11 +174,7 @@ func (p *hpNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 
 func (p *hpNode) becomeLeader(env elect.Env) {
 	p.elected = true
-	env.SetLeader(p.id)
-	env.Decide(elect.Elected)
-	if p.announce {
-		env.Send(elect.Left, elect.Message{Type: hpLeader, ID: p.id})
-	}
+	claimLeadership(env, p.announce, elect.Message{Type: hpLeader, ID: p.id})
 }
 
 // handleLeader passes the announcement on until it is back at the leader.

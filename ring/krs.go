@@ -244,11 +244,7 @@ func (p *krsNode) becomePassive(env elect.Env) {
 
 func (p *krsNode) becomeLeader(env elect.Env) {
 	p.elected = true
-	env.SetLeader(p.id)
-	env.Decide(elect.Elected)
-	if p.announce {
-		env.Send(elect.Left, elect.Message{Type: krsT, ID: p.id})
-	}
+	claimLeadership(env, p.announce, elect.Message{Type: krsT, ID: p.id})
 }
 
 // handleT passes the termination message on, away from the port it came

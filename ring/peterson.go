@@ -242,11 +242,7 @@ func (p *petersonNode) handleProbe(env elect.Env, x elect.ID) {
 // maximum ID.
 func (p *petersonNode) becomeLeader(env elect.Env) {
 	p.elected = true
-	env.SetLeader(p.current)
-	env.Decide(elect.Elected)
-	if p.announce {
-		env.Send(elect.Left, elect.Message{Type: petersonLeader, ID: p.current})
-	}
+	claimLeadership(env, p.announce, elect.Message{Type: petersonLeader, ID: p.current})
 }
 
 // becomeRelay switches to relay() and passes on the probes the candidate had

@@ -207,9 +207,7 @@ func (p *probFranklinNode) becomePassive(env elect.Env) {
 
 func (p *probFranklinNode) becomeLeader(env elect.Env) {
 	p.elected, p.active = true, false
-	env.SetLeader(p.self)
-	env.Decide(elect.Elected)
-	env.Send(elect.Left, elect.Message{Type: pfLeader, ID: p.self})
+	claimLeadership(env, true, elect.Message{Type: pfLeader, ID: p.self}) // its leader message is not optional
 }
 
 // handleLeader passes the leader's message on until it is back.
