@@ -46,9 +46,13 @@ type engine struct {
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
-	depth    []int64 // newest-first: causal depth reached by each node
-	maxDepth int64
-	lastAt   int64
+	// batchLen and batchAt: while instant counts an instant's batchLen
+	// deliveries at once, the one being delivered (so that a node's panic
+	// takes back the count of those not reached).
+	batchLen, batchAt int
+	depth             []int64 // newest-first: causal depth reached by each node
+	maxDepth          int64
+	lastAt            int64
 
 	typeCounts []int64
 	events     int64
@@ -305,8 +309,10 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		// The event limit cannot be reached in this instant: count its
 		// deliveries at once (nothing reads the count meanwhile).
 		e.events += int64(len(due))
+		e.batchLen = len(due)
 		ns := &e.nodes
 		for k := range due {
+			e.batchAt = k
 			if a := ns.touchAhead; a > 0 && k+a < len(due) {
 				ns.touch(due[k+a/2].to, due[k+a].to)
 			}
@@ -320,6 +326,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			}
 			e.deliver(d)
 		}
+		e.batchLen = 0
 	} else {
 		for k := range due {
 			if !e.countEvent() {

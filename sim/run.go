@@ -170,6 +170,11 @@ func (e *engine) loopRecovered() {
 	defer func() {
 		if p := recover(); p != nil {
 			e.mon.Violate("panic", PanicMessage(e.current, p))
+			// Deliveries counted ahead (instant) and not reached are no
+			// events: the panicking one is the last.
+			if e.batchLen > 0 {
+				e.events -= int64(e.batchLen - 1 - e.batchAt)
+			}
 		}
 	}()
 	e.loop()
