@@ -25,6 +25,11 @@ type Reference struct {
 	// Sections lists the parts of the work the tool cites, in the work's
 	// own numbering.
 	Sections string
+	// Brief names a seed in a few words (its authors, or what it is), for
+	// the lines that cite it often: bounds, claims, protocols. It does not
+	// end in "s", lest a key form again where it meets the text after it
+	// ("seed 001eed 000").
+	Brief string
 }
 
 // References lists the seed documents, then every other work that a Source
@@ -32,6 +37,7 @@ type Reference struct {
 var References = []Reference{
 	{
 		Key:      "seed 000",
+		Brief:    "Chaturvedi, Dymond and Jenkin",
 		Authors:  "R. Chaturvedi, P. Dymond and M. Jenkin",
 		Title:    "Efficient leader election among numbered agents",
 		Venue:    "York University, Canada (affiliation); the venue is not stated in the text and could not be confirmed",
@@ -39,6 +45,7 @@ var References = []Reference{
 	},
 	{
 		Key:      "seed 001",
+		Brief:    "Aspnes (lecture notes)",
 		Authors:  "James Aspnes",
 		Title:    "Notes on Theory of Distributed Systems, chapter 5: Leader election",
 		Venue:    "lecture notes for CPSC 465/565, Yale University (the edition is not identified)",
@@ -46,6 +53,7 @@ var References = []Reference{
 	},
 	{
 		Key:     "seed 002",
+		Brief:   "Wąs (Afek-Gafni notes)",
 		Authors: "Jakub Wąs",
 		Title:   "notes on Afek-Gafni algorithm B",
 		Venue: "Distributed Systems course, Jagiellonian University; repository krzysztof-turowski/distributed-framework, " +
@@ -56,6 +64,7 @@ var References = []Reference{
 	},
 	{
 		Key:   "seed 003",
+		Brief: "COOPERATIVE DS (slides)",
 		Title: "Algorithms for COOPERATIVE DS: Leader Election in the MPS model",
 		Venue: "lecture slides; author, course and year are not stated in the text and could not be confirmed",
 		Sections: "unnumbered slides: impossibility for anonymous rings; the Chang-Roberts algorithm (pseudo-code, worst, best and " +
@@ -64,6 +73,7 @@ var References = []Reference{
 	},
 	{
 		Key:     "seed 004",
+		Brief:   "Sudo et al. 2020",
 		Authors: "Yuichi Sudo, Fukuhito Ooshita, Taisuke Izumi, Hirotsugu Kakugawa and Toshimitsu Masuzawa",
 		Title:   "Time-Optimal Leader Election in Population Protocols",
 		Venue:   "IEEE Transactions on Parallel and Distributed Systems, pp. 2620-2632, doi:10.1109/TPDS.2020.2991771",
@@ -249,6 +259,20 @@ func Cited(source string) []Reference {
 // Distributed Systems, chapter 5: Leader election (year not stated), section
 // 5.2.1". Other works' names are left as they are.
 func Cite(source string) string {
+	return cite(source, Reference.Short)
+}
+
+// CiteBrief is Cite with each seed's Brief name in place of its key: for
+// lines that cite a seed again and again (a bound, a claim), where the full
+// reference stands once nearby or in docs/sources.md. "seed 001
+// §5.2.1.1" becomes "Aspnes (lecture notes) §5.2.1.1".
+func CiteBrief(source string) string {
+	return cite(source, func(r Reference) string { return r.Brief })
+}
+
+// cite replaces every seed key of source, with the parenthesis that
+// describes it, by name(the seed's reference).
+func cite(source string, name func(Reference) string) string {
 	var b strings.Builder
 	for {
 		at, ref := firstSeedKey(source)
@@ -257,7 +281,7 @@ func Cite(source string) string {
 			return b.String()
 		}
 		b.WriteString(source[:at])
-		b.WriteString(ref.Short())
+		b.WriteString(name(ref))
 		rest := source[at+len(ref.Key):]
 		if strings.HasPrefix(rest, " (") {
 			if end := strings.IndexByte(rest, ')'); end >= 0 {

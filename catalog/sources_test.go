@@ -1,10 +1,12 @@
 package catalog_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/experiment/claims"
 	"github.com/electkit/elect/pp/protocols"
 )
 
@@ -108,8 +110,43 @@ func TestCiteExamples(t *testing.T) {
 	}
 }
 
-// FuzzCite: whatever the text, Cite leaves no seed key in it, and a text
-// without seed keys comes back unchanged.
+// TestCiteBriefNamesEverySeedInAFewWords: every seed has a Brief name, and
+// CiteBrief leaves no seed key in any source the tool prints in its short
+// form (the bounds of 'elect list', the protocols of 'elect pp list', the
+// reproductions of 'elect reproduce').
+func TestCiteBriefNamesEverySeedInAFewWords(t *testing.T) {
+	for _, r := range catalog.References[:5] {
+		if r.Brief == "" || len(r.Brief) > 40 {
+			t.Errorf("%s: Brief %q: want a few words", r.Key, r.Brief)
+		}
+	}
+	brief := sources()
+	for _, a := range catalog.All() {
+		for i, b := range a.Bounds {
+			brief[fmt.Sprintf("%s bound %d", a.Name, i)] = b.Source
+		}
+	}
+	for _, r := range claims.All() {
+		brief["reproduce "+r.Name] = r.Source
+	}
+	for name, src := range brief {
+		if got := catalog.CiteBrief(src); containsSeedKey(got) {
+			t.Errorf("%s: CiteBrief(%q) = %q still holds a seed key", name, src, got)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"seed 001 §5.2.1.1 (decreasing ring is the worst case)", "Aspnes (lecture notes) §5.2.1.1 (decreasing ring is the worst case)"},
+		{"seed 003 (slides), HS message complexity; seed 001 §5.2.2", "COOPERATIVE DS (slides), HS message complexity; Aspnes (lecture notes) §5.2.2"},
+		{"Angluin et al. (seed 000 ref. [1], seed 004 ref. [3])", "Angluin et al. (Chaturvedi, Dymond and Jenkin ref. [1], Sudo et al. 2020 ref. [3])"},
+	} {
+		if got := catalog.CiteBrief(c.in); got != c.want {
+			t.Errorf("CiteBrief(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzCite: whatever the text, Cite and CiteBrief leave no seed key in
+// it, and a text without seed keys comes back unchanged.
 func FuzzCite(f *testing.F) {
 	for _, src := range sources() {
 		f.Add(src)
@@ -118,12 +155,14 @@ func FuzzCite(f *testing.F) {
 	f.Add("seed 001 (seed 002)")
 	f.Add("seed 001 (")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := catalog.Cite(s)
-		if containsSeedKey(got) {
-			t.Errorf("Cite(%q) = %q holds a seed key", s, got)
-		}
-		if !containsSeedKey(s) && got != s {
-			t.Errorf("Cite(%q) = %q changed a text without seed keys", s, got)
+		for _, cite := range []func(string) string{catalog.Cite, catalog.CiteBrief} {
+			got := cite(s)
+			if containsSeedKey(got) {
+				t.Errorf("%q cited as %q holds a seed key", s, got)
+			}
+			if !containsSeedKey(s) && got != s {
+				t.Errorf("%q cited as %q: a text without seed keys changed", s, got)
+			}
 		}
 	})
 }

@@ -124,7 +124,7 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 			if i == 0 {
 				label = "bounds"
 			}
-			fmt.Fprintf(stdout, "  %-10s %s %s  [%s]\n", label, b.Quantity, b.Bound, b.Source)
+			fmt.Fprintf(stdout, "  %-10s %s %s  [%s]\n", label, b.Quantity, b.Bound, catalog.CiteBrief(b.Source))
 		}
 		for i, p := range info.Parameters {
 			label := ""

@@ -382,7 +382,7 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 
 func printPPList(w io.Writer) {
 	for _, e := range protocols.Catalog {
-		fmt.Fprintf(w, "%s\n  goal:   %s\n  source: %s\n", e.Name, e.Goal, e.Source)
+		fmt.Fprintf(w, "%s\n  goal:   %s\n  source: %s\n", e.Name, e.Goal, catalog.CiteBrief(e.Source))
 		if len(e.Params) == 0 {
 			fmt.Fprintf(w, "  params: none\n")
 		}

@@ -66,7 +66,7 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 			if miss := r.Missing(); len(miss) > 0 {
 				status = "\tpending: needs " + strings.Join(miss, ", ")
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.Name, r.Title, r.Source, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s%s\n", r.Name, r.Title, catalog.CiteBrief(r.Source), status)
 		}
 		return tw.Flush()
 	}
@@ -140,7 +140,7 @@ func writeClaimTable(w io.Writer, rows []claims.Row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "verdict\tclaim\tsource\trule\texpected\tmeasured")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Verdict, r.Claim, r.Source, r.Rule, r.Expected, r.Measured)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Verdict, r.Claim, catalog.CiteBrief(r.Source), r.Rule, r.Expected, r.Measured)
 	}
 	tw.Flush()
 }
@@ -150,10 +150,10 @@ func writeClaimTable(w io.Writer, rows []claims.Row) {
 func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, command string) ([]string, error) {
 	var files []string
 	var md strings.Builder
-	fmt.Fprintf(&md, "# %s\n\n%s (%s).\n\nMade with `%s`.\n\n", r.Title, r.Name, r.Source, command)
+	fmt.Fprintf(&md, "# %s\n\n%s (%s).\n\nMade with `%s`.\n\n", r.Title, r.Name, catalog.CiteBrief(r.Source), command)
 	md.WriteString("| claim | source | rule | expected | measured | verdict |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, row := range rep.Rows {
-		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s |\n", mdCell(row.Claim), mdCell(row.Source), mdCell(row.Rule),
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s |\n", mdCell(row.Claim), mdCell(catalog.CiteBrief(row.Source)), mdCell(row.Rule),
 			mdCell(row.Expected), mdCell(row.Measured), row.Verdict)
 	}
 	for k, fig := range rep.Figures {
