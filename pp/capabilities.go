@@ -68,10 +68,11 @@ type Batcher[S comparable] interface {
 // true, Leaders != 0: it returns that interaction's index j, the sum of the
 // Deltas of the interactions before it, and its own Delta. When there is no
 // such interaction it returns len(pairs), the sum of all the Deltas and the
-// zero Delta. Runs are identical with and without it
-// (TestBatcherMatchesInteract).
+// zero Delta. The summed interactions' tally bits (Delta.Tally) are added
+// to tallies (the engine's counts; sum.Tally is not read). Runs are
+// identical with and without it (TestBatcherMatchesInteract).
 type Summer[S comparable] interface {
-	InteractSum(states []S, pairs []Pair, eachLeaderChange bool) (j int, sum, last Delta)
+	InteractSum(states []S, pairs []Pair, eachLeaderChange bool, tallies *[8]int64) (j int, sum, last Delta)
 }
 
 // Finisher is implemented by protocols that add details to a result or refine

@@ -35,6 +35,10 @@ type Delta struct {
 	// Events is a protocol-defined bit set of events that happened in this
 	// interaction; the engine records the first step of each (Result.EventSteps).
 	Events uint8
+	// Tally is a protocol-defined bit set of counters this interaction adds
+	// one to; the agent array keeps their sums (Result.Tallies), so that a
+	// protocol value holds no counters of its own.
+	Tally uint8
 }
 
 // GoalKind says when a run has reached what its protocol is for.
@@ -218,6 +222,10 @@ type Result struct {
 	// when the event did not happen): the engine keeps the run's counts, so
 	// that a protocol value holds no counters of its own.
 	EventLeaders [8]int64 `json:"-"`
+	// Tallies[b] is the number of interactions that reported tally bit b
+	// (see Delta.Tally), on the agent array (0 on the count engines).
+	// Protocols read it in Finish.
+	Tallies [8]int64 `json:"-"`
 }
 
 // Add appends a protocol-specific figure.
@@ -269,6 +277,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 	rep       reporter
 	events    [8]int64
 	eventLead [8]int64
+	tallies   [8]int64
 	seen      *stateSet[S]
 	src       *pairSource
 	buf       [batch]Pair
@@ -357,7 +366,7 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 					// No prefix of the rest of the batch reaches the goal;
 					// while the leader count stays above 1 + 2 rem, no prefix
 					// makes it 1 or 0 either.
-					j, sum, last := sm.InteractSum(states, s.buf[i:m], s.leaders-2*rem <= 1)
+					j, sum, last := sm.InteractSum(states, s.buf[i:m], s.leaders-2*rem <= 1, &s.tallies)
 					s.step += int64(j)
 					s.addSum(sum)
 					if j == int(rem) {
@@ -405,7 +414,7 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 					s.seen.add(*b)
 				}
 			}
-			if d.Leaders == 0 && d.Goal == 0 && d.Events == 0 {
+			if d == (Delta{}) {
 				continue
 			}
 			s.account(d)
@@ -468,6 +477,11 @@ func (s *Sim[S, P]) account(d Delta) {
 			}
 		}
 	}
+	if d.Tally != 0 {
+		for bit := range s.tallies {
+			s.tallies[bit] += int64(d.Tally >> bit & 1)
+		}
+	}
 	s.done = s.reached()
 }
 
@@ -477,7 +491,7 @@ func (s *Sim[S, P]) account(d Delta) {
 func (s *Sim[S, P]) Result() Result {
 	p := s.p
 	res := Result{Protocol: s.spec.Name, N: s.n, Seed: s.seed, Engine: EngineName, Scheduler: s.opt.Scheduler.String(),
-		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead}
+		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead, Tallies: s.tallies}
 	var recount, regoal int64
 	for _, st := range s.states {
 		if p.IsLeader(st) {

@@ -174,8 +174,15 @@ func (p *Protocol[S]) InteractUntil(s []S, pairs []pp.Pair) (int, pp.Delta) {
 	return len(pairs), pp.Delta{}
 }
 
-// InteractSum implements pp.Summer.
-func (p *Protocol[S]) InteractSum(s []S, pairs []pp.Pair, eachLeaderChange bool) (int, pp.Delta, pp.Delta) {
+// The engines find these capabilities by type assertion: a signature that
+// drifts from theirs must fail here, not quietly slow every file protocol.
+var (
+	_ pp.Batcher[uint8] = (*Protocol[uint8])(nil)
+	_ pp.Summer[uint16] = (*Protocol[uint16])(nil)
+)
+
+// InteractSum implements pp.Summer (file protocols report no tallies).
+func (p *Protocol[S]) InteractSum(s []S, pairs []pp.Pair, eachLeaderChange bool, _ *[8]int64) (int, pp.Delta, pp.Delta) {
 	if p.dense == nil {
 		return p.interactSumSparse(s, pairs, eachLeaderChange)
 	}

@@ -9,6 +9,14 @@ import "github.com/electkit/elect/pp"
 // Interact through the interface, took 4.3 ns per interaction against 2.5
 // for Angluin's own loop (256 pairs among 2^16 followers, 2 cores).
 
+// The engines find these capabilities by type assertion: a signature that
+// drifts from theirs must fail here, not quietly slow the protocol.
+var (
+	_ pp.Batcher[uint8]  = (*Angluin)(nil)
+	_ pp.Summer[uint32]  = (*Epidemic)(nil)
+	_ pp.Batcher[uint32] = (*PLL)(nil)
+)
+
 // InteractUntil implements pp.Batcher.
 func (p *Angluin) InteractUntil(s []uint8, pairs []pp.Pair) (int, pp.Delta) {
 	for i, pr := range pairs {
@@ -76,7 +84,7 @@ func (p *Epidemic) InteractUntil(s []uint32, pairs []pp.Pair) (int, pp.Delta) {
 // branches. The only branch that depends on the states is taken when a
 // leader resigns while eachLeaderChange is set. The literal variant reports
 // each change (its Delta is never summed).
-func (p *Epidemic) InteractSum(s []uint32, pairs []pp.Pair, eachLeaderChange bool) (int, pp.Delta, pp.Delta) {
+func (p *Epidemic) InteractSum(s []uint32, pairs []pp.Pair, eachLeaderChange bool, tallies *[8]int64) (int, pp.Delta, pp.Delta) {
 	if p.literal {
 		return interactEach(p, s, pairs)
 	}
@@ -103,8 +111,8 @@ func (p *Epidemic) InteractSum(s []uint32, pairs []pp.Pair, eachLeaderChange boo
 			nb, loser, winner = lx, y, x
 		}
 		if loser&stopMask != 0 {
-			p.LeaderConversions += int64(conversions)
-			p.LeaderMeetings += int64(meetings)
+			tallies[tallyConversion] += int64(conversions)
+			tallies[tallyMeeting] += int64(meetings)
 			sum := pp.Delta{Leaders: -int32(resigned), Goal: int32(adopted)}
 			return i, sum, p.Interact(a, b)
 		}
@@ -116,8 +124,8 @@ func (p *Epidemic) InteractSum(s []uint32, pairs []pp.Pair, eachLeaderChange boo
 		meetings += isTop & (differ ^ 1) & ((x | y) >> 31)
 		*a, *b = na, nb
 	}
-	p.LeaderConversions += int64(conversions)
-	p.LeaderMeetings += int64(meetings)
+	tallies[tallyConversion] += int64(conversions)
+	tallies[tallyMeeting] += int64(meetings)
 	return len(pairs), pp.Delta{Leaders: -int32(resigned), Goal: int32(adopted)}, pp.Delta{}
 }
 

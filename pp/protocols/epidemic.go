@@ -76,20 +76,26 @@ func (p *NumberedKnown) Finish(_ []uint32, r *pp.Result) { r.Add("leader_id", p.
 // leader_i < leader_j". The default follows the prose (equal values: no
 // change); the variant "literal" keeps the pseudo-code.
 //
-// The protocol also counts, for seed 000's Theorems 2 and 3, the conversions
-// made by the eventual leader and its meetings with its followers until every
-// agent holds the maximum.
+// The protocol also reports, for seed 000's Theorems 2 and 3, the
+// conversions made by the eventual leader and its meetings with its
+// followers until every agent holds the maximum, as tally bits that the
+// engine adds up (the details leader_conversions and
+// leader_follower_meetings).
 type Epidemic struct {
 	n       int
 	max     uint32
 	literal bool
-	// LeaderConversions counts interactions in which the eventual leader
-	// converted a free agent (Theorem 2).
-	LeaderConversions int64
-	// LeaderMeetings counts interactions between the eventual leader and one
-	// of its followers (Theorem 3).
-	LeaderMeetings int64
 }
+
+// Epidemic's tally bits (pp.Delta.Tally).
+const (
+	// tallyConversion: the eventual leader converted a free agent
+	// (Theorem 2).
+	tallyConversion = iota
+	// tallyMeeting: the eventual leader met one of its followers
+	// (Theorem 3).
+	tallyMeeting
+)
 
 // NewEpidemic returns Algorithm 2 for n agents; variant is "prose" (default)
 // or "literal".
@@ -119,22 +125,18 @@ func (p *Epidemic) Interact(a, b *uint32) pp.Delta {
 		d.Leaders = -int32(y >> 31)
 		if lx == p.max {
 			d.Goal = 1
-			if x&numLeaderBit != 0 {
-				p.LeaderConversions++
-			}
+			d.Tally = uint8(x>>31) << tallyConversion
 		}
 	case lx < ly: // leader_i <- leader_j; isLeader_i <- false
 		*a = ly
 		d.Leaders = -int32(x >> 31)
 		if ly == p.max {
 			d.Goal = 1
-			if y&numLeaderBit != 0 {
-				p.LeaderConversions++
-			}
+			d.Tally = uint8(y>>31) << tallyConversion
 		}
 	default: // equal values
 		if lx == p.max && (x|y)&numLeaderBit != 0 {
-			p.LeaderMeetings++
+			d.Tally = 1 << tallyMeeting
 		}
 		if p.literal && x&numLeaderBit != 0 { // literal else-branch: isLeader_i <- false
 			*a = lx
@@ -153,12 +155,12 @@ func (p *Epidemic) InGoal(s uint32) bool { return s&numValueMask == p.max }
 // Index is unused (StateSpace is 0).
 func (p *Epidemic) Index(s uint32) uint64 { return uint64(s) }
 
-// Finish records the Theorem 2 and 3 counters.
+// Finish records the Theorem 2 and 3 counts.
 func (p *Epidemic) Finish(_ []uint32, r *pp.Result) {
 	r.Add("variant", variantName(p.literal))
 	r.Add("max_id", p.n)
-	r.Add("leader_conversions", p.LeaderConversions)
-	r.Add("leader_follower_meetings", p.LeaderMeetings)
+	r.Add("leader_conversions", r.Tallies[tallyConversion])
+	r.Add("leader_follower_meetings", r.Tallies[tallyMeeting])
 }
 
 func variantName(literal bool) string {

@@ -101,8 +101,8 @@ func TestEventualLeaderConversionsAndFollowerMeetings(t *testing.T) {
 			if r.Outcome != pp.Elected {
 				t.Fatalf("seed %d: %s", seed, r.Outcome)
 			}
-			conv.add(float64(p.LeaderConversions))
-			meet.add(float64(p.LeaderMeetings))
+			conv.add(float64(r.Details.Get("leader_conversions").(int64)))
+			meet.add(float64(r.Details.Get("leader_follower_meetings").(int64)))
 		}
 		h := harmonic(n - 1)
 		conv.within(t, "Theorem 2 conversions ("+sched.String()+")", h, varConv, 4)
