@@ -72,6 +72,53 @@ func TestPPListJSONAndExplicitM(t *testing.T) {
 	}
 }
 
+// TestListingsCiteTheSeeds: no listing prints a seed's key ("seed 001")
+// where a reader looks for a reference: not the text of 'elect list', 'elect
+// pp list' and 'elect reproduce --list', nor the "cited" fields of their
+// JSON, which keep the keys in "source" for programs.
+func TestListingsCiteTheSeeds(t *testing.T) {
+	for _, args := range [][]string{{"list"}, {"pp", "list"}, {"reproduce", "--list"}} {
+		code, out, _ := runCLI(args...)
+		if i := strings.Index(out, "seed 00"); code != 0 || i >= 0 {
+			t.Errorf("elect %s: exit %d, a seed key at byte %d: %.80q", strings.Join(args, " "), code, i, out[max(i, 0):])
+		}
+	}
+	_, out, _ := runCLI("list", "--json")
+	var keys, cited int
+	for line := range strings.Lines(out) {
+		var a struct {
+			Source, Cited string
+			Bounds        []struct{ Source, Cited string }
+		}
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("list --json: %v in %q", err, line)
+		}
+		pairs := append([]struct{ Source, Cited string }{{a.Source, a.Cited}}, a.Bounds...)
+		for _, p := range pairs {
+			if strings.Contains(p.Source, "seed 00") {
+				keys++
+			}
+			if p.Cited == "" || strings.Contains(p.Cited, "seed 00") {
+				t.Errorf("list --json: source %q cited as %q", p.Source, p.Cited)
+			}
+			cited++
+		}
+	}
+	if keys == 0 || cited < 50 {
+		t.Errorf("list --json: %d sources, %d with seed keys; want the catalog's, with keys kept in source", cited, keys)
+	}
+	_, out, _ = runCLI("pp", "list", "--json")
+	var pps []struct{ Source, Cited string }
+	if err := json.Unmarshal([]byte(out), &pps); err != nil || len(pps) == 0 {
+		t.Fatalf("pp list --json: %v", err)
+	}
+	for _, p := range pps {
+		if p.Cited == "" || strings.Contains(p.Cited, "seed 00") {
+			t.Errorf("pp list --json: source %q cited as %q", p.Source, p.Cited)
+		}
+	}
+}
+
 // TestSizes: --n takes 1000, 1e3, 10^3 and 2^10; anything else that is not
 // a whole number is refused with what is allowed, exit 2.
 func TestSizes(t *testing.T) {

@@ -28,6 +28,7 @@ type algorithmInfo struct {
 	Name       string      `json:"name"`
 	Title      string      `json:"title"`
 	Source     string      `json:"source"`
+	Cited      string      `json:"cited"`
 	Summary    string      `json:"summary"`
 	Topology   string      `json:"topology"`
 	Timing     []string    `json:"timing"`
@@ -44,16 +45,21 @@ type algorithmInfo struct {
 	Parameters []string    `json:"parameters,omitempty"`
 }
 
+// boundInfo is a bound of an algorithmInfo. Source (in both) is as the
+// declaration writes it, naming the seeds by their keys ("seed 001", see
+// docs/sources.md); Cited is what the text output prints: the full
+// reference for the algorithm, the seeds' brief names for a bound.
 type boundInfo struct {
 	Quantity string `json:"quantity"`
 	Bound    string `json:"bound"`
 	Source   string `json:"source"`
+	Cited    string `json:"cited"`
 }
 
 func describe(a *elect.Algorithm) algorithmInfo {
 	m := a.Model
 	info := algorithmInfo{
-		Name: a.Name, Title: a.Title, Source: a.Source, Summary: a.Summary,
+		Name: a.Name, Title: a.Title, Source: a.Source, Cited: catalog.Cite(a.Source), Summary: a.Summary,
 		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN, Weighted: m.Weighted,
 		SenseOfDir: m.SenseOfDirection,
 		WakeUp:     m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
@@ -68,7 +74,8 @@ func describe(a *elect.Algorithm) algorithmInfo {
 		info.Messages = append(info.Messages, fmt.Sprintf("%s(%s)", t.Name, strings.Join(t.Fields, ",")))
 	}
 	for _, b := range a.Bounds {
-		info.Bounds = append(info.Bounds, boundInfo{Quantity: b.Name, Bound: fmt.Sprintf("%s %s", b.Relation, b.Formula), Source: b.Source})
+		info.Bounds = append(info.Bounds, boundInfo{Quantity: b.Name, Bound: fmt.Sprintf("%s %s", b.Relation, b.Formula),
+			Source: b.Source, Cited: catalog.CiteBrief(b.Source)})
 	}
 	for _, p := range a.Params {
 		info.Parameters = append(info.Parameters, fmt.Sprintf("--%s (default %s): %s", p.Name, p.Default, p.Help))
@@ -115,7 +122,7 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 		model = append(model, "wake-up: "+info.WakeUp, "elects: "+info.Elects, "announces: "+info.Announces)
 		fmt.Fprintf(stdout, "%-14s %s\n", a.Name, a.Title)
-		fmt.Fprintf(stdout, "  %-10s %s\n", "source", catalog.Cite(a.Source))
+		fmt.Fprintf(stdout, "  %-10s %s\n", "source", info.Cited)
 		fmt.Fprintf(stdout, "  %-10s %s\n", "rules", a.Summary)
 		fmt.Fprintf(stdout, "  %-10s %s\n", "model", strings.Join(model, "; "))
 		fmt.Fprintf(stdout, "  %-10s %s\n", "messages", strings.Join(info.Messages, ", "))
@@ -124,7 +131,7 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 			if i == 0 {
 				label = "bounds"
 			}
-			fmt.Fprintf(stdout, "  %-10s %s %s  [%s]\n", label, b.Quantity, b.Bound, catalog.CiteBrief(b.Source))
+			fmt.Fprintf(stdout, "  %-10s %s %s  [%s]\n", label, b.Quantity, b.Bound, b.Cited)
 		}
 		for i, p := range info.Parameters {
 			label := ""

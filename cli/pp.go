@@ -356,12 +356,13 @@ func printPPListJSON(w io.Writer) error {
 	type entry struct {
 		Name   string  `json:"name"`
 		Goal   string  `json:"goal"`
-		Source string  `json:"source"`
+		Source string  `json:"source"` // with the seeds' keys (docs/sources.md)
+		Cited  string  `json:"cited"`  // as 'elect pp list' prints it
 		Params []param `json:"params"`
 	}
 	list := []entry{}
 	for _, e := range protocols.Catalog {
-		out := entry{Name: e.Name, Goal: e.Goal, Source: e.Source, Params: []param{}}
+		out := entry{Name: e.Name, Goal: e.Goal, Source: e.Source, Cited: catalog.CiteBrief(e.Source), Params: []param{}}
 		for _, p := range e.Params {
 			out.Params = append(out.Params, param{p.Name, p.Default, p.Help})
 		}
