@@ -74,6 +74,12 @@ type Spec struct {
 	// majority): a run that reaches their goal ends as GoalReached, not by
 	// its number of leaders.
 	NoElection bool
+	// TallyTargets[b], when positive, asks the agent array to record the
+	// step at which tally b (Delta.Tally) first reaches it, in
+	// Result.TallyReached[b]: a count that only the whole run knows (all n-1
+	// other agents have adopted the maximum), kept by the engine rather
+	// than the protocol.
+	TallyTargets [8]int64
 }
 
 // Protocol is a population protocol instance for one population size: the
@@ -223,9 +229,11 @@ type Result struct {
 	// that a protocol value holds no counters of its own.
 	EventLeaders [8]int64 `json:"-"`
 	// Tallies[b] is the number of interactions that reported tally bit b
-	// (see Delta.Tally), on the agent array (0 on the count engines).
-	// Protocols read it in Finish.
-	Tallies [8]int64 `json:"-"`
+	// (see Delta.Tally), on the agent array (0 on the count engines), and
+	// TallyReached[b] the step at which it reached Spec.TallyTargets[b]
+	// (-1: it did not, or no target). Protocols read them in Finish.
+	Tallies      [8]int64 `json:"-"`
+	TallyReached [8]int64 `json:"-"`
 }
 
 // Add appends a protocol-specific figure.
@@ -278,6 +286,7 @@ type Sim[S comparable, P Protocol[S]] struct {
 	events    [8]int64
 	eventLead [8]int64
 	tallies   [8]int64
+	tallyAt   [8]int64 // Result.TallyReached
 	seen      *stateSet[S]
 	src       *pairSource
 	buf       [batch]Pair
@@ -291,6 +300,7 @@ func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *
 	for b := range s.events {
 		s.events[b] = -1
 		s.eventLead[b] = -1
+		s.tallyAt[b] = -1
 	}
 	s.states = make([]S, n)
 	adviseHugePages(s.states)
@@ -362,10 +372,10 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 		if bt, ok := any(p).(Batcher[S]); ok && !track && !s.opt.NoBatch {
 			sm, summer := any(p).(Summer[S])
 			for i := int64(0); i < m; {
-				if rem := m - i; summer && (s.spec.Goal != GoalCount || s.goal+2*rem < s.spec.Target) {
-					// No prefix of the rest of the batch reaches the goal;
-					// while the leader count stays above 1 + 2 rem, no prefix
-					// makes it 1 or 0 either.
+				if rem := m - i; summer && (s.spec.Goal != GoalCount || s.goal+2*rem < s.spec.Target) && s.farFromTallyTargets(rem) {
+					// No prefix of the rest of the batch reaches the goal
+					// or a tally target; while the leader count stays above
+					// 1 + 2 rem, no prefix makes it 1 or 0 either.
 					j, sum, last := sm.InteractSum(states, s.buf[i:m], s.leaders-2*rem <= 1, &s.tallies)
 					s.step += int64(j)
 					s.addSum(sum)
@@ -426,6 +436,18 @@ func (s *Sim[S, P]) Advance(k int64) bool {
 	return s.Stopped()
 }
 
+// farFromTallyTargets reports whether no prefix of the next rem
+// interactions can bring a tally to its target (each adds at most one), so
+// that a Summer may add them up.
+func (s *Sim[S, P]) farFromTallyTargets(rem int64) bool {
+	for b, target := range s.spec.TallyTargets {
+		if target > 0 && s.tallies[b] < target && s.tallies[b]+rem >= target {
+			return false
+		}
+	}
+	return true
+}
+
 // addSum adds the Deltas of a stretch of interactions that InteractSum
 // summed: the leader count only decreased and stayed above 1, and the goal
 // was not reached, so only the counters and the one-leader step change.
@@ -479,7 +501,12 @@ func (s *Sim[S, P]) account(d Delta) {
 	}
 	if d.Tally != 0 {
 		for bit := range s.tallies {
-			s.tallies[bit] += int64(d.Tally >> bit & 1)
+			if d.Tally&(1<<bit) != 0 {
+				s.tallies[bit]++
+				if s.tallies[bit] == s.spec.TallyTargets[bit] {
+					s.tallyAt[bit] = s.step
+				}
+			}
 		}
 	}
 	s.done = s.reached()
@@ -491,7 +518,8 @@ func (s *Sim[S, P]) account(d Delta) {
 func (s *Sim[S, P]) Result() Result {
 	p := s.p
 	res := Result{Protocol: s.spec.Name, N: s.n, Seed: s.seed, Engine: EngineName, Scheduler: s.opt.Scheduler.String(),
-		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead, Tallies: s.tallies}
+		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead,
+		Tallies: s.tallies, TallyReached: s.tallyAt}
 	var recount, regoal int64
 	for _, st := range s.states {
 		if p.IsLeader(st) {

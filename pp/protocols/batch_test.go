@@ -32,3 +32,45 @@ func TestEpidemicSummerMatchesInteract(t *testing.T) {
 		}
 	}
 }
+
+// epidemicWithTargets is the epidemic with tally targets (pp.Spec.
+// TallyTargets) that its own Spec does not set: the eventual leader's
+// third conversion and its second meeting with a follower.
+type epidemicWithTargets struct{ *Epidemic }
+
+func (p epidemicWithTargets) Spec() pp.Spec {
+	s := p.Epidemic.Spec()
+	s.TallyTargets[tallyConversion] = 3
+	s.TallyTargets[tallyMeeting] = 2
+	return s
+}
+
+// TestSummerStopsShortOfTallyTargets: the engine stops summing where a
+// stretch could bring a tally to its target, so the step at which each
+// target is reached is the same with the Summer as without it, and it is
+// within the run when the tally got there.
+func TestSummerStopsShortOfTallyTargets(t *testing.T) {
+	const n = 5000
+	reached := 0
+	for _, sched := range []pp.Scheduler{pp.Ordered, pp.WithRepeats} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			want := pp.Run(epidemicWithTargets{NewEpidemic(n, "prose")}, n, seed, pp.Options{Scheduler: sched, NoBatch: true})
+			got := pp.Run(epidemicWithTargets{NewEpidemic(n, "prose")}, n, seed, pp.Options{Scheduler: sched})
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%v seed %d: summed %+v, per interaction %+v", sched, seed, got, want)
+			}
+			for b, target := range []int64{3, 2} {
+				at := got.TallyReached[b]
+				if (got.Tallies[b] >= target) != (at >= 0) || at > got.Interactions {
+					t.Errorf("%v seed %d: tally %d is %d (target %d) but reached at step %d", sched, seed, b, got.Tallies[b], target, at)
+				}
+				if at >= 0 {
+					reached++
+				}
+			}
+		}
+	}
+	if reached < 8 {
+		t.Errorf("only %d of 16 targets reached: the test would not see a Summer summing past one", reached)
+	}
+}

@@ -46,22 +46,26 @@ import (
 // agent held the maximum ID at that step and the declaring agent is the
 // maximum. An incorrect declaration is reported as a violation named
 // "declared-before-complete" or "wrong-declarer".
+//
+// Completion is measured without a counter in the protocol value: each
+// agent that adopts the maximum reports a tally bit, and completion is the
+// step at which their tally reaches n-1 (Spec.TallyTargets). The run
+// stops at the first declaration, so the declarer is the agent whose
+// isLeader is set when it stops.
 type EpidemicTerm struct {
 	n        int
 	m        uint32
 	minInter uint32
 	literal  bool
-
-	holders  int  // agents holding leader = n
-	declared bool // some agent has declared
-	declarer termAgent
 }
 
-// Event bits of EpidemicTerm (see pp.Delta.Events).
-const (
-	eventComplete uint8 = 1 << 0 // every agent holds the maximum
-	eventDeclared uint8 = 1 << 1 // a potential leader declared
-)
+// eventDeclared is EpidemicTerm's event bit (pp.Delta.Events): a potential
+// leader declared.
+const eventDeclared uint8 = 1 << 1
+
+// tallyAdoptedMax is EpidemicTerm's tally bit (pp.Delta.Tally): an agent
+// adopted the maximum ID, which it then keeps.
+const tallyAdoptedMax = 0
 
 // termAgent is the state of one agent of Algorithm 3.
 type termAgent struct {
@@ -76,16 +80,19 @@ type termAgent struct {
 // minimum number of interactions minInter (0: none) and variant "prose"
 // (default) or "literal".
 func NewEpidemicTerm(n, m, minInter int, variant string) *EpidemicTerm {
-	return &EpidemicTerm{n: n, m: uint32(m), minInter: uint32(minInter), literal: variant == "literal",
-		holders: 1}
+	return &EpidemicTerm{n: n, m: uint32(m), minInter: uint32(minInter), literal: variant == "literal"}
 }
 
 // Spec: the goal is one declaration; isLeader only goes from false to true,
-// so the leader count is not monitored as monotone.
+// so the leader count is not monitored as monotone. Completion is the step
+// at which the n-1 agents other than agent n (which holds the maximum from
+// the start) have adopted it.
 func (p *EpidemicTerm) Spec() pp.Spec {
 	nn := float64(p.n)
-	return pp.Spec{Name: "epidemic-term", Goal: pp.GoalCount, Target: 1,
+	spec := pp.Spec{Name: "epidemic-term", Goal: pp.GoalCount, Target: 1,
 		DefaultMaxSteps: int64(50*nn*(math.Log(nn)+1)) + 10000}
+	spec.TallyTargets[tallyAdoptedMax] = int64(p.n - 1)
+	return spec
 }
 
 // Init gives agent i its ID i+1.
@@ -108,12 +115,12 @@ func (p *EpidemicTerm) Interact(a, b *termAgent) pp.Delta {
 	}
 	switch {
 	case a.leader > b.leader:
-		d.Events |= p.convert(a, b)
+		d.Tally = p.convert(a, b)
 		if p.literal {
 			d.Goal += p.literalTest(a)
 		}
 	case a.leader < b.leader:
-		d.Events |= p.convert(b, a)
+		d.Tally = p.convert(b, a)
 		if p.literal {
 			d.Goal += p.literalTest(b)
 		}
@@ -136,17 +143,15 @@ func (p *EpidemicTerm) Interact(a, b *termAgent) pp.Delta {
 }
 
 // convert makes the loser adopt the winner's leader value and counts the
-// conversion when the winner owns that value.
+// conversion when the winner owns that value; it returns the tally bits
+// (pp.Delta.Tally) of the adoption.
 func (p *EpidemicTerm) convert(w, l *termAgent) uint8 {
 	l.leader = w.leader
 	if w.leader == w.aid {
 		w.conversions++
 	}
 	if w.leader == uint32(p.n) {
-		p.holders++
-		if p.holders == p.n {
-			return eventComplete
-		}
+		return 1 << tallyAdoptedMax
 	}
 	return 0
 }
@@ -169,10 +174,6 @@ func (p *EpidemicTerm) literalTest(x *termAgent) int32 {
 
 func (p *EpidemicTerm) declare(x *termAgent) int32 {
 	x.isLeader, x.complete = true, true
-	if !p.declared {
-		p.declared = true
-		p.declarer = *x
-	}
 	return 1
 }
 
@@ -186,10 +187,19 @@ func (p *EpidemicTerm) InGoal(s termAgent) bool { return s.isLeader }
 func (p *EpidemicTerm) Index(termAgent) uint64 { return 0 }
 
 // Finish records completion and declaration and judges the declaration.
-func (p *EpidemicTerm) Finish(_ []termAgent, r *pp.Result) {
-	completionStep, declStep := r.EventSteps[0], r.EventSteps[1]
+func (p *EpidemicTerm) Finish(states []termAgent, r *pp.Result) {
+	completionStep, declStep := r.TallyReached[tallyAdoptedMax], r.EventSteps[1]
+	var declarer termAgent
+	if declStep >= 0 {
+		for _, x := range states {
+			if x.isLeader {
+				declarer = x
+				break
+			}
+		}
+	}
 	after := completionStep >= 0 && declStep >= 0 && completionStep <= declStep
-	holdsMax := declStep >= 0 && p.declarer.aid == uint32(p.n)
+	holdsMax := declStep >= 0 && declarer.aid == uint32(p.n)
 	r.Add("variant", variantName(p.literal))
 	r.Add("m", p.m)
 	r.Add("min_interactions", p.minInter)
@@ -199,9 +209,9 @@ func (p *EpidemicTerm) Finish(_ []termAgent, r *pp.Result) {
 	r.Add("declarer_holds_max", holdsMax)
 	r.Add("correct", after && holdsMax)
 	if declStep >= 0 {
-		r.Add("declarer_id", p.declarer.aid)
-		r.Add("declarer_conversions", p.declarer.conversions)
-		r.Add("declarer_met_followers", p.declarer.met)
+		r.Add("declarer_id", declarer.aid)
+		r.Add("declarer_conversions", declarer.conversions)
+		r.Add("declarer_met_followers", declarer.met)
 	}
 	if r.Outcome == pp.Elected || r.Outcome == pp.MultipleLeaders {
 		switch {
