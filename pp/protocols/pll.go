@@ -72,13 +72,6 @@ type PLL struct {
 	litEpoch  bool
 	litRelay  bool
 	variant   string
-
-	// maxEpoch is the largest epoch any agent has reached: the one fact
-	// about the population the transition needs, to report the first entry
-	// into epochs 2 and 3 once (an event per entry would end every batch
-	// early). The counts of a run (leaders, and leaders at those entries)
-	// are the engine's (Result.EventLeaders), not this value's.
-	maxEpoch uint8
 }
 
 // Status values of an agent (X and Y are unassigned; Y only in pll-sym).
@@ -99,8 +92,11 @@ const (
 
 // Event bits of PLL (see pp.Delta.Events).
 const (
-	eventEpoch2 uint8 = 1 << 0 // the first agent entered epoch 2 (or beyond)
-	eventEpoch3 uint8 = 1 << 1 // the first agent entered epoch 3
+	eventEpoch2 uint8 = 1 << 0 // an agent entered epoch 2 (or beyond)
+	eventEpoch3 uint8 = 1 << 1 // an agent entered epoch 3 (or beyond)
+	// eventEpoch4: an agent's epoch went past 3, which only the variant
+	// literal-epoch does (Line 9 as printed: max(3 + 1, 3) = 4).
+	eventEpoch4 uint8 = 1 << 2
 )
 
 // PLLVariants are the accepted variant names of pll and pll-sym.
@@ -131,7 +127,7 @@ func NewPLL(n, m int, sym bool, variant string) (*PLL, error) {
 	if variant == "" {
 		variant = "prose"
 	}
-	p := &PLL{n: n, m: m, cmax: uint16(41 * m), sym: sym, variant: variant, maxEpoch: 1}
+	p := &PLL{n: n, m: m, cmax: uint16(41 * m), sym: sym, variant: variant}
 	switch variant {
 	case "prose":
 	case "literal-epoch":
@@ -231,21 +227,11 @@ func (p *PLL) Interact(x, y *uint32) pp.Delta {
 	}
 	a := [2]pllAgent{unpack(*x), unpack(*y)}
 	before := b2i(a[0].leader) + b2i(a[1].leader)
-	oldMax := p.maxEpoch
+	e0, e1 := a[0].epoch, a[1].epoch
 	p.interact(&a)
 	*x, *y = pack(a[0]), pack(a[1])
 	d := int32(b2i(a[0].leader) + b2i(a[1].leader) - before)
-	var ev uint8
-	if e := max(a[0].epoch, a[1].epoch); e > oldMax {
-		p.maxEpoch = e
-		if oldMax < 2 {
-			ev |= eventEpoch2
-		}
-		if e == 3 {
-			ev |= eventEpoch3
-		}
-	}
-	return pp.Delta{Leaders: d, Events: ev}
+	return pp.Delta{Leaders: d, Events: epochEvents(e0, a[0].epoch) | epochEvents(e1, a[1].epoch)}
 }
 
 // PartnerClass (pp.PartnerClasser): an agent sees a counting agent (status
@@ -642,9 +628,28 @@ func (p *PLL) backUpSym(a *[2]pllAgent, tick [2]bool) {
 	}
 }
 
+// epochEvents are the events of an agent that goes from epoch old to
+// epoch now. Each agent enters each epoch once; the engine records the
+// first step of each event and the leaders then (Result.EventSteps and
+// EventLeaders), so no value here needs to know the population's largest
+// epoch.
+func epochEvents(old, now uint8) uint8 {
+	var ev uint8
+	if old < 2 && now >= 2 {
+		ev |= eventEpoch2
+	}
+	if old < 3 && now >= 3 {
+		ev |= eventEpoch3
+	}
+	if now > 3 {
+		ev |= eventEpoch4
+	}
+	return ev
+}
+
 // Finish records the leaders when the population left epochs 1 and 2 and
 // whether BackUp was needed.
-func (p *PLL) Finish(_ []uint32, r *pp.Result) {
+func (p *PLL) Finish(states []uint32, r *pp.Result) {
 	r.Add("m", p.m)
 	r.Add("c_max", p.cmax)
 	r.Add("variant", p.variant)
@@ -665,5 +670,12 @@ func (p *PLL) Finish(_ []uint32, r *pp.Result) {
 	r.Add("leaders_leaving_epoch1", at(2))
 	r.Add("leaders_leaving_epoch2", at(3))
 	r.Add("backup_needed", at(3) > 1)
-	r.Add("max_epoch", p.maxEpoch)
+	top := uint8(1) // epochs never decrease: the largest of the final configuration
+	for _, s := range states {
+		top = max(top, unpack(s).epoch)
+	}
+	if r.EventSteps[2] >= 0 {
+		top = 4 // an epoch the packed state cannot hold (literal-epoch)
+	}
+	r.Add("max_epoch", top)
 }
