@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/electkit/elect/pp"
@@ -72,5 +73,44 @@ func TestSummerStopsShortOfTallyTargets(t *testing.T) {
 	}
 	if reached < 8 {
 		t.Errorf("only %d of 16 targets reached: the test would not see a Summer summing past one", reached)
+	}
+}
+
+// TestProtocolValuesHoldNoRunState: a protocol value is the same after a run
+// as before it, on the agent array with and without its batched loop: the
+// counts of a run (leaders, goal, events, tallies) are the engine's, so one
+// value can serve any number of runs.
+func TestProtocolValuesHoldNoRunState(t *testing.T) {
+	const n = 2000
+	pll, _ := NewPLL(n, 0, false, "prose")
+	pllSym, _ := NewPLL(n, 0, true, "prose")
+	pllLiteral, _ := NewPLL(300, 0, false, "literal-epoch")
+	for _, noBatch := range []bool{false, true} {
+		opt := pp.Options{NoBatch: noBatch}
+		unchanged(t, NewAngluin(n), n, opt)
+		unchanged(t, NewEpidemic(n, "prose"), n, opt)
+		unchanged(t, NewEpidemic(n, "literal"), n, opt)
+		unchanged(t, NewEpidemicTerm(n, 4, 0, "prose"), n, opt)
+		unchanged(t, NewEpidemicTerm(n, 4, 20, "literal"), n, opt)
+		unchanged(t, pll, n, opt)
+		unchanged(t, pllSym, n, opt)
+		unchanged(t, pllLiteral, 300, opt)
+		unchanged(t, NewApproxMajority(n, n/2+100), n, opt)
+	}
+}
+
+// unchanged runs p and fails if the run changed the value p points at.
+func unchanged[S comparable, P interface {
+	pp.Protocol[S]
+	*V
+}, V any](t *testing.T, p P, n int, opt pp.Options) {
+	t.Helper()
+	before := *p
+	r := pp.Run[S](p, n, 7, opt)
+	if !reflect.DeepEqual(before, *p) {
+		t.Errorf("%s (no batch %v): the run changed the protocol value: %+v, then %+v", r.Protocol, opt.NoBatch, before, *p)
+	}
+	if r.Interactions == 0 {
+		t.Errorf("%s: no interaction", r.Protocol)
 	}
 }
