@@ -44,10 +44,11 @@ import (
 //
 // Transcription errors and how they are handled (each is marked at its line):
 //
-//   - Line 9 reads "epoch <- max(epoch + 1, 3)", which always gives 3 and
-//     would skip Tournament; the prose ("increases by one unless it has
-//     already reached 3") and epoch's range {1, 2, 3} require min. Default:
-//     min; variant "literal-epoch": max.
+//   - Line 9 reads "epoch <- max(epoch + 1, 3)", which gives 3 from epochs
+//     1 and 2, skipping Tournament (and 4 from epoch 3, outside epoch's
+//     range); the prose ("increases by one unless it has already reached
+//     3") and epoch's range {1, 2, 3} require min. Default: min; variant
+//     "literal-epoch": max, kept within {1, 2, 3}.
 //   - Line 43 reads "if i in {0, 1}", meaning "if there exists i in {0, 1}".
 //   - Line 46 requires rand >= 2^ceil(lg m) of both agents, but followers
 //     start epoch 2 with rand = 1 (Line 12) and never build a nonce, so they
@@ -93,10 +94,7 @@ const (
 // Event bits of PLL (see pp.Delta.Events).
 const (
 	eventEpoch2 uint8 = 1 << 0 // an agent entered epoch 2 (or beyond)
-	eventEpoch3 uint8 = 1 << 1 // an agent entered epoch 3 (or beyond)
-	// eventEpoch4: an agent's epoch went past 3, which only the variant
-	// literal-epoch does (Line 9 as printed: max(3 + 1, 3) = 4).
-	eventEpoch4 uint8 = 1 << 2
+	eventEpoch3 uint8 = 1 << 1 // an agent entered epoch 3
 )
 
 // PLLVariants are the accepted variant names of pll and pll-sym.
@@ -392,8 +390,11 @@ func (p *PLL) interact(a *[2]pllAgent) {
 	for i := range 2 {
 		if tick[i] {
 			if p.litEpoch {
-				// Literal transcription: max(epoch + 1, 3), always 3.
-				a[i].epoch = max(a[i].epoch+1, 3)
+				// Literal transcription: max(epoch + 1, 3). From epochs 1
+				// and 2 that is 3; from epoch 3 it is 4, outside the range
+				// {1, 2, 3} the paper gives epoch (and beyond the two bits
+				// the packed state holds), so the epoch stays 3.
+				a[i].epoch = min(max(a[i].epoch+1, 3), 3)
 			} else {
 				// Transcription error: printed as max(epoch + 1, 3); the prose
 				// ("increases by one unless it has already reached 3") needs min.
@@ -638,11 +639,8 @@ func epochEvents(old, now uint8) uint8 {
 	if old < 2 && now >= 2 {
 		ev |= eventEpoch2
 	}
-	if old < 3 && now >= 3 {
+	if old < 3 && now == 3 {
 		ev |= eventEpoch3
-	}
-	if now > 3 {
-		ev |= eventEpoch4
 	}
 	return ev
 }
@@ -673,9 +671,6 @@ func (p *PLL) Finish(states []uint32, r *pp.Result) {
 	top := uint8(1) // epochs never decrease: the largest of the final configuration
 	for _, s := range states {
 		top = max(top, unpack(s).epoch)
-	}
-	if r.EventSteps[2] >= 0 {
-		top = 4 // an epoch the packed state cannot hold (literal-epoch)
 	}
 	r.Add("max_epoch", top)
 }
