@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -52,7 +53,7 @@ func Example_declareAnAlgorithm() {
 		New:  nodes.New,
 		Init: nodes.Init,
 	}
-	res, err := sim.Run(sim.Config{Algorithm: alg, Graph: topology.NewComplete(5), IDs: []elect.ID{4, 9, 1, 7, 3}, Delivery: sim.Random, Seed: 2})
+	res, err := sim.Run(election.Config{Algorithm: alg, Graph: topology.NewComplete(5), IDs: []elect.ID{4, 9, 1, 7, 3}, Delivery: election.Random, Seed: 2})
 	if err != nil {
 		panic(err)
 	}

@@ -114,7 +114,7 @@ type NodeInfo struct {
 
 // Weight is an edge weight as an exact, order-preserving key: algorithms
 // compare weights and never compute with them. Runtimes derive it from the
-// network (see sim.Config.NodeInfos for the rule): the weights an edge-list
+// network (see election.Config.NodeInfos for the rule): the weights an edge-list
 // file gives, else the edge's endpoint IDs.
 type Weight int64
 

@@ -55,7 +55,7 @@
 // algorithm every assignment is checked.
 //
 // Randomized algorithms are checked with their seeds fixed: node i draws
-// from sim.StreamSource(seed, "node", i) as on every runtime, and the
+// from election.StreamSource(seed, "node", i) as on every runtime, and the
 // stream's position is part of the state, so the check covers every
 // schedule of the draws that one seed gives (the report says so), not
 // every coin flip.
@@ -127,6 +127,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -230,7 +231,7 @@ type Report struct {
 
 // config is one configuration: an ID assignment and initiators.
 type config struct {
-	cfg *sim.Config
+	cfg *election.Config
 	// results
 	states    int64
 	edges     int64
@@ -239,7 +240,7 @@ type config struct {
 	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
 	full      bool
 	max, min  []int64
-	syncRes   *sim.Result
+	syncRes   *election.Result
 	bag       bool
 	reduce    bool // explored with the partial-order reduction
 	limit     int64
@@ -335,7 +336,7 @@ func withIDs(s scenario.Spec, ids, delivery string) scenario.Spec {
 }
 
 // configurations lists the ID assignments and initiator sets to check.
-func configurations(opt Options, base *sim.Config) ([]*config, error) {
+func configurations(opt Options, base *election.Config) ([]*config, error) {
 	n := base.Graph.N
 	var assignments [][]elect.ID
 	if opt.IDs == "all" {
@@ -356,19 +357,19 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 		}
 		assignments = append(assignments, c.IDs)
 	}
-	var wakes [][]sim.Wake
+	var wakes [][]election.Wake
 	switch opt.Initiators {
 	case "", "all":
-		wakes = [][]sim.Wake{nil}
+		wakes = [][]election.Wake{nil}
 	case "subsets":
 		if base.Algorithm.Model.WakeUp == elect.AllAtOnce {
 			return nil, fmt.Errorf("%s needs every node to wake up; --initiators subsets does not apply", base.Algorithm.Name)
 		}
 		for mask := 1; mask < 1<<n; mask++ {
-			var w []sim.Wake
+			var w []election.Wake
 			for i := range n {
 				if mask&(1<<i) != 0 {
-					w = append(w, sim.Wake{Node: i})
+					w = append(w, election.Wake{Node: i})
 				}
 			}
 			if len(w) == n {
@@ -377,7 +378,7 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 			wakes = append(wakes, w)
 		}
 	case "times":
-		if base.Delivery != sim.Sync {
+		if base.Delivery != election.Sync {
 			return nil, fmt.Errorf("--initiators times applies to synchronous checks (--delivery sync); an asynchronous check has no rounds, and --initiators subsets covers its orders of events")
 		}
 		if base.Algorithm.RunModel(base.Params).WakeUp == elect.AllAtOnce {
@@ -396,10 +397,10 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 		for _, w := range wakes {
 			c := *base
 			c.IDs, c.Wake = ids, w
-			if c.Delivery != sim.Sync && opt.Delivery != "bag" {
-				c.Delivery = sim.FIFO
+			if c.Delivery != election.Sync && opt.Delivery != "bag" {
+				c.Delivery = election.FIFO
 			}
-			c.CausalTime = c.Delivery != sim.Sync
+			c.CausalTime = c.Delivery != election.Sync
 			if err := c.CheckModel(); err != nil && opt.Spec.Force == false {
 				return nil, err
 			}
@@ -414,15 +415,15 @@ func configurations(opt Options, base *sim.Config) ([]*config, error) {
 // its first message comes), and the earliest wakes at round 0 (a run whose
 // initiators all wake later is the same run, later: nothing happens
 // before the first wake-up).
-func wakeTimes(n, last int) [][]sim.Wake {
-	var out [][]sim.Wake
+func wakeTimes(n, last int) [][]election.Wake {
+	var out [][]election.Wake
 	choice := make([]int, n) // a round, or last+1 for none
 	for {
-		var w []sim.Wake
+		var w []election.Wake
 		first := last + 1
 		for i, r := range choice {
 			if r <= last {
-				w = append(w, sim.Wake{Node: i, At: int64(r)})
+				w = append(w, election.Wake{Node: i, At: int64(r)})
 				first = min(first, r)
 			}
 		}
@@ -477,7 +478,7 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
 func (c *config) run(opt Options, spare *explorer) *explorer {
-	if c.cfg.Delivery == sim.Sync {
+	if c.cfg.Delivery == election.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
 			c.violation = err.Error()
@@ -485,7 +486,7 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 		}
 		c.syncRes = r
 		c.states, c.edges = 1, r.Events
-		if r.Outcome != sim.OutcomeElected {
+		if r.Outcome != election.OutcomeElected {
 			c.violation = fmt.Sprintf("%s: %s", r.Outcome, cmp.Or(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
 		}
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
@@ -521,7 +522,7 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 }
 
 // report merges the configurations' results in their order.
-func report(opt Options, base *sim.Config, cfgs []*config) *Report {
+func report(opt Options, base *election.Config, cfgs []*config) *Report {
 	alg := base.Algorithm
 	r := &Report{Algorithm: alg.Name, N: base.Graph.N, Delivery: opt.Delivery, Verdict: "ok", Configurations: len(cfgs)}
 	if alg.RunModel(base.Params).Randomized {
@@ -688,7 +689,7 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 		return false, errNoTraceWithDraws
 	}
 	c := r.violationCfg
-	if c == nil || c.cfg.Delivery == sim.Sync {
+	if c == nil || c.cfg.Delivery == election.Sync {
 		return false, nil
 	}
 	x := newExplorer(c.cfg, c.bag, c.limit)
@@ -712,7 +713,7 @@ func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
 	if largest {
 		c = e.maxCfg
 	}
-	if c == nil || c.cfg.Delivery == sim.Sync {
+	if c == nil || c.cfg.Delivery == election.Sync {
 		return false, nil
 	}
 	x := c.explore()

@@ -12,10 +12,11 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 func run(t *testing.T, opt Options) *Report {
@@ -141,7 +142,7 @@ func TestFaultyAlgorithmsAreCaught(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the counterexample does not replay: %v\n%s", err, trace.String())
 	}
-	if res.Outcome == sim.OutcomeElected {
+	if res.Outcome == election.OutcomeElected {
 		t.Errorf("the replayed counterexample elected one leader:\n%s", trace.String())
 	}
 	t.Logf("first-comer: %s; replayed: %s with %d leaders", r.Violation, res.Outcome, res.Leaders)
@@ -209,10 +210,10 @@ func TestWakeUpTimes(t *testing.T) {
 		t.Fatalf("slow-fast --wake literal: %s %s, wake %v", r.Verdict, r.Violation, r.ViolationWake)
 	}
 	// The violation replays in the simulator with those IDs and rounds.
-	var wake []sim.Wake
+	var wake []election.Wake
 	for i, at := range r.ViolationWake {
 		if at >= 0 {
-			wake = append(wake, sim.Wake{Node: i, At: at})
+			wake = append(wake, election.Wake{Node: i, At: at})
 		}
 	}
 	cfg, err := scenario.Build(scenario.Spec{Algorithm: "slow-fast", N: 3, IDs: IDsFlag(r.ViolationIDs), Timing: "sync", Params: map[string]string{"wake": "literal"}})
@@ -221,7 +222,7 @@ func TestWakeUpTimes(t *testing.T) {
 	}
 	cfg.Wake = wake
 	res, err := sim.Run(*cfg)
-	if err != nil || res.Outcome != sim.OutcomeViolation || !strings.Contains(res.Violation, "wrong-leader") {
+	if err != nil || res.Outcome != election.OutcomeViolation || !strings.Contains(res.Violation, "wrong-leader") {
 		t.Errorf("replay: %v %+v", err, res)
 	}
 	for _, o := range []Options{
@@ -291,7 +292,7 @@ func TestMutantIsCaught(t *testing.T) {
 	r.WriteCounterexample(&trace)
 	cfg, _ := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: "lcr-forwards-all", N: 3, IDs: IDsFlag(r.ViolationIDs)})
 	res, err := reference.Replay(*cfg, &trace)
-	if err != nil || res.Outcome == sim.OutcomeElected {
+	if err != nil || res.Outcome == election.OutcomeElected {
 		t.Errorf("replay: %v, %v", res, err)
 	}
 }

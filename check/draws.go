@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -276,7 +277,7 @@ func (x *explorer) probabilities(root int32) *Probabilities {
 var errNoTraceWithDraws = errors.New("no trace with --draws: a trace replays with the nodes' seeded streams, not the branches' draws")
 
 // checkDraws validates a check with draws, and fills in its defaults.
-func checkDraws(opt *Options, base *sim.Config, configs int) error {
+func checkDraws(opt *Options, base *election.Config, configs int) error {
 	model := base.Algorithm.RunModel(base.Params)
 	alg := base.Algorithm
 	switch {
@@ -319,7 +320,7 @@ func checkDraws(opt *Options, base *sim.Config, configs int) error {
 // measureRates runs the simulator trials times on cfg (seeds 1..trials)
 // and sets the measured rate of each message count of p, with its
 // standard error.
-func measureRates(p *Probabilities, cfg *sim.Config, trials int) error {
+func measureRates(p *Probabilities, cfg *election.Config, trials int) error {
 	p.Trials = trials
 	if trials == 0 {
 		return nil

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/topology"
 )
 
@@ -186,7 +186,7 @@ func (x *explorer) rehash(s *state, i int32, from int) {
 
 // explorer searches the states of one configuration.
 type explorer struct {
-	cfg      *sim.Config
+	cfg      *election.Config
 	bag      bool
 	reduce   bool // one node's deliveries stand for all where they can (see persistent)
 	announce bool
@@ -309,10 +309,10 @@ func (x *explorer) touch(s *state, key int64) {
 // quantities: one per message type, then all messages, then time.
 func (x *explorer) nq() int { return x.quantities }
 
-func newExplorer(cfg *sim.Config, bag bool, limit int64) *explorer {
+func newExplorer(cfg *election.Config, bag bool, limit int64) *explorer {
 	x := &explorer{cfg: cfg, bag: bag, limit: limit, promise: -1, quantities: len(cfg.Algorithm.Messages) + 2}
 	// A randomized node draws from its own stream, seeded as in every
-	// runtime (sim.StreamSource(seed, "node", i)); the stream's position is
+	// runtime (election.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
 	x.random = cfg.Algorithm.RunModel(cfg.Params).Randomized
 	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(&x.st.rngs[x.cur]) })
@@ -390,7 +390,7 @@ func (x *explorer) initial() *state {
 	info := x.cfg.NodeInfos()
 	s.rngs = make([]rand.PCG, n)
 	for i := range n {
-		s.rngs[i] = *sim.StreamSource(x.cfg.Seed, "node", uint64(i))
+		s.rngs[i] = *election.StreamSource(x.cfg.Seed, "node", uint64(i))
 		s.nodes[i] = x.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
 		s.knows[i] = -1
 		s.pending[i] = x.cfg.Wake == nil
@@ -718,7 +718,7 @@ func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
 // deliveries and decisions, with the loop's marks when loopFrom >= 0.
 func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
 	var now int64
-	tr := sim.NewTracer(w, x.cfg, func() int64 { return now })
+	tr := election.NewTracer(w, x.cfg, func() int64 { return now })
 	s := x.initial()
 	sent := make([]int64, x.nq()-2)
 	for i, st := range steps {

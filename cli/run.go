@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -87,19 +87,19 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.idsSpec, "ids", "random", "ID arrangement: "+ids.Usage)
 	fs.Uint64Var(&f.seed, "seed", 1, "master seed: IDs, initiators, delays and node randomness all derive from it")
 	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
-	fs.StringVar(&f.delivery, "delivery", "", "delivery model: "+sim.DeliveryNames()+" (default: sync for --timing sync, else fifo)")
+	fs.StringVar(&f.delivery, "delivery", "", "delivery model: "+election.DeliveryNames()+" (default: sync for --timing sync, else fifo)")
 	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K (K random nodes), nodes:I,J@T,... (T: wake-up time)")
 	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
 	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
-	bytesVar(fs, &f.traceLimit, "trace-limit", sim.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
+	bytesVar(fs, &f.traceLimit, "trace-limit", election.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
 	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
-	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
+	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this simulated time, in rounds or time units (0: no limit; outcome step-limit)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a simulated run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
 	memLimitVar(fs, &f.memLimit)
@@ -341,13 +341,13 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
 	}
-	if r.Outcome == sim.Stopped {
+	if r.Outcome == election.Stopped {
 		fmt.Fprintln(w, "stopped   at --time-limit: the figures are those the run had reached; its checks are of a run cut short")
 	}
 	if r.ForcedEventLimit > 0 && r.Events >= r.ForcedEventLimit {
 		fmt.Fprintf(w, "stuck     stopped after %d events, the limit of a forced run (100 times its message bound, at least 10^6): off its model it may never end; --max-events sets another limit\n", r.ForcedEventLimit)
 	}
-	if r.Outcome == sim.Symmetric {
+	if r.Outcome == election.Symmetric {
 		fmt.Fprintf(w, "          every node was in the same state after every round up to round %d: an anonymous\n", r.SymmetricRound)
 		fmt.Fprintln(w, "          deterministic ring cannot break symmetry (seed 001, Lemma 5.1.1; seed 003, impossibility theorem)")
 	}
@@ -362,7 +362,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	if r.Timing == "sync" {
 		unit = "rounds"
 	}
-	if r.Delivery == sim.NewestFirst.String() || r.Timing != "sync" && (r.Runtime == "goroutines" || r.Runtime == "replay" || r.Runtime == "tcp") {
+	if r.Delivery == election.NewestFirst.String() || r.Timing != "sync" && (r.Runtime == "goroutines" || r.Runtime == "replay" || r.Runtime == "tcp") {
 		unit = "(causal depth)"
 	}
 	fmt.Fprintf(w, "time      %s %s\n", format.Number(r.Time, 6), unit)
@@ -398,12 +398,12 @@ func runProgressBar(stderr io.Writer, s scenario.Spec) *progressBar {
 // runProgress is the simulator's progress report: it moves bar and stops
 // the run after limit of wall-clock time (0: no limit); nil when neither
 // is wanted.
-func runProgress(bar *progressBar, limit time.Duration) func(sim.Progress) bool {
+func runProgress(bar *progressBar, limit time.Duration) func(election.Progress) bool {
 	if bar == nil && limit <= 0 {
 		return nil
 	}
 	start := time.Now()
-	return func(p sim.Progress) bool {
+	return func(p election.Progress) bool {
 		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4)))
 		return limit <= 0 || time.Since(start) < limit
 	}
@@ -419,7 +419,7 @@ type trialSummary struct {
 	first, last                    *scenario.Record
 	count                          int
 	messages, bits, times, leaders []float64
-	outcomes                       map[sim.Outcome]int
+	outcomes                       map[election.Outcome]int
 	failedChecks                   map[string]int
 	checkNames                     []string
 	several                        int // trials with two or more leaders
@@ -428,7 +428,7 @@ type trialSummary struct {
 func (s *trialSummary) add(r *scenario.Record) {
 	if s.first == nil {
 		s.first = r
-		s.outcomes = map[sim.Outcome]int{}
+		s.outcomes = map[election.Outcome]int{}
 		s.failedChecks = map[string]int{}
 	}
 	s.last = r
@@ -466,7 +466,7 @@ func (s *trialSummary) print(w io.Writer) {
 	slices.Sort(names)
 	fmt.Fprint(w, "outcomes ")
 	for _, o := range names {
-		k := s.outcomes[sim.Outcome(o)]
+		k := s.outcomes[election.Outcome(o)]
 		fmt.Fprintf(w, " %s %d (%.4g%%)", o, k, 100*float64(k)/float64(s.count))
 	}
 	fmt.Fprintln(w)

@@ -17,12 +17,12 @@ import (
 	"unsafe"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -86,7 +86,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.algorithms, "algorithms", "", "algorithms or population protocols, comma-separated (or as arguments)")
 	fs.StringVar(&f.n, "n", "64,128,256", "sizes: "+experiment.SizesUsage)
 	fs.StringVar(&f.ids, "ids", "", "ID arrangements, comma-separated (default random): "+ids.Usage+"; a list:... arrangement must be the only one")
-	fs.StringVar(&f.delivery, "delivery", "", "delivery models, comma-separated: "+sim.DeliveryNames()+", or allowed: every one the algorithm's model allows (default: each algorithm's own)")
+	fs.StringVar(&f.delivery, "delivery", "", "delivery models, comma-separated: "+election.DeliveryNames()+", or allowed: every one the algorithm's model allows (default: each algorithm's own)")
 	fs.StringVar(&f.initiators, "initiators", "", "initiator sets, comma-separated: all, K (K random nodes), or allowed: all and 1 where the model allows (default all)")
 	fs.BoolVar(&f.strict, "strict", false, "refuse the sweep when a configuration breaks its algorithm's model (default: leave it out, with one line per group on standard error)")
 	fs.StringVar(&f.timing, "timing", "", "sync or async (default: async if the algorithm supports it)")
@@ -94,7 +94,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run configurations that break an algorithm's model")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the message-passing nodes: "+strings.Join(scenario.Runtimes, ", ")+" (see 'elect help run')")
-	fs.Int64Var(&f.maxEvents, "max-events", sim.DefaultMaxEvents, "stop a message-passing run after this many events")
+	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a message-passing run after this many events")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a message-passing run at this time (0: no limit)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "population pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
 	fs.StringVar(&f.engine, "engine", "auto", "population engine, as 'elect pp --engine': "+strings.Join(pp.EngineNames(), ", "))

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
@@ -71,7 +72,7 @@ func TestClusterInProcess(t *testing.T) {
 			}
 			cfg, _ := scenario.Build(d.Spec(nil))
 			want, _ := sim.Run(*cfg)
-			if rec.Outcome != sim.OutcomeElected || rec.LeaderID != want.LeaderID && c.alg != "afek-gafni" {
+			if rec.Outcome != election.OutcomeElected || rec.LeaderID != want.LeaderID && c.alg != "afek-gafni" {
 				t.Fatalf("tcp: %s leader %d (%s); simulator: leader %d", rec.Outcome, rec.LeaderID, rec.Violation, want.LeaderID)
 			}
 			if c.alg == "lcr" && rec.Messages != want.Messages {
@@ -160,7 +161,7 @@ func TestRefusesStrangers(t *testing.T) {
 		}
 	}
 	rec, err := Judge(d, nil, res, nil)
-	if err != nil || rec.Outcome != sim.OutcomeElected {
+	if err != nil || rec.Outcome != election.OutcomeElected {
 		t.Fatalf("after the strangers: %v %v", rec, err)
 	}
 	got := logs[1].String()

@@ -46,7 +46,7 @@
 //
 // # Records
 //
-// With --trace each node writes its events as sim.Tracer lines stamped
+// With --trace each node writes its events as election.Tracer lines stamped
 // with Lamport times (frames carry the sender's clock); `cluster up`
 // merges them by (time, node), an order consistent with causality, so
 // that `elect run ALG ... --replay FILE` replays the execution.
@@ -73,8 +73,8 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // DescriptionFile is the name of a cluster's description in its directory.
@@ -239,8 +239,8 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 }
 
 // Serves returns an error for a run the TCP runtime cannot serve.
-func Serves(cfg *sim.Config) error {
-	if cfg.Delivery == sim.Sync {
+func Serves(cfg *election.Config) error {
+	if cfg.Delivery == election.Sync {
 		return fmt.Errorf("%s is a synchronous algorithm, and the TCP runtime has no round synchroniser: run it in the simulator or on --runtime goroutines", cfg.Algorithm.Name)
 	}
 	if cfg.Graph.N < 2 {
@@ -266,7 +266,7 @@ func (d *Description) Spec(cat *catalog.Catalog) scenario.Spec {
 
 // Load reads and checks a cluster's description, and rebuilds its run
 // with the algorithms of cat (nil: the default catalog).
-func Load(dir string, cat *catalog.Catalog) (*Description, *sim.Config, error) {
+func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, error) {
 	data, err := os.ReadFile(filepath.Join(dir, DescriptionFile))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v (is %s a cluster directory from 'elect cluster init'?)", err, dir)

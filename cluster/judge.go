@@ -6,13 +6,13 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // Fault is the outcome of a cluster run that could not finish: a node was
 // lost.
-const Fault sim.Outcome = "fault"
+const Fault election.Outcome = "fault"
 
 // Judge turns the nodes' lines into the record `elect run` prints: the
 // simulator's monitor checks the decisions and learned leaders, the counts
@@ -26,8 +26,8 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 		return nil, err
 	}
 	cfg.CausalTime = true
-	mon := sim.NewMonitor(cfg, nil, nil, nil)
-	end := sim.End{TypeCounts: make([]int64, len(cfg.Algorithm.Messages))}
+	mon := election.NewMonitor(cfg, nil, nil, nil)
+	end := election.End{TypeCounts: make([]int64, len(cfg.Algorithm.Messages))}
 	// The nodes that died or never ran come first: the others' faults
 	// follow from them.
 	var dead, faults []string

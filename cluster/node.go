@@ -16,7 +16,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 )
 
 // DefaultTimeout bounds connecting to peers and any silence of a peer.
@@ -27,7 +27,7 @@ type NodeOptions struct {
 	Index   int
 	Catalog *catalog.Catalog // where the algorithm is looked up (nil: the default)
 	Timeout time.Duration    // 0: DefaultTimeout
-	// Trace, when set, receives the node's events as sim.Tracer lines
+	// Trace, when set, receives the node's events as election.Tracer lines
 	// stamped with Lamport times.
 	Trace io.Writer
 	// Log receives one line per refused connection, malformed frame or
@@ -98,7 +98,7 @@ const (
 type nodeRun struct {
 	opt   NodeOptions
 	d     *Description
-	cfg   *sim.Config
+	cfg   *election.Config
 	me    int
 	tls   *tls.Config
 	start time.Time
@@ -117,7 +117,7 @@ type nodeRun struct {
 	events  int64
 	lamport int64
 	depth   int64
-	trace   *sim.Tracer
+	trace   *election.Tracer
 	clock   int64
 
 	data    []*link // by port
@@ -184,12 +184,12 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	r.code = cfg.Algorithm.New(info)
 	r.rec = elect.NewRecorder(func() *rand.Rand {
 		if r.rng == nil {
-			r.rng = sim.Stream(cfg.Seed, "node", uint64(r.me))
+			r.rng = election.Stream(cfg.Seed, "node", uint64(r.me))
 		}
 		return r.rng
 	})
 	if opt.Trace != nil {
-		r.trace = sim.NewTracer(opt.Trace, cfg, func() int64 { return r.clock })
+		r.trace = election.NewTracer(opt.Trace, cfg, func() int64 { return r.clock })
 		r.trace.SetRuntime("cluster")
 	}
 	res, err := r.run()

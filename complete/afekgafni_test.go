@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
 // agConfig is a run of Afek-Gafni on the complete graph with the given IDs.
-func agConfig(ids []elect.ID, d sim.Delivery, order, variant string) sim.Config {
-	return sim.Config{
+func agConfig(ids []elect.ID, d election.Delivery, order, variant string) election.Config {
+	return election.Config{
 		Algorithm: AfekGafni, Graph: topology.NewComplete(len(ids)), IDs: ids, Delivery: d,
 		Announce: true, Params: elect.Params{"order": order, "variant": variant},
 	}
@@ -26,7 +27,7 @@ func agConfig(ids []elect.ID, d sim.Delivery, order, variant string) sim.Config 
 
 // deliveries runs cfg with a trace and returns its deliveries as
 // "from->to TYPE(level,id)" (LEADER and END as "TYPE(id)" and "TYPE").
-func deliveries(t *testing.T, cfg sim.Config) ([]string, *sim.Result) {
+func deliveries(t *testing.T, cfg election.Config) ([]string, *election.Result) {
 	t.Helper()
 	var buf bytes.Buffer
 	cfg.Trace = &buf
@@ -68,7 +69,7 @@ func checkTrace(t *testing.T, got, want []string) {
 	}
 }
 
-func checkCounts(t *testing.T, res *sim.Result, want map[string]int64) {
+func checkCounts(t *testing.T, res *election.Result, want map[string]int64) {
 	t.Helper()
 	for _, mt := range AfekGafni.Messages {
 		if got := res.MessagesByType[mt.Name]; got != want[mt.Name] {
@@ -85,7 +86,7 @@ func checkCounts(t *testing.T, res *sim.Result, want map[string]int64) {
 // answers ACCEPT_ANSWER(0,2); node 1 reaches level 1 = n-1 and is elected.
 // Termination: 1 LEADER, 1 END to the leader, 1 END back: 3(n-1) = 3.
 func TestAfekGafniTwoNodes(t *testing.T) {
-	got, res := deliveries(t, agConfig([]elect.ID{1, 2}, sim.FIFO, "index", "seed"))
+	got, res := deliveries(t, agConfig([]elect.ID{1, 2}, election.FIFO, "index", "seed"))
 	checkTrace(t, got, []string{
 		"0->1 ARRIVE(0,1)", "1->0 ARRIVE(0,2)",
 		"0->1 ACCEPT_ANSWER(0,2)",
@@ -114,7 +115,7 @@ func TestAfekGafniTwoNodes(t *testing.T) {
 //
 // Messages: ARRIVE 4, ACCEPT_ANSWER 2, ASK 1, LEADER 2, END 4.
 func TestAfekGafniLevelBeatsLargerID(t *testing.T) {
-	got, res := deliveries(t, agConfig([]elect.ID{1, 2, 3}, sim.FIFO, "index", "seed"))
+	got, res := deliveries(t, agConfig([]elect.ID{1, 2, 3}, election.FIFO, "index", "seed"))
 	checkTrace(t, got, []string{
 		"0->1 ARRIVE(0,1)", "1->0 ARRIVE(0,2)", "2->0 ARRIVE(0,3)",
 		"0->1 ACCEPT_ANSWER(0,2)", "0->1 ASK(0,3)",
@@ -136,7 +137,7 @@ func TestAfekGafniLevelBeatsLargerID(t *testing.T) {
 // arrivals meanwhile (none came). One message more than the seed variant:
 // ARRIVE 4, ACCEPT_ANSWER 2, ASK 1, ANSWER_DENY_CANDIDATE 1, LEADER 2, END 4.
 func TestAfekGafniWaitVariantDenies(t *testing.T) {
-	res := runOK(t, agConfig([]elect.ID{1, 2, 3}, sim.FIFO, "index", "wait"))
+	res := runOK(t, agConfig([]elect.ID{1, 2, 3}, election.FIFO, "index", "wait"))
 	checkCounts(t, res, map[string]int64{"ARRIVE": 4, "ACCEPT_ANSWER": 2, "ASK": 1, "ANSWER_DENY_CANDIDATE": 1, "LEADER": 2, "END": 4})
 }
 
@@ -162,7 +163,7 @@ func TestAfekGafniWaitVariantDenies(t *testing.T) {
 //
 // Messages: ARRIVE 6, ACCEPT_ANSWER 4, ASK 2, DEAD 1, LEADER 3, END 6.
 func TestAfekGafniDeadFather(t *testing.T) {
-	got, res := deliveries(t, agConfig([]elect.ID{2, 1, 3, 4}, sim.FIFO, "index", "seed"))
+	got, res := deliveries(t, agConfig([]elect.ID{2, 1, 3, 4}, election.FIFO, "index", "seed"))
 	checkTrace(t, got[:13], []string{
 		"0->1 ARRIVE(0,2)", "1->0 ARRIVE(0,1)", "2->0 ARRIVE(0,3)", "3->0 ARRIVE(0,4)",
 		"1->0 ACCEPT_ANSWER(0,2)", "0->2 ACCEPT_ANSWER(0,3)", "0->2 ASK(0,4)",
@@ -200,7 +201,7 @@ func TestAfekGafniDeadFather(t *testing.T) {
 // DEAD 1, LEADER 3, END 6. (The delivery order is the simulator's for seed
 // 12; the test pins it, and the steps above check each delivery by hand.)
 func TestAfekGafniStaleAnswerWithoutFIFO(t *testing.T) {
-	cfg := agConfig([]elect.ID{1, 2, 3, 4}, sim.Random, "index", "seed")
+	cfg := agConfig([]elect.ID{1, 2, 3, 4}, election.Random, "index", "seed")
 	cfg.Seed = 12
 	got, res := deliveries(t, cfg)
 	checkTrace(t, got[:13], []string{
@@ -220,13 +221,13 @@ func TestAfekGafniStaleAnswerWithoutFIFO(t *testing.T) {
 // TestAfekGafniSingleNode: n = 1 has no link to traverse: the candidate has
 // captured all n-1 = 0 others at once and is elected without a message.
 func TestAfekGafniSingleNode(t *testing.T) {
-	res := runOK(t, agConfig([]elect.ID{7}, sim.FIFO, "rotate", "seed"))
+	res := runOK(t, agConfig([]elect.ID{7}, election.FIFO, "rotate", "seed"))
 	if res.Messages != 0 || res.LeaderID != 7 {
 		t.Errorf("%d messages, leader %d; want 0 and 7", res.Messages, res.LeaderID)
 	}
 }
 
-var agDeliveries = []sim.Delivery{sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+var agDeliveries = []election.Delivery{election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst}
 
 // TestAfekGafniElectsOneLeaderInformsAllAndTerminates is seed 002's
 // correctness claim ("there will always be the maximum candidate") and
@@ -269,7 +270,7 @@ func TestAfekGafniElectsOneLeaderInformsAllAndTerminates(t *testing.T) {
 	t.Logf("%d runs", runs)
 }
 
-func checkLemma2Accounting(t *testing.T, res *sim.Result, n int, variant string) {
+func checkLemma2Accounting(t *testing.T, res *election.Result, n int, variant string) {
 	t.Helper()
 	m := res.MessagesByType
 	answers := m["ANSWER_ACCEPT_CANDIDATE"] + m["ANSWER_DENY_CANDIDATE"] + m["DEAD"]
@@ -297,7 +298,7 @@ func TestAfekGafniVariantsDiffer(t *testing.T) {
 		total[variant] = map[string]int64{}
 		for s := range 20 {
 			rng := rand.New(rand.NewPCG(100, uint64(s)))
-			cfg := agConfig(randomIDs(rng, 100), sim.Random, "rotate", variant)
+			cfg := agConfig(randomIDs(rng, 100), election.Random, "rotate", variant)
 			cfg.Seed = uint64(s)
 			res := runOK(t, cfg)
 			for k, v := range res.MessagesByType {
@@ -322,21 +323,21 @@ func TestAfekGafniVariantsDiffer(t *testing.T) {
 func TestAfekGafniModel(t *testing.T) {
 	cases := []struct {
 		name       string
-		cfg        sim.Config
+		cfg        election.Config
 		assumption string
 	}{
-		{"sync", agConfig([]elect.ID{1, 2, 3}, sim.Sync, "rotate", "seed"), "asynchronous model"},
-		{"duplicate IDs", agConfig([]elect.ID{1, 2, 1}, sim.FIFO, "rotate", "seed"), "unique IDs"},
-		{"ring", sim.Config{Algorithm: AfekGafni, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 3}, Delivery: sim.FIFO}, "complete graph"},
+		{"sync", agConfig([]elect.ID{1, 2, 3}, election.Sync, "rotate", "seed"), "asynchronous model"},
+		{"duplicate IDs", agConfig([]elect.ID{1, 2, 1}, election.FIFO, "rotate", "seed"), "unique IDs"},
+		{"ring", election.Config{Algorithm: AfekGafni, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 3}, Delivery: election.FIFO}, "complete graph"},
 	}
 	for _, c := range cases {
 		err := c.cfg.CheckModel()
-		var ae *sim.AssumptionError
+		var ae *election.AssumptionError
 		if !errors.As(err, &ae) || ae.Assumption != c.assumption {
 			t.Errorf("%s: got %v, want an AssumptionError about %q", c.name, err, c.assumption)
 		}
 	}
-	for _, d := range []sim.Delivery{sim.Random, sim.NewestFirst} {
+	for _, d := range []election.Delivery{election.Random, election.NewestFirst} {
 		cfg := agConfig([]elect.ID{1, 2, 3}, d, "rotate", "seed")
 		if err := cfg.CheckModel(); err != nil {
 			t.Errorf("%s delivery refused: %v", d, err)
@@ -350,11 +351,11 @@ func TestAfekGafniModel(t *testing.T) {
 // candidate's (0,5), so both candidates die and both answer ACCEPT_ANSWER,
 // which reaches dead candidates: no leader.
 func TestAfekGafniEqualIDsElectNobody(t *testing.T) {
-	res, err := sim.Run(agConfig([]elect.ID{5, 5}, sim.FIFO, "rotate", "seed"))
+	res, err := sim.Run(agConfig([]elect.ID{5, 5}, election.FIFO, "rotate", "seed"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != sim.NoLeader || res.Messages != 4 {
+	if res.Outcome != election.NoLeader || res.Messages != 4 {
 		t.Errorf("outcome %s with %d messages; want no-leader with 4", res.Outcome, res.Messages)
 	}
 }
@@ -376,7 +377,7 @@ func BenchmarkAfekGafniMeasuredTable(t *testing.B) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| n | delivery | mean | min | max | 4n*H_n + 3(n-1) | 2n*lg n | election mean | 4n*H_n | max ID elected |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range []int{10, 50, 100, 1000} {
-		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+		for _, d := range []election.Delivery{election.FIFO, election.Random} {
 			var sum, election float64
 			lo, hi, maxWins := int64(math.MaxInt64), int64(0), 0
 			for s := range seeds {
@@ -450,7 +451,7 @@ func TestAfekGafniShuffleIsSeeded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	ids := randomIDs(rng, 40)
 	run := func(seed uint64) []string {
-		cfg := agConfig(ids, sim.Random, "shuffle", "seed")
+		cfg := agConfig(ids, election.Random, "shuffle", "seed")
 		cfg.Seed = seed
 		got, _ := deliveries(t, cfg)
 		return got

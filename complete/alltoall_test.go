@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
@@ -17,7 +17,7 @@ import (
 // time 1 each has heard the 2 others and knows the maximum, 9: node 1 is
 // elected, the others learn 9. No other message: n(n-1) = 6.
 func TestAllToAllThreeNodes(t *testing.T) {
-	cfg := sim.Config{Algorithm: AllToAll, Graph: topology.NewComplete(3), IDs: []elect.ID{5, 9, 2}, Delivery: sim.FIFO, Announce: true}
+	cfg := election.Config{Algorithm: AllToAll, Graph: topology.NewComplete(3), IDs: []elect.ID{5, 9, 2}, Delivery: election.FIFO, Announce: true}
 	res := runOK(t, cfg)
 	if res.Messages != 6 || res.LeaderIndex != 1 || res.Time != 1 {
 		t.Errorf("%d messages, leader node %d, time %v; want 6, node 1, 1", res.Messages, res.LeaderIndex, res.Time)
@@ -30,11 +30,11 @@ func TestAllToAllThreeNodes(t *testing.T) {
 // maximum is elected and known to all (seed 002, the naive algorithm).
 func TestAllToAllSendsNTimesNMinus1ElectsMax(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 5, 8, 13, 40} {
-		for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst} {
 			for s := range 10 {
 				rng := rand.New(rand.NewPCG(uint64(n), uint64(s)))
 				ids := randomIDs(rng, n)
-				cfg := sim.Config{Algorithm: AllToAll, Graph: topology.NewComplete(n), IDs: ids, Delivery: d,
+				cfg := election.Config{Algorithm: AllToAll, Graph: topology.NewComplete(n), IDs: ids, Delivery: d,
 					Announce: true, Seed: uint64(s), Wake: randomWake(rng, n)}
 				t.Run(fmt.Sprintf("n=%d/%s/seed=%d", n, d, s), func(t *testing.T) {
 					res := runOK(t, cfg)
@@ -49,11 +49,11 @@ func TestAllToAllSendsNTimesNMinus1ElectsMax(t *testing.T) {
 
 // TestAllToAllModel: complete graphs only, unique IDs; both timings.
 func TestAllToAllModel(t *testing.T) {
-	ring := sim.Config{Algorithm: AllToAll, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 3}, Delivery: sim.FIFO}
+	ring := election.Config{Algorithm: AllToAll, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 3}, Delivery: election.FIFO}
 	if ring.CheckModel() == nil {
 		t.Error("all-to-all accepted a ring")
 	}
-	dup := sim.Config{Algorithm: AllToAll, Graph: topology.NewComplete(3), IDs: []elect.ID{1, 3, 3}, Delivery: sim.Sync}
+	dup := election.Config{Algorithm: AllToAll, Graph: topology.NewComplete(3), IDs: []elect.ID{1, 3, 3}, Delivery: election.Sync}
 	if dup.CheckModel() == nil {
 		t.Error("all-to-all accepted duplicate IDs")
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 )
 
@@ -15,7 +16,7 @@ import (
 // of one run.
 func BenchmarkAfekGafni(b *testing.B) {
 	for _, n := range []int{100, 1_000, 10_000} {
-		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+		for _, d := range []election.Delivery{election.FIFO, election.Random} {
 			b.Run(fmt.Sprintf("n=%d/delivery=%s", n, d), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
 				cfg := agConfig(randomIDs(rng, n), d, "shuffle", "seed")
@@ -32,7 +33,7 @@ func BenchmarkAfekGafni(b *testing.B) {
 // messages per second of simulation and messages per run.
 func BenchmarkKMZ(b *testing.B) {
 	for _, n := range []int{100, 1_000, 10_000} {
-		for _, d := range []sim.Delivery{sim.FIFO, sim.RandomFIFO} {
+		for _, d := range []election.Delivery{election.FIFO, election.RandomFIFO} {
 			b.Run(fmt.Sprintf("n=%d/delivery=%s", n, d), func(b *testing.B) {
 				rng := rand.New(rand.NewPCG(uint64(n), 1))
 				cfg := kmzConfig(randomIDs(rng, n), d, "shuffle")
@@ -45,14 +46,14 @@ func BenchmarkKMZ(b *testing.B) {
 
 // benchRuns runs cfg b.N times, each to an election, and reports messages
 // per second of simulation and per run.
-func benchRuns(b *testing.B, cfg sim.Config) {
+func benchRuns(b *testing.B, cfg election.Config) {
 	var msgs int64
 	for b.Loop() {
 		res, err := sim.Run(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Outcome != sim.OutcomeElected {
+		if res.Outcome != election.OutcomeElected {
 			b.Fatalf("outcome %s", res.Outcome)
 		}
 		msgs += res.Messages

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
 )
@@ -14,7 +15,7 @@ import (
 
 // runOK runs cfg and fails the test unless it elected exactly one leader,
 // informed every node, and every declared bound held.
-func runOK(t testing.TB, cfg sim.Config) *sim.Result {
+func runOK(t testing.TB, cfg election.Config) *election.Result {
 	t.Helper()
 	if cfg.MaxEvents == 0 {
 		// Far above what any algorithm here needs (all-to-all's n(n-1)
@@ -26,7 +27,7 @@ func runOK(t testing.TB, cfg sim.Config) *sim.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != sim.OutcomeElected || res.Leaders != 1 || !res.AllKnowLeader {
+	if res.Outcome != election.OutcomeElected || res.Leaders != 1 || !res.AllKnowLeader {
 		t.Fatalf("outcome %s (%s), %d leaders, all know leader %v", res.Outcome, res.Violation, res.Leaders, res.AllKnowLeader)
 	}
 	for _, c := range res.Checks {
@@ -59,16 +60,16 @@ func arrangedIDs(t *testing.T, spec string, n int, seed uint64) []elect.ID {
 
 // randomWake returns nil (every node at time 0) or a random non-empty set of
 // initiators with wake-up times 0..3.
-func randomWake(rng *rand.Rand, n int) []sim.Wake {
+func randomWake(rng *rand.Rand, n int) []election.Wake {
 	if rng.IntN(3) == 0 {
 		return nil
 	}
 	k := 1 + rng.IntN(n)
 	perm := rng.Perm(n)[:k]
 	slices.Sort(perm)
-	wake := make([]sim.Wake, k)
+	wake := make([]election.Wake, k)
 	for i, node := range perm {
-		wake[i] = sim.Wake{Node: node, At: int64(rng.IntN(4))}
+		wake[i] = election.Wake{Node: node, At: int64(rng.IntN(4))}
 	}
 	return wake
 }

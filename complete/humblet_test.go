@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
-func humbletConfig(idList []elect.ID, d sim.Delivery, order, variant string) sim.Config {
-	return sim.Config{Algorithm: Humblet, Graph: topology.NewComplete(len(idList)), IDs: idList, Delivery: d,
+func humbletConfig(idList []elect.ID, d election.Delivery, order, variant string) election.Config {
+	return election.Config{Algorithm: Humblet, Graph: topology.NewComplete(len(idList)), IDs: idList, Delivery: d,
 		Announce: true, Params: elect.Params{"order": order, "variant": variant}}
 }
 
@@ -21,10 +21,10 @@ func humbletConfig(idList []elect.ID, d sim.Delivery, order, variant string) sim
 func TestHumbletLoneStarterSendsTwoPerCapture(t *testing.T) {
 	for _, order := range []string{"index", "shuffle"} {
 		for _, n := range []int{2, 3, 10, 101} {
-			for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+			for _, d := range []election.Delivery{election.FIFO, election.Random} {
 				starter := n / 3
 				cfg := humbletConfig(arrangedIDs(t, "random", n, uint64(n)), d, order, "all")
-				cfg.Wake = []sim.Wake{{Node: starter}}
+				cfg.Wake = []election.Wake{{Node: starter}}
 				res := runOK(t, cfg)
 				if res.LeaderIndex != starter || res.Messages != int64(2*(n-1)) {
 					t.Errorf("%s n=%d %v: leader %d, %d messages; want the starter %d and 2(n-1) = %d", order, n, d, res.LeaderIndex, res.Messages, starter, 2*(n-1))
@@ -43,7 +43,7 @@ func TestHumbletLoneStarterSendsTwoPerCapture(t *testing.T) {
 // model, all or some starters, both orders and both stopping rules: one
 // leader, known to every node, and the bound 4 sum min(K, floor(n/s)).
 func TestHumbletElectsOneKnownLeaderWithinBound(t *testing.T) {
-	for _, d := range []sim.Delivery{sim.FIFO, sim.Random, sim.NewestFirst} {
+	for _, d := range []election.Delivery{election.FIFO, election.Random, election.NewestFirst} {
 		for _, n := range []int{1, 2, 3, 8, 64, 300} {
 			for seed := uint64(1); seed <= 4; seed++ {
 				for _, variant := range []string{"all", "majority"} {
@@ -54,7 +54,7 @@ func TestHumbletElectsOneKnownLeaderWithinBound(t *testing.T) {
 					cfg := humbletConfig(arrangedIDs(t, "random", n, seed), d, order, variant)
 					cfg.Seed = seed
 					if seed == 2 && n > 2 {
-						cfg.Wake = []sim.Wake{{Node: 0}, {Node: n - 1, At: 3}, {Node: n / 2, At: 1}}
+						cfg.Wake = []election.Wake{{Node: 0}, {Node: n - 1, At: 3}, {Node: n / 2, At: 1}}
 					}
 					runOK(t, cfg)
 				}

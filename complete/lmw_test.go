@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
 // lmwConfig is a run of LMW on the chordal complete graph with the given IDs.
-func lmwConfig(idList []elect.ID, d sim.Delivery) sim.Config {
-	return sim.Config{Algorithm: LMW, Graph: topology.NewChordalComplete(len(idList)), IDs: idList, Delivery: d, Announce: true}
+func lmwConfig(idList []elect.ID, d election.Delivery) election.Config {
+	return election.Config{Algorithm: LMW, Graph: topology.NewChordalComplete(len(idList)), IDs: idList, Delivery: d, Announce: true}
 }
 
 // TestLMWDecreasingCycleSends2N follows the rules by hand with the IDs
@@ -23,7 +23,7 @@ func lmwConfig(idList []elect.ID, d sim.Delivery) sim.Config {
 // ('elect check lmw --n 6').
 func TestLMWDecreasingCycleSends2N(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 100, 1000} {
-		res := runOK(t, lmwConfig(arrangedIDs(t, "decreasing", n, 1), sim.FIFO))
+		res := runOK(t, lmwConfig(arrangedIDs(t, "decreasing", n, 1), election.FIFO))
 		if got := res.MessagesByType["ELECTION"]; got != int64(2*n) {
 			t.Errorf("n=%d: %d ELECTION messages, want 2n = %d", n, got, 2*n)
 		}
@@ -39,7 +39,7 @@ func TestLMWDecreasingCycleSends2N(t *testing.T) {
 // (n-2 messages) to node n-1. In all n + (n-1) + 2 + (n-2) = 3n-1.
 func TestLMWIncreasingCycleSends3NMinus1(t *testing.T) {
 	for _, n := range []int{3, 5, 100, 1000} {
-		res := runOK(t, lmwConfig(arrangedIDs(t, "increasing", n, 1), sim.FIFO))
+		res := runOK(t, lmwConfig(arrangedIDs(t, "increasing", n, 1), election.FIFO))
 		if got := res.MessagesByType["ELECTION"]; got != int64(3*n-1) {
 			t.Errorf("n=%d: %d ELECTION messages, want 3n-1 = %d", n, got, 3*n-1)
 		}
@@ -51,13 +51,13 @@ func TestLMWIncreasingCycleSends3NMinus1(t *testing.T) {
 // maximum, announces it with exactly n-1 LEADER messages, and keeps within
 // n-1 + phi^2 n ELECTION messages (runOK checks every declared bound).
 func TestLMWElectsMaxWithinBound(t *testing.T) {
-	for _, d := range []sim.Delivery{sim.FIFO, sim.Random, sim.NewestFirst} {
+	for _, d := range []election.Delivery{election.FIFO, election.Random, election.NewestFirst} {
 		for _, n := range []int{1, 2, 3, 7, 64, 500} {
 			for seed := uint64(1); seed <= 5; seed++ {
 				cfg := lmwConfig(arrangedIDs(t, "random", n, seed), d)
 				cfg.Seed = seed
 				if seed%2 == 0 && n > 1 {
-					cfg.Wake = []sim.Wake{{Node: int(seed) % n}}
+					cfg.Wake = []election.Wake{{Node: int(seed) % n}}
 				}
 				res := runOK(t, cfg)
 				if got := res.MessagesByType["LEADER"]; got != int64(n-1) {
@@ -71,7 +71,7 @@ func TestLMWElectsMaxWithinBound(t *testing.T) {
 // TestLMWRefusesUnlabelledCompleteGraph: without the chordal labels the
 // ports name no distance, and the model check says so.
 func TestLMWRefusesUnlabelledCompleteGraph(t *testing.T) {
-	cfg := lmwConfig(arrangedIDs(t, "random", 5, 1), sim.FIFO)
+	cfg := lmwConfig(arrangedIDs(t, "random", 5, 1), election.FIFO)
 	cfg.Graph = topology.NewComplete(5)
 	if err := cfg.CheckModel(); err == nil {
 		t.Fatal("lmw accepted a complete graph without a sense of direction")

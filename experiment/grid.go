@@ -20,10 +20,10 @@ import (
 	"strings"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // Kind says which engine runs a grid point.
@@ -205,7 +205,7 @@ func expandAllowed(values, allowed []string) []string {
 // algorithm's model: one algorithm and one broken assumption.
 type Skip struct {
 	Algorithm  string
-	Assumption string // the model's assumption the cells break (sim.AssumptionError)
+	Assumption string // the model's assumption the cells break (election.AssumptionError)
 	Detail     string // the first cell's explanation
 	Count      int    // cells left out
 	Sizes      []int
@@ -233,7 +233,7 @@ func (s Skip) String() string {
 }
 
 // skip records that the cell s of the grid breaks its model (err).
-func (g *Grid) skip(s scenario.Spec, err *sim.AssumptionError) {
+func (g *Grid) skip(s scenario.Spec, err *election.AssumptionError) {
 	choices := [][2]string{{"ids", s.IDs}, {"delivery", s.Delivery}, {"initiators", s.Initiators}}
 	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
 		choices = append(choices, [2]string{k, s.Params[k]})
@@ -355,7 +355,7 @@ func (g *Grid) Points() ([]*Point, error) {
 								MemLimit: g.MemLimit, KeptBytes: g.KeptBytes,
 							}
 							if _, err := scenario.Build(s); err != nil {
-								var broken *sim.AssumptionError
+								var broken *election.AssumptionError
 								if !g.Strict && errors.As(err, &broken) {
 									g.skip(s, broken)
 									continue

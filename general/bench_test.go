@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -25,14 +26,14 @@ func BenchmarkEchoGrid(b *testing.B) {
 		}
 		g, ids, build := gridWithIDs(b, w)
 		for _, wake := range []string{"all", "max"} {
-			for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
-				if w == 1000 && d != sim.FIFO {
+			for _, d := range []election.Delivery{election.FIFO, election.Random} {
+				if w == 1000 && d != election.FIFO {
 					continue // minutes per run; fifo shows the scale
 				}
 				b.Run(fmt.Sprintf("grid=%dx%d/initiators=%s/delivery=%s", w, w, wake, d), func(b *testing.B) {
-					cfg := sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1}
+					cfg := election.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1}
 					if wake == "max" {
-						cfg.Wake = []sim.Wake{{Node: argmax(ids)}}
+						cfg.Wake = []election.Wake{{Node: argmax(ids)}}
 					}
 					benchSim(b, cfg)
 					b.ReportMetric(build, "build-s")
@@ -48,7 +49,7 @@ func BenchmarkFloodMaxGrid(b *testing.B) {
 	for _, w := range []int{10, 100} {
 		g, ids, _ := gridWithIDs(b, w)
 		b.Run(fmt.Sprintf("grid=%dx%d", w, w), func(b *testing.B) {
-			benchSim(b, sim.Config{Algorithm: general.FloodMax, Graph: g, IDs: ids, Delivery: sim.Sync, Seed: 1,
+			benchSim(b, election.Config{Algorithm: general.FloodMax, Graph: g, IDs: ids, Delivery: election.Sync, Seed: 1,
 				Params: elect.Params{"diam": fmt.Sprint(2*w - 2), "variant": "every-round"}})
 		})
 	}
@@ -69,14 +70,14 @@ func gridWithIDs(b *testing.B, w int) (*topology.Graph, []elect.ID, float64) {
 
 // benchSim runs cfg once per iteration, checks that it elected, and reports
 // messages per second and per run.
-func benchSim(b *testing.B, cfg sim.Config) {
+func benchSim(b *testing.B, cfg election.Config) {
 	var msgs, runs int64
 	for b.Loop() {
 		res, err := sim.Run(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Outcome != sim.OutcomeElected {
+		if res.Outcome != election.OutcomeElected {
 			b.Fatalf("outcome %s %s", res.Outcome, res.Violation)
 		}
 		msgs += res.Messages
@@ -93,12 +94,12 @@ func BenchmarkGHS(b *testing.B) {
 	for _, w := range []int{10, 100, 316} {
 		g, ids, _ := gridWithIDs(b, w)
 		b.Run(fmt.Sprintf("grid=%dx%d", w, w), func(b *testing.B) {
-			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: sim.FIFO, Seed: 1})
+			benchSim(b, election.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: election.FIFO, Seed: 1})
 		})
 	}
 	for _, n := range []int{256, 2048} {
 		b.Run(fmt.Sprintf("complete=%d", n), func(b *testing.B) {
-			benchSim(b, sim.Config{Algorithm: general.GHS, Graph: topology.NewComplete(n), IDs: permutedIDs(rand.New(rand.NewPCG(1, 2)), n), Delivery: sim.FIFO, Seed: 1})
+			benchSim(b, election.Config{Algorithm: general.GHS, Graph: topology.NewComplete(n), IDs: permutedIDs(rand.New(rand.NewPCG(1, 2)), n), Delivery: election.FIFO, Seed: 1})
 		})
 	}
 }
@@ -109,9 +110,9 @@ func BenchmarkGHS(b *testing.B) {
 func BenchmarkPetersonMesh(b *testing.B) {
 	for _, w := range []int{10, 100, 316} {
 		g, ids, _ := gridWithIDs(b, w)
-		for _, d := range []sim.Delivery{sim.FIFO, sim.Random} {
+		for _, d := range []election.Delivery{election.FIFO, election.Random} {
 			b.Run(fmt.Sprintf("grid=%dx%d/delivery=%s", w, w, d), func(b *testing.B) {
-				benchSim(b, sim.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1})
+				benchSim(b, election.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: ids, Delivery: d, Announce: true, Seed: 1})
 			})
 		}
 	}

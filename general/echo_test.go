@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
-var asyncDeliveries = []sim.Delivery{sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+var asyncDeliveries = []election.Delivery{election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst}
 
 // degRankSum is the per-run bound on WAVE+ECHO: node v joins only waves
 // whose ID is at least its own (rank(v) of them at most, rank 1 being the
@@ -34,13 +34,13 @@ func degRankSum(g *topology.Graph, ids []elect.ID) int64 {
 // wakePatterns returns the initiator sets of the property test: everyone at
 // time 0, the maximum alone, one random node, and a random subset at random
 // times.
-func wakePatterns(n, top int, rng *rand.Rand) map[string][]sim.Wake {
-	subset := []sim.Wake{}
+func wakePatterns(n, top int, rng *rand.Rand) map[string][]election.Wake {
+	subset := []election.Wake{}
 	for _, i := range rng.Perm(n)[:1+rng.IntN(n)] {
-		subset = append(subset, sim.Wake{Node: i, At: rng.Int64N(6)})
+		subset = append(subset, election.Wake{Node: i, At: rng.Int64N(6)})
 	}
-	slices.SortFunc(subset, func(a, b sim.Wake) int { return a.Node - b.Node })
-	return map[string][]sim.Wake{
+	slices.SortFunc(subset, func(a, b election.Wake) int { return a.Node - b.Node })
+	return map[string][]election.Wake{
 		"all":    nil,
 		"max":    {{Node: top}},
 		"one":    {{Node: rng.IntN(n)}},
@@ -65,7 +65,7 @@ func TestEchoElectsTheMaximumEverywhere(t *testing.T) {
 			patterns := wakePatterns(g.N, top, rand.New(rand.NewPCG(seed, 99)))
 			for _, name := range []string{"all", "max", "one", "subset"} {
 				for _, d := range asyncDeliveries {
-					res := run(t, sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d,
+					res := run(t, election.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d,
 						Wake: patterns[name], Announce: true, Seed: seed})
 					what := fmt.Sprintf("%s n=%d %s %s seed %d", tp.spec, g.N, name, d, seed)
 					if res.LeaderIndex != top || !res.AllKnowLeader {
@@ -94,8 +94,8 @@ func TestEchoOnlyMaxInitiatingSendsExactlyTwoE(t *testing.T) {
 		for seed := range uint64(3) {
 			g, ids := build(t, tp, seed)
 			for _, d := range asyncDeliveries {
-				res := run(t, sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d,
-					Wake: []sim.Wake{{Node: argmax(ids)}}, Announce: true, Seed: seed})
+				res := run(t, election.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: d,
+					Wake: []election.Wake{{Node: argmax(ids)}}, Announce: true, Seed: seed})
 				e, n := g.Edges(), int64(g.N)
 				got := [3]int64{res.MessagesByType["WAVE"], res.MessagesByType["ECHO"], res.MessagesByType["LEADER"]}
 				if want := [3]int64{2*e - (n - 1), n - 1, n - 1}; got != want {
@@ -121,7 +121,7 @@ func TestEchoLineOfThreeByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, sim.Config{Algorithm: general.Echo, Graph: g, IDs: []elect.ID{1, 3, 2}, Delivery: sim.FIFO, Announce: true})
+	res := run(t, election.Config{Algorithm: general.Echo, Graph: g, IDs: []elect.ID{1, 3, 2}, Delivery: election.FIFO, Announce: true})
 	got := [4]float64{float64(res.MessagesByType["WAVE"]), float64(res.MessagesByType["ECHO"]), float64(res.MessagesByType["LEADER"]), res.Time}
 	if want := [4]float64{4, 2, 2, 3}; got != want || res.LeaderIndex != 1 {
 		t.Errorf("WAVE, ECHO, LEADER, time = %v, leader %d; want %v, leader 1", got, res.LeaderIndex, want)
@@ -147,7 +147,7 @@ func TestEchoIncreasingLineMeetsTheRankBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := []elect.ID{0, 1, 2}
-	res := run(t, sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: sim.FIFO, Announce: true})
+	res := run(t, election.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: election.FIFO, Announce: true})
 	got := [4]float64{float64(res.MessagesByType["WAVE"]), float64(res.MessagesByType["ECHO"]), float64(res.MessagesByType["LEADER"]), res.Time}
 	if want := [4]float64{5, 3, 2, 6}; got != want {
 		t.Errorf("WAVE, ECHO, LEADER, time = %v; want %v", got, want)
@@ -161,7 +161,7 @@ func TestEchoIncreasingLineMeetsTheRankBound(t *testing.T) {
 // counts, time and leader.
 func TestEchoRunsAreDeterministic(t *testing.T) {
 	g, ids := build(t, topo{"gnp:0.1", 60}, 5)
-	cfg := sim.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: sim.Random, Announce: true, Seed: 5}
+	cfg := election.Config{Algorithm: general.Echo, Graph: g, IDs: ids, Delivery: election.Random, Announce: true, Seed: 5}
 	a, b := run(t, cfg), run(t, cfg)
 	if a.Messages != b.Messages || a.Time != b.Time || a.Events != b.Events || fmt.Sprint(a.MessagesByType) != fmt.Sprint(b.MessagesByType) {
 		t.Errorf("two runs differ: %+v vs %+v", a, b)

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
 // floodConfig is a synchronous FloodMax run with the given parameters.
-func floodConfig(g *topology.Graph, ids []elect.ID, diam, variant string, seed uint64) sim.Config {
-	return sim.Config{Algorithm: general.FloodMax, Graph: g, IDs: ids, Delivery: sim.Sync, Seed: seed,
+func floodConfig(g *topology.Graph, ids []elect.ID, diam, variant string, seed uint64) election.Config {
+	return election.Config{Algorithm: general.FloodMax, Graph: g, IDs: ids, Delivery: election.Sync, Seed: seed,
 		Params: elect.Params{"diam": diam, "variant": variant}}
 }
 
@@ -85,7 +86,7 @@ func TestFloodMaxBelowTheDiameterFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != sim.MultipleLeaders || res.Leaders != 2 {
+	if res.Outcome != election.MultipleLeaders || res.Leaders != 2 {
 		t.Errorf("outcome %s with %d leaders; want multiple-leaders with 2", res.Outcome, res.Leaders)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // 5(1), 1983; the algorithm of its section 3 and appendix), followed by the
 // election of one endpoint of the final core edge.
 //
-// Edges have distinct weights (NodeInfo.Weights; sim.Config.NodeInfos
+// Edges have distinct weights (NodeInfo.Weights; election.Config.NodeInfos
 // states the rule: an edge list's weights, else the pair (smaller endpoint
 // ID, larger endpoint ID) in lexicographic order), so the minimum spanning
 // tree is unique; the model (Weighted) refuses the rings of one and two

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -41,7 +42,7 @@ func (w *ghsNet) send(i int32, env *elect.Recorder) {
 // the nodes.
 func runGHS(t *testing.T, g *topology.Graph, ids []elect.ID, rng *rand.Rand) []*ghsNode {
 	t.Helper()
-	cfg := sim.Config{Algorithm: GHS, Graph: g, IDs: ids}
+	cfg := election.Config{Algorithm: GHS, Graph: g, IDs: ids}
 	info := cfg.NodeInfos()
 	w := &ghsNet{g: g, links: map[int64][]elect.Message{}}
 	for i := range g.N {
@@ -239,11 +240,11 @@ func TestGHSBuildsKruskalsTree(t *testing.T) {
 // tree; it is elected at once and sends nothing.
 func TestGHSSingleNodeElectsItself(t *testing.T) {
 	g := topology.NewComplete(1)
-	res, err := sim.Run(sim.Config{Algorithm: GHS, Graph: g, IDs: []elect.ID{5}})
+	res, err := sim.Run(election.Config{Algorithm: GHS, Graph: g, IDs: []elect.ID{5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != sim.OutcomeElected || res.Messages != 0 {
+	if res.Outcome != election.OutcomeElected || res.Messages != 0 {
 		t.Fatalf("outcome %s, %d messages; want elected, 0", res.Outcome, res.Messages)
 	}
 }

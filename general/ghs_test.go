@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 )
@@ -27,8 +28,8 @@ func TestGHSElectsEverywhere(t *testing.T) {
 			g, ids := build(t, tp, seed)
 			rng := rand.New(rand.NewPCG(seed, 20))
 			for name, wake := range wakePatterns(g.N, argmax(ids), rng) {
-				for _, d := range []sim.Delivery{sim.FIFO, sim.RandomFIFO} {
-					res := run(t, sim.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: d, Wake: wake, Seed: seed})
+				for _, d := range []election.Delivery{election.FIFO, election.RandomFIFO} {
+					res := run(t, election.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: d, Wake: wake, Seed: seed})
 					if g.N >= 2 && count(res, "Connect", "Initiate") < 2*int64(g.N-1) {
 						t.Fatalf("%s n=%d %s %s: %d Connect+Initiate", tp.spec, g.N, name, d, count(res, "Connect", "Initiate"))
 					}
@@ -75,11 +76,11 @@ func TestGHSNeedsFIFOLinks(t *testing.T) {
 	g, ids := build(t, topo{"gnp:0.3", 30}, 1)
 	failed := 0
 	for seed := range uint64(8) {
-		res, err := sim.Run(sim.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: sim.Random, Seed: seed})
+		res, err := sim.Run(election.Config{Algorithm: general.GHS, Graph: g, IDs: ids, Delivery: election.Random, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != sim.OutcomeElected {
+		if res.Outcome != election.OutcomeElected {
 			failed++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -58,7 +59,7 @@ func topologies(t testing.TB) []topo {
 // permutation of 0..n-1 as IDs.
 func build(t testing.TB, tp topo, seed uint64) (*topology.Graph, []elect.ID) {
 	t.Helper()
-	g, err := topology.Parse(tp.spec, tp.n, sim.Stream(seed, "topology", 0))
+	g, err := topology.Parse(tp.spec, tp.n, election.Stream(seed, "topology", 0))
 	if err != nil {
 		t.Fatalf("%s on %d: %v", tp.spec, tp.n, err)
 	}
@@ -75,14 +76,14 @@ func permutedIDs(rng *rand.Rand, n int) []elect.ID {
 }
 
 // run runs alg and fails the test unless it elected with every check held.
-func run(t testing.TB, cfg sim.Config) *sim.Result {
+func run(t testing.TB, cfg election.Config) *election.Result {
 	t.Helper()
 	res, err := sim.Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	what := fmt.Sprintf("%s on %s (n=%d), %s, seed %d, wake %v", cfg.Algorithm.Name, cfg.Graph.Name, cfg.Graph.N, cfg.Delivery, cfg.Seed, cfg.Wake)
-	if res.Outcome != sim.OutcomeElected {
+	if res.Outcome != election.OutcomeElected {
 		t.Fatalf("%s: outcome %s %s", what, res.Outcome, res.Violation)
 	}
 	for _, c := range res.Checks {
@@ -106,9 +107,9 @@ func arrangedIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.I
 
 // runArranged runs alg once on g with IDs in the arrangement given (seed
 // 1, announcing), as run does.
-func runArranged(t testing.TB, alg *elect.Algorithm, g *topology.Graph, arrangement string, d sim.Delivery) *sim.Result {
+func runArranged(t testing.TB, alg *elect.Algorithm, g *topology.Graph, arrangement string, d election.Delivery) *election.Result {
 	t.Helper()
-	return run(t, sim.Config{Algorithm: alg, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, 1), Delivery: d, Seed: 1,
+	return run(t, election.Config{Algorithm: alg, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, 1), Delivery: d, Seed: 1,
 		Announce: true, MaxEvents: 1 << 30})
 }
 
@@ -123,7 +124,7 @@ func argmax(ids []elect.ID) int {
 	return best
 }
 
-func count(res *sim.Result, types ...string) int64 {
+func count(res *election.Result, types ...string) int64 {
 	var c int64
 	for _, ty := range types {
 		c += res.MessagesByType[ty]

@@ -3,8 +3,8 @@ package general_test
 import (
 	"testing"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -18,12 +18,12 @@ func TestHyperElectElectsTheMinimumWithinItsCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range []sim.Delivery{sim.FIFO, sim.Random, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.FIFO, election.Random, election.NewestFirst} {
 			for seed := uint64(1); seed <= 3; seed++ {
 				idList := arrangedIDs(t, "random", n, seed)
-				cfg := sim.Config{Algorithm: general.HyperElect, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
+				cfg := election.Config{Algorithm: general.HyperElect, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
 				if seed == 2 && n > 2 {
-					cfg.Wake = []sim.Wake{{Node: n - 1}, {Node: 1, At: 2}}
+					cfg.Wake = []election.Wake{{Node: n - 1}, {Node: 1, At: 2}}
 				}
 				if res := run(t, cfg); !res.AllKnowLeader {
 					t.Fatalf("n=%d %v seed %d: not every node knows the leader", n, d, seed)
@@ -45,7 +45,7 @@ func TestHyperElectIncreasingIDsSendsOneHopMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := runArranged(t, general.HyperElect, g, "increasing", sim.FIFO)
+		res := runArranged(t, general.HyperElect, g, "increasing", election.FIFO)
 		if got := res.MessagesByType["MATCH"]; got != int64(2*(n-1)) {
 			t.Errorf("n=%d: %d MATCH messages, want 2(n-1) = %d", n, got, 2*(n-1))
 		}

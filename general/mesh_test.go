@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -58,20 +59,20 @@ func TestPetersonMeshCountsExactly(t *testing.T) {
 		}
 		n, m := g.N, int(g.Edges())
 		corners, _ := meshCorners(w, h)
-		for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.NewestFirst} {
 			for k, arrangement := range []string{"random", "increasing", "decreasing"} {
 				for seed := uint64(1); seed <= 2; seed++ {
 					idList := arrangedIDs(t, arrangement, n, seed)
-					cfg := sim.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
-					if seed == 2 && d != sim.Sync {
-						cfg.Wake = []sim.Wake{{Node: n / 2}, {Node: n - 1 - k, At: 3}}
+					cfg := election.Config{Algorithm: general.PetersonMesh, Graph: g, IDs: idList, Delivery: d, Seed: seed, Announce: true}
+					if seed == 2 && d != election.Sync {
+						cfg.Wake = []election.Wake{{Node: n / 2}, {Node: n - 1 - k, At: 3}}
 					}
 					res, err := sim.Run(cfg)
 					if err != nil {
 						t.Fatal(err)
 					}
 					name := g.Name + "/" + d.String() + "/" + arrangement
-					if res.Outcome != sim.OutcomeElected || !res.AllKnowLeader {
+					if res.Outcome != election.OutcomeElected || !res.AllKnowLeader {
 						t.Fatalf("%s seed %d: %s (%s)", name, seed, res.Outcome, res.Violation)
 					}
 					best := idList[corners[0]]
@@ -113,7 +114,7 @@ func TestPetersonMeshSyncTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, arrangement := range []string{"random", "increasing", "decreasing"} {
-			res := runArranged(t, general.PetersonMesh, g, arrangement, sim.Sync)
+			res := runArranged(t, general.PetersonMesh, g, arrangement, election.Sync)
 			if want := float64(3*(wh[0]+wh[1]) - 5); res.Time != want {
 				t.Errorf("%s, ids %s: %v rounds, want 3(a+b)-5 = %v", g.Name, arrangement, res.Time, want)
 			}
@@ -127,7 +128,7 @@ func TestPetersonMeshOneNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := runArranged(t, general.PetersonMesh, g, "random", sim.FIFO)
+	res := runArranged(t, general.PetersonMesh, g, "random", election.FIFO)
 	if res.Messages != 0 || res.Time != 0 {
 		t.Errorf("1x1: %d messages, time %v; want none", res.Messages, res.Time)
 	}

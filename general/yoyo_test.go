@@ -4,16 +4,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/general"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
 // yoyoRun runs YoYo on g (no announcement) and fails the test unless it
 // elected one leader, every check held and every VALUE got one vote.
-func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d sim.Delivery, seed uint64) *sim.Result {
+func yoyoRun(t *testing.T, g *topology.Graph, arrangement string, d election.Delivery, seed uint64) *election.Result {
 	t.Helper()
-	res := run(t, sim.Config{Algorithm: general.YoYo, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, seed), Delivery: d, Seed: seed, MaxEvents: 1 << 30})
+	res := run(t, election.Config{Algorithm: general.YoYo, Graph: g, IDs: arrangedIDs(t, arrangement, g.N, seed), Delivery: d, Seed: seed, MaxEvents: 1 << 30})
 	// Every VALUE is answered by exactly one vote (Santoro's -YO).
 	if v, votes := res.MessagesByType["VALUE"], res.MessagesByType["YES"]+res.MessagesByType["NO"]; v != votes {
 		t.Fatalf("%s, ids %s, %v, seed %d: %d VALUE messages but %d votes", g.Name, arrangement, d, seed, v, votes)
@@ -46,7 +46,7 @@ func TestYoYoElectsTheMinimumEverywhere(t *testing.T) {
 		graphs = append(graphs, g)
 	}
 	for _, g := range graphs {
-		for _, d := range []sim.Delivery{sim.FIFO, sim.Random, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.FIFO, election.Random, election.NewestFirst} {
 			for seed := uint64(1); seed <= 4; seed++ {
 				yoyoRun(t, g, "random", d, seed)
 			}
@@ -66,7 +66,7 @@ func TestYoYoMonotoneLineTakesOneIteration(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, arr := range []string{"increasing", "decreasing"} {
-			res := yoyoRun(t, g, arr, sim.FIFO, 1)
+			res := yoyoRun(t, g, arr, election.FIFO, 1)
 			m := res.MessagesByType
 			if m["VALUE"] != int64(n-1) || m["YES"] != int64(n-1) || m["NO"] != 0 {
 				t.Errorf("line %d, ids %s: %v; want VALUE = YES = n-1 = %d and no NO", n, arr, m, n-1)
@@ -85,7 +85,7 @@ func TestYoYoMonotoneLineTakesOneIteration(t *testing.T) {
 // YES messages.
 func TestYoYoSingleSourceCompleteGraph(t *testing.T) {
 	for _, n := range []int{2, 5, 30} {
-		res := yoyoRun(t, topology.NewComplete(n), "random", sim.FIFO, 3)
+		res := yoyoRun(t, topology.NewComplete(n), "random", election.FIFO, 3)
 		e := int64(n * (n - 1) / 2)
 		if m := res.MessagesByType; m["VALUE"] != e || m["YES"] != e || m["NO"] != 0 {
 			t.Errorf("complete %d: %v; want VALUE = YES = |E| = %d", n, m, e)

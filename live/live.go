@@ -52,15 +52,15 @@
 //
 // # Checks and records
 //
-// The same sim.Monitor as the simulator's checks the election, under a
+// The same election.Monitor as the simulator's checks the election, under a
 // mutex: decisions are irrevocable, at most one leader, and at the end every
 // node knows the leader when the algorithm announces. With Config.Trace set
 // the runtime records the order in which inputs were really handled, as
-// sim.Tracer lines in an order consistent with causality (a batch's lines
+// election.Tracer lines in an order consistent with causality (a batch's lines
 // are written before its messages are handed over), so that the reference
 // engine can replay exactly that execution (reference.Replay) with the same
 // counts and decisions. Node i's random source is the simulator's,
-// sim.StreamSource(seed, "node", i): one seed fixes IDs and node
+// election.StreamSource(seed, "node", i): one seed fixes IDs and node
 // randomness on every runtime.
 package live
 
@@ -71,21 +71,21 @@ import (
 	"sync"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 )
 
 // Run executes cfg on goroutines and returns its result. The delivery
-// model must be sim.Sync (the round barrier) or sim.FIFO (real
+// model must be election.Sync (the round barrier) or election.FIFO (real
 // asynchrony, which has FIFO links); the others exist only in simulation.
-func Run(cfg sim.Config) (*sim.Result, error) {
+func Run(cfg election.Config) (*election.Result, error) {
 	if err := Check(&cfg); err != nil {
 		return nil, err
 	}
-	if cfg.Delivery != sim.Sync {
+	if cfg.Delivery != election.Sync {
 		cfg.CausalTime = true
 	}
 	r := newRun(&cfg)
-	if cfg.Delivery == sim.Sync {
+	if cfg.Delivery == election.Sync {
 		r.runSync()
 	} else {
 		r.runAsync()
@@ -94,11 +94,11 @@ func Run(cfg sim.Config) (*sim.Result, error) {
 }
 
 // Check returns an error for a Config the goroutine runtime cannot run.
-func Check(cfg *sim.Config) error {
+func Check(cfg *election.Config) error {
 	if err := cfg.CheckConfig(1); err != nil {
 		return err
 	}
-	if cfg.Delivery != sim.Sync && cfg.Delivery != sim.FIFO {
+	if cfg.Delivery != election.Sync && cfg.Delivery != election.FIFO {
 		return fmt.Errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for synchronous algorithms); %s delivery exists only in the simulator", cfg.Delivery)
 	}
 	return nil
@@ -158,12 +158,12 @@ type timer struct {
 
 // run is one execution.
 type run struct {
-	cfg   *sim.Config
+	cfg   *election.Config
 	nodes []*node
 
 	mu      sync.Mutex // guards mon and trace in asynchronous runs
-	mon     *sim.Monitor
-	trace   *sim.Tracer
+	mon     *election.Monitor
+	trace   *election.Tracer
 	clock   int64 // what trace lines are stamped with
 	applyMu bool  // asynchronous runs without a trace: monitor calls take mu
 
@@ -172,16 +172,16 @@ type run struct {
 	maxDepth  int64
 }
 
-func newRun(cfg *sim.Config) *run {
+func newRun(cfg *election.Config) *run {
 	r := &run{cfg: cfg, nodes: make([]*node, cfg.Graph.N), maxEvents: cfg.MaxEvents}
 	if r.maxEvents <= 0 {
-		r.maxEvents = sim.DefaultMaxEvents
+		r.maxEvents = election.DefaultMaxEvents
 	}
 	if cfg.Trace != nil {
-		r.trace = sim.NewTracer(cfg.Trace, cfg, func() int64 { return r.clock })
+		r.trace = election.NewTracer(cfg.Trace, cfg, func() int64 { return r.clock })
 		r.trace.SetRuntime("live")
 	}
-	r.mon = sim.NewMonitor(cfg, r.trace, nil, nil)
+	r.mon = election.NewMonitor(cfg, r.trace, nil, nil)
 	info := cfg.NodeInfos()
 	// The nodes' records and first buffers come from a few slabs: most
 	// nodes of most algorithms never outgrow them.
@@ -203,7 +203,7 @@ func newRun(cfg *sim.Config) *run {
 		}
 		nd.rec = elect.NewRecorder(func() *rand.Rand {
 			if nd.rng == nil {
-				nd.rng = sim.Stream(cfg.Seed, "node", uint64(nd.index))
+				nd.rng = election.Stream(cfg.Seed, "node", uint64(nd.index))
 			}
 			return nd.rng
 		})
@@ -290,7 +290,7 @@ const (
 // apply carries out an op of nd: at once under the mutex in an asynchronous
 // run, after the round's barrier in a synchronous one.
 func (r *run) apply(nd *node, o op) {
-	if r.cfg.Delivery == sim.Sync {
+	if r.cfg.Delivery == election.Sync {
 		nd.deferred = append(nd.deferred, o)
 		return
 	}
@@ -317,7 +317,7 @@ func (r *run) do(i int32, o *op) {
 	case opViolate:
 		r.mon.Violate(o.name, o.text)
 	case opDeliver:
-		if r.cfg.Delivery != sim.Sync {
+		if r.cfg.Delivery != election.Sync {
 			r.clock = o.env.depth
 		}
 		r.trace.Deliver(i, o.env.port, o.env.msg, o.dropped)
@@ -367,7 +367,7 @@ func (r *run) badSend(nd *node, p elect.Port, m elect.Message, routed bool) {
 func (r *run) setTimer(nd *node, now, rounds, tag int64) {
 	_, isTimerNode := nd.code.(elect.TimerNode)
 	switch {
-	case r.cfg.Delivery != sim.Sync:
+	case r.cfg.Delivery != election.Sync:
 		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer, but timers exist only in the synchronous model", nd.index))
 	case rounds < 0:
 		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", nd.index, rounds))
@@ -454,8 +454,8 @@ func (r *run) traceDeliver(nd *node, ev envelope, dropped bool) {
 }
 
 // finish sums what the nodes measured and lets the monitor judge the run.
-func (r *run) finish() (*sim.Result, error) {
-	end := sim.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit}
+func (r *run) finish() (*election.Result, error) {
+	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit}
 	last := int64(0)
 	for _, nd := range r.nodes {
 		for t, c := range nd.counts {
@@ -466,7 +466,7 @@ func (r *run) finish() (*sim.Result, error) {
 		last = max(last, nd.last)
 		r.maxDepth = max(r.maxDepth, nd.maxDepth)
 	}
-	if r.cfg.Delivery == sim.Sync {
+	if r.cfg.Delivery == election.Sync {
 		end.Time = float64(last)
 		if r.cfg.DetectSymmetry {
 			r.mon.SymmetryAtEnd(last, r.stepLimit, r.view())
@@ -484,8 +484,8 @@ func (r *run) finish() (*sim.Result, error) {
 }
 
 // view is how the monitor reads the nodes to check symmetry.
-func (r *run) view() sim.NodeView {
-	return sim.NodeView{N: len(r.nodes), Node: func(i int) elect.Node { return r.nodes[i].code }, SameStatus: func(i int) bool {
+func (r *run) view() election.NodeView {
+	return election.NodeView{N: len(r.nodes), Node: func(i int) elect.Node { return r.nodes[i].code }, SameStatus: func(i int) bool {
 		a, b := r.nodes[i], r.nodes[0]
 		return a.woken == b.woken && a.halted == b.halted
 	}}

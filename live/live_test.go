@@ -10,10 +10,11 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
 )
 
@@ -70,8 +71,8 @@ func TestEveryAlgorithmOnGoroutines(t *testing.T) {
 					t.Errorf("check failed on goroutines: %s: %v %s %v", c.Name, c.Actual, c.Relation, c.Expected)
 				}
 			}
-			if cfg.Delivery == sim.Sync || orderFree[alg.Name] {
-				if got.Messages != want.Messages || got.Time != want.Time && cfg.Delivery == sim.Sync {
+			if cfg.Delivery == election.Sync || orderFree[alg.Name] {
+				if got.Messages != want.Messages || got.Time != want.Time && cfg.Delivery == election.Sync {
 					t.Errorf("goroutines: %d messages, time %v; simulator: %d messages, time %v", got.Messages, got.Time, want.Messages, want.Time)
 				}
 				for k, v := range want.MessagesByType {
@@ -112,7 +113,7 @@ func TestRecordAndReplay(t *testing.T) {
 
 // runTraced runs a copy of cfg with run (live.Run or sim.Run), its trace
 // written to a buffer, and returns the result and the trace.
-func runTraced(t *testing.T, cfg *sim.Config, run func(sim.Config) (*sim.Result, error)) (*sim.Result, *bytes.Buffer) {
+func runTraced(t *testing.T, cfg *election.Config, run func(election.Config) (*election.Result, error)) (*election.Result, *bytes.Buffer) {
 	t.Helper()
 	var trace bytes.Buffer
 	c := *cfg
@@ -127,7 +128,7 @@ func runTraced(t *testing.T, cfg *sim.Config, run func(sim.Config) (*sim.Result,
 // summary is what a replay must reproduce of a run. Not the event count:
 // an input that changes nothing (a timer of a halted node, the wake-up of
 // an awake one) counts as an event but leaves no line in the record.
-func summary(r *sim.Result) string {
+func summary(r *election.Result) string {
 	return fmt.Sprintf("%s leader %d (%d leaders) informed %v messages %d %v max/node %d time %v checks %v",
 		r.Outcome, r.LeaderID, r.Leaders, r.AllKnowLeader, r.Messages, r.TypeCounts, r.MaxNodeMessages, r.Time, r.Checks)
 }
@@ -148,7 +149,7 @@ func TestTimeSliceSkipsIdleRounds(t *testing.T) {
 	for _, id := range cfg.IDs {
 		m = min(m, id)
 	}
-	if want := float64(50 * (m + 1)); r.Outcome != sim.OutcomeElected || r.Time != want || r.Messages != 50 {
+	if want := float64(50 * (m + 1)); r.Outcome != election.OutcomeElected || r.Time != want || r.Messages != 50 {
 		t.Fatalf("%s, time %v, %d messages; want elected, time %v, 50 messages", r.Outcome, r.Time, r.Messages, want)
 	}
 }
@@ -175,8 +176,8 @@ func (*selfElector) Receive(env elect.Env, from elect.Port, m elect.Message) {
 }
 
 func TestMonitorUnderConcurrency(t *testing.T) {
-	for _, d := range []sim.Delivery{sim.FIFO, sim.Sync} {
-		cfg := sim.Config{Algorithm: everyoneElected, Graph: topology.NewRing(64), IDs: make([]elect.ID, 64), Delivery: d, Seed: 1}
+	for _, d := range []election.Delivery{election.FIFO, election.Sync} {
+		cfg := election.Config{Algorithm: everyoneElected, Graph: topology.NewRing(64), IDs: make([]elect.ID, 64), Delivery: d, Seed: 1}
 		for i := range cfg.IDs {
 			cfg.IDs[i] = elect.ID(i)
 		}
@@ -184,7 +185,7 @@ func TestMonitorUnderConcurrency(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Outcome != sim.OutcomeViolation || r.Leaders != 64 || !strings.HasPrefix(r.Violation, "decision-changed") || r.Messages != 64 {
+		if r.Outcome != election.OutcomeViolation || r.Leaders != 64 || !strings.HasPrefix(r.Violation, "decision-changed") || r.Messages != 64 {
 			t.Errorf("%s: %s (%s), %d leaders, %d messages; want a decision-changed violation, 64 leaders, 64 messages", d, r.Outcome, r.Violation, r.Leaders, r.Messages)
 		}
 	}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // ringAlgorithms returns the names of the catalog's ring algorithms
@@ -45,7 +45,7 @@ func TestAnonymousSynchronousRingStaysSymmetric(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rec.Outcome != sim.Symmetric || (rec.Leaders != n && rec.Leaders != 0) {
+				if rec.Outcome != election.Symmetric || (rec.Leaders != n && rec.Leaders != 0) {
 					t.Errorf("outcome %s with %d leaders (round %d); want symmetric with all or none of %d elected",
 						rec.Outcome, rec.Leaders, rec.SymmetricRound, n)
 				}
@@ -75,7 +75,7 @@ func TestRandomizationBreaksSymmetry(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rec.Outcome != sim.OutcomeElected || rec.Leaders != 1 {
+				if rec.Outcome != election.OutcomeElected || rec.Leaders != 1 {
 					t.Fatalf("%s n=%d seed %d: outcome %s with %d leaders; want one node elected", alg.Name, n, seed, rec.Outcome, rec.Leaders)
 				}
 			}
@@ -90,9 +90,9 @@ func TestRandomizationBreaksSymmetry(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case rec.Outcome == sim.Symmetric && rec.Leaders == 2:
+		case rec.Outcome == election.Symmetric && rec.Leaders == 2:
 			symmetric++
-		case rec.Outcome == sim.OutcomeElected:
+		case rec.Outcome == election.OutcomeElected:
 		default:
 			t.Fatalf("seed %d: outcome %s with %d leaders", seed, rec.Outcome, rec.Leaders)
 		}
@@ -113,7 +113,7 @@ func TestStatesSeeTheIDs(t *testing.T) {
 		for _, p := range alg.Params {
 			params[p.Name] = p.Default
 		}
-		res := nlRun(t, sim.Config{Algorithm: alg, IDs: []elect.ID{3, 1, 2, 0}, Delivery: sim.Sync, Params: params,
+		res := nlRun(t, election.Config{Algorithm: alg, IDs: []elect.ID{3, 1, 2, 0}, Delivery: election.Sync, Params: params,
 			Announce: alg.Model.Announce == elect.AlwaysAnnounce, DetectSymmetry: true})
 		if res.SymmetricRound != 0 {
 			t.Errorf("%s: symmetric round %d with distinct IDs", alg.Name, res.SymmetricRound)

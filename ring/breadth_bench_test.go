@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -19,9 +19,9 @@ func BenchmarkBreadthRings(b *testing.B) {
 	algs := []*elect.Algorithm{ring.DolevKlaweRodeh, ring.HighamPrzytycka, ring.StagesWithFeedback, ring.ProbabilisticFranklin}
 	for _, alg := range algs {
 		for _, n := range []int{1_000, 10_000, 100_000} {
-			deliveries := []sim.Delivery{sim.FIFO}
+			deliveries := []election.Delivery{election.FIFO}
 			if !alg.Model.FIFO {
-				deliveries = append(deliveries, sim.Random)
+				deliveries = append(deliveries, election.Random)
 			}
 			for _, d := range deliveries {
 				b.Run(fmt.Sprintf("%s/n=%d/delivery=%s", alg.Name, n, d), func(b *testing.B) {
@@ -30,7 +30,7 @@ func BenchmarkBreadthRings(b *testing.B) {
 						ids = make([]elect.ID, n)
 					}
 					b.ReportAllocs()
-					benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 1,
+					benchSim(b, election.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 1,
 						Params: elect.Params{"k": "n"}}, false)
 				})
 			}

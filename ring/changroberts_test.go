@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // Seed 003, worst case with every node initiating: on the decreasing ring the
@@ -13,7 +13,7 @@ import (
 // leader's LEADER message goes once round the ring: n more.
 func TestChangRobertsAllInitiatorsDecreasingRing(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 100} {
-		res := runRing(t, ring.ChangRoberts, nlIDs(t, "decreasing", n, 1), sim.FIFO, nil, false, 1)
+		res := runRing(t, ring.ChangRoberts, nlIDs(t, "decreasing", n, 1), election.FIFO, nil, false, 1)
 		requireElected(t, res, fmt.Sprint(n))
 		if e, l := res.MessagesByType["ELECTION"], res.MessagesByType["LEADER"]; e != int64(n*(n+1)/2) || l != int64(n) {
 			t.Errorf("n=%d: %d ELECTION and %d LEADER, want %d and %d", n, e, l, n*(n+1)/2, n)
@@ -28,7 +28,7 @@ func TestChangRobertsAllInitiatorsDecreasingRing(t *testing.T) {
 // maximum goes round (n) and every other ID is eaten after one hop (n-1).
 func TestChangRobertsAllInitiatorsIncreasingRing(t *testing.T) {
 	const n = 50
-	res := runRing(t, ring.ChangRoberts, nlIDs(t, "increasing", n, 1), sim.Sync, nil, false, 1)
+	res := runRing(t, ring.ChangRoberts, nlIDs(t, "increasing", n, 1), election.Sync, nil, false, 1)
 	requireElected(t, res, "increasing")
 	if e := res.MessagesByType["ELECTION"]; e != 2*n-1 {
 		t.Fatalf("%d ELECTION messages, want 2n-1 = %d", e, 2*n-1)
@@ -62,7 +62,7 @@ func TestChangRobertsSingleInitiator(t *testing.T) {
 		{"increasing", 0, 11, 5 + 6 + 6},
 	}
 	for _, c := range cases {
-		res := runRing(t, ring.ChangRoberts, nlIDs(t, c.ids, n, 1), sim.FIFO, []sim.Wake{{Node: c.node}}, false, 1)
+		res := runRing(t, ring.ChangRoberts, nlIDs(t, c.ids, n, 1), election.FIFO, []election.Wake{{Node: c.node}}, false, 1)
 		requireElected(t, res, c.ids)
 		if e, l := res.MessagesByType["ELECTION"], res.MessagesByType["LEADER"]; e != c.election || l != n || res.Time != c.time {
 			t.Errorf("%s ring, initiator %d: %d ELECTION, %d LEADER, time %v; want %d, %d, %v", c.ids, c.node, e, l, res.Time, c.election, n, c.time)
@@ -77,14 +77,14 @@ func TestChangRobertsElectsTheMaximumEverywhere(t *testing.T) {
 	for seed := uint64(1); seed <= 300; seed++ {
 		n := 1 + int(seed*11)%89
 		idList := nlIDs(t, "random", n, seed)
-		rng := sim.Stream(seed, "test-wake", 0)
-		var wake []sim.Wake
+		rng := election.Stream(seed, "test-wake", 0)
+		var wake []election.Wake
 		if seed%4 != 0 {
 			for _, i := range rng.Perm(n)[:1+rng.IntN(n)] {
-				wake = append(wake, sim.Wake{Node: i, At: rng.Int64N(2 * int64(n))})
+				wake = append(wake, election.Wake{Node: i, At: rng.Int64N(2 * int64(n))})
 			}
 		}
-		for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst} {
 			res := runRing(t, ring.ChangRoberts, idList, d, wake, false, seed)
 			requireElected(t, res, fmt.Sprintf("seed %d n=%d %s", seed, n, d))
 			if !res.AllKnowLeader {

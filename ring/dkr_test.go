@@ -8,13 +8,13 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // dkrDeliveries are the FIFO deliveries Dolev-Klawe-Rodeh runs under.
-var dkrDeliveries = []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO}
+var dkrDeliveries = []election.Delivery{election.Sync, election.FIFO, election.RandomFIFO}
 
 // TestDKRIncreasingAndDecreasingRingsSendThreeN: on the increasing ring
 // [0 1 .. n-1] (messages go from node i to node i+1) only node 0 survives
@@ -30,7 +30,7 @@ func TestDKRIncreasingAndDecreasingRingsSendThreeN(t *testing.T) {
 		for _, n := range []int{1, 2, 3, 4, 5, 16, 17, 100, 1000} {
 			for _, d := range dkrDeliveries {
 				t.Run(fmt.Sprintf("%s/n=%d/%s", arrangement, n, d), func(t *testing.T) {
-					res := nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3})
+					res := nlRun(t, election.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3})
 					m1, m2 := int64(2*n), int64(n)
 					wantLeader := 0
 					if n == 1 {
@@ -44,7 +44,7 @@ func TestDKRIncreasingAndDecreasingRingsSendThreeN(t *testing.T) {
 					if res.LeaderIndex != wantLeader {
 						t.Errorf("leader node %d, want %d", res.LeaderIndex, wantLeader)
 					}
-					if d == sim.Sync && n > 1 && res.Time != float64(2+n) {
+					if d == election.Sync && n > 1 && res.Time != float64(2+n) {
 						t.Errorf("time %v rounds, want 2 + n = %d", res.Time, 2+n)
 					}
 				})
@@ -58,7 +58,7 @@ func TestDKRIncreasingAndDecreasingRingsSendThreeN(t *testing.T) {
 // declared bound 2n*floor(lg n) + n exactly.
 func TestDKRBitReversalReachesTheBound(t *testing.T) {
 	for _, n := range []int{4, 8, 64, 1024} {
-		res := nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, "bit-reversal", n, 1), Delivery: sim.FIFO})
+		res := nlRun(t, election.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, "bit-reversal", n, 1), Delivery: election.FIFO})
 		want := int64(2*n*nlFloorLog2(n) + n)
 		if got := res.MessagesByType["m1"] + res.MessagesByType["m2"]; got != want {
 			t.Errorf("n=%d: %d messages, want the bound %d", n, got, want)
@@ -77,10 +77,10 @@ func TestDKROnRandomRingsIsPetersonMinusTheLastPhasesHalf(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range 4 {
 			idList := nlIDs(t, "random", n, uint64(31*n+s))
-			pet := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: sim.FIFO, Params: elect.Params{"variant": "tagged"}})
+			pet := nlRun(t, election.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: election.FIFO, Params: elect.Params{"variant": "tagged"}})
 			want := pet.MessagesByType["probe"] - int64(n)
 			for _, d := range dkrDeliveries {
-				cfg := sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+				cfg := election.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
 					Seed: uint64(s), Announce: s%2 == 1}
 				res := nlRun(t, cfg)
 				m1, m2 := res.MessagesByType["m1"], res.MessagesByType["m2"]
@@ -107,9 +107,9 @@ func TestDKRStateSeesState(t *testing.T) {
 }
 
 // dkrB runs algorithm B (--variant b) on the arrangement.
-func dkrB(t *testing.T, arrangement string, n int, d sim.Delivery, announce bool) *sim.Result {
+func dkrB(t *testing.T, arrangement string, n int, d election.Delivery, announce bool) *election.Result {
 	t.Helper()
-	return nlRun(t, sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3,
+	return nlRun(t, election.Config{Algorithm: ring.DolevKlaweRodeh, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Seed: 3,
 		Announce: announce, Params: elect.Params{"variant": "b"}})
 }
 
@@ -145,7 +145,7 @@ func TestDKRBMonotoneRings(t *testing.T) {
 // sends 2n lg n + n on the same rings, TestDKRBitReversalReachesTheBound).
 func TestDKRBBitReversalSends1Point5NLgNPlusOne(t *testing.T) {
 	for _, n := range []int{2, 4, 8, 64, 1024} {
-		res := dkrB(t, "bit-reversal", n, sim.FIFO, false)
+		res := dkrB(t, "bit-reversal", n, election.FIFO, false)
 		k := int64(nlFloorLog2(n))
 		if res.MessagesByType["M1"] != int64(n)*k+1 || res.MessagesByType["M2"] != int64(n)*k/2 {
 			t.Errorf("n=%d: M1 %d, M2 %d; want n lg n + 1 = %d and n lg n / 2 = %d", n, res.MessagesByType["M1"], res.MessagesByType["M2"], int64(n)*k+1, int64(n)*k/2)
@@ -163,7 +163,7 @@ func TestDKRBElectsTheMaximumWithinBound(t *testing.T) {
 		for s := range 4 {
 			idList := nlIDs(t, "random", n, uint64(17*n+s))
 			for _, d := range dkrDeliveries {
-				cfg := sim.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+				cfg := election.Config{Algorithm: ring.DolevKlaweRodeh, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
 					Seed: uint64(s), Announce: s%2 == 1, Params: elect.Params{"variant": "b"}}
 				res := nlRun(t, cfg)
 				if idList[res.LeaderIndex] != slices.Max(idList) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
@@ -27,7 +28,7 @@ import (
 //     2 (4 rounds): 3 rounds, 24 probes = 2n*floor(lg n)+2n, within
 //     2n*floor(lg n)+3n = 28; rounds 1+2+4 = 7.
 func TestFranklinSmallRingsExactCounts(t *testing.T) {
-	checkProbeRings(t, sim.Config{Algorithm: ring.Franklin, Seed: 11}, []probeRing{
+	checkProbeRings(t, election.Config{Algorithm: ring.Franklin, Seed: 11}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 1},
 		{[]elect.ID{0, 1}, 8, 1, 3},
 		{[]elect.ID{0, 1, 2}, 12, 2, 4},
@@ -46,13 +47,13 @@ func TestFranklinElectsMaxOnRandomRings(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(31*n+s))
-			ref := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: sim.FIFO})
+			ref := nlRun(t, election.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: election.FIFO})
 			probes := ref.MessagesByType["probe"]
 			if probes%int64(2*n) != 0 || probes/int64(2*n) > int64(nlFloorLog2(n)+1) {
 				t.Fatalf("n=%d ids %v: %d probes is not 2n times at most floor(lg n)+1 rounds", n, idList, probes)
 			}
 			for _, d := range nlDeliveries {
-				cfg := sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+				cfg := election.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
 					Seed: uint64(s), Announce: s%2 == 0}
 				res := nlRun(t, cfg)
 				if res.MessagesByType["probe"] != probes {
@@ -72,7 +73,7 @@ func TestFranklinElectsMaxOnRandomRings(t *testing.T) {
 func TestFranklinBoundTwoNFloorLgNPlusThreeN(t *testing.T) {
 	for _, arrangement := range []string{"increasing", "decreasing", "bit-reversal", "random"} {
 		for _, n := range []int{4, 64, 512, 4096} {
-			res := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: nlIDs(t, arrangement, n, 4), Delivery: sim.FIFO, Announce: true})
+			res := nlRun(t, election.Config{Algorithm: ring.Franklin, IDs: nlIDs(t, arrangement, n, 4), Delivery: election.FIFO, Announce: true})
 			lg := nlFloorLog2(n)
 			if bound := int64(2*n*lg + 3*n); res.Messages > bound {
 				t.Errorf("%s n=%d: %d messages > %d", arrangement, n, res.Messages, bound)
@@ -99,7 +100,7 @@ func TestFranklinAnonymousRingStaysSymmetric(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != sim.Symmetric {
+		if res.Outcome != election.Symmetric {
 			t.Errorf("%s: outcome %s, want symmetric", alg, res.Outcome)
 		}
 	}

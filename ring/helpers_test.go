@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -19,7 +20,7 @@ import (
 // nlDeliveries are the delivery models the O(n log n) ring algorithms run
 // under: synchronous rounds and every asynchronous model (random and
 // newest-first reorder messages on a link).
-var nlDeliveries = []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+var nlDeliveries = []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst}
 
 // nlIDs returns the named arrangement on n nodes.
 func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
@@ -28,7 +29,7 @@ func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := spec.Generate(n, sim.Stream(seed, "ids", 0))
+	out, err := spec.Generate(n, election.Stream(seed, "ids", 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func nlIDs(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 // nlRun runs cfg (on a ring when no graph is given) and checks that the
 // monitor is satisfied: exactly one leader, the promised one, every declared
 // bound.
-func nlRun(t testing.TB, cfg sim.Config) *sim.Result {
+func nlRun(t testing.TB, cfg election.Config) *election.Result {
 	t.Helper()
 	res := runAny(t, cfg)
 	requireElected(t, res, nlDescribe(cfg, res))
@@ -46,7 +47,7 @@ func nlRun(t testing.TB, cfg sim.Config) *sim.Result {
 }
 
 // runAny runs cfg whatever its outcome.
-func runAny(t testing.TB, cfg sim.Config) *sim.Result {
+func runAny(t testing.TB, cfg election.Config) *election.Result {
 	t.Helper()
 	if cfg.Graph == nil {
 		cfg.Graph = topology.NewRing(len(cfg.IDs))
@@ -59,15 +60,15 @@ func runAny(t testing.TB, cfg sim.Config) *sim.Result {
 }
 
 // runRing runs alg on the ring of idList, whatever the outcome.
-func runRing(t testing.TB, alg *elect.Algorithm, idList []elect.ID, d sim.Delivery, wake []sim.Wake, announce bool, seed uint64) *sim.Result {
+func runRing(t testing.TB, alg *elect.Algorithm, idList []elect.ID, d election.Delivery, wake []election.Wake, announce bool, seed uint64) *election.Result {
 	t.Helper()
-	return runAny(t, sim.Config{Algorithm: alg, IDs: idList, Delivery: d, Wake: wake, Announce: announce, Seed: seed})
+	return runAny(t, election.Config{Algorithm: alg, IDs: idList, Delivery: d, Wake: wake, Announce: announce, Seed: seed})
 }
 
 // requireElected fails unless the run elected as promised with every check held.
-func requireElected(t testing.TB, res *sim.Result, what string) {
+func requireElected(t testing.TB, res *election.Result, what string) {
 	t.Helper()
-	if res.Outcome != sim.OutcomeElected {
+	if res.Outcome != election.OutcomeElected {
 		t.Fatalf("%s: outcome %s %s", what, res.Outcome, res.Violation)
 	}
 	for _, c := range res.Checks {
@@ -77,7 +78,7 @@ func requireElected(t testing.TB, res *sim.Result, what string) {
 	}
 }
 
-func nlDescribe(cfg sim.Config, res *sim.Result) string {
+func nlDescribe(cfg election.Config, res *election.Result) string {
 	s := fmt.Sprintf("%s n=%d delivery=%s seed=%d wake=%v: outcome %s %s, messages %v, time %v",
 		cfg.Algorithm.Name, len(cfg.IDs), cfg.Delivery, cfg.Seed, cfg.Wake, res.Outcome, res.Violation, res.MessagesByType, res.Time)
 	if len(cfg.IDs) <= 32 {
@@ -88,15 +89,15 @@ func nlDescribe(cfg sim.Config, res *sim.Result) string {
 
 // nlRandomWake draws a random non-empty set of initiators with wake-up times
 // in 0..maxAt (nil, everyone at time 0, one time in four).
-func nlRandomWake(rng *rand.Rand, n int, maxAt int64) []sim.Wake {
+func nlRandomWake(rng *rand.Rand, n int, maxAt int64) []election.Wake {
 	if rng.IntN(4) == 0 {
 		return nil
 	}
 	k := 1 + rng.IntN(n)
 	perm := rng.Perm(n)[:k]
-	wake := make([]sim.Wake, k)
+	wake := make([]election.Wake, k)
 	for i, node := range perm {
-		wake[i] = sim.Wake{Node: node, At: rng.Int64N(maxAt + 1)}
+		wake[i] = election.Wake{Node: node, At: rng.Int64N(maxAt + 1)}
 	}
 	return wake
 }
@@ -128,7 +129,7 @@ func nlState(p elect.Node) string { return string(p.(elect.Snapshotter).AppendSt
 
 // eachDeliveryAnnounce runs check as a subtest, named after ids, under every
 // delivery model of nlDeliveries, without and with the announcement.
-func eachDeliveryAnnounce(t *testing.T, ids []elect.ID, check func(t *testing.T, d sim.Delivery, announce bool)) {
+func eachDeliveryAnnounce(t *testing.T, ids []elect.ID, check func(t *testing.T, d election.Delivery, announce bool)) {
 	t.Helper()
 	for _, d := range nlDeliveries {
 		for _, announce := range []bool{false, true} {
@@ -198,10 +199,10 @@ type probeRing struct {
 // and checks the probes and the leader; the time without the announcement
 // when synchronous; with the announcement, n leader messages and every
 // node knowing the leader.
-func checkProbeRings(t *testing.T, cfg sim.Config, rings []probeRing) {
+func checkProbeRings(t *testing.T, cfg election.Config, rings []probeRing) {
 	t.Helper()
 	for _, tc := range rings {
-		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
+		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d election.Delivery, announce bool) {
 			cfg := cfg
 			cfg.IDs, cfg.Delivery, cfg.Announce = tc.ids, d, announce
 			res := nlRun(t, cfg)
@@ -214,7 +215,7 @@ func checkProbeRings(t *testing.T, cfg sim.Config, rings []probeRing) {
 			if announce && (res.MessagesByType["leader"] != int64(len(tc.ids)) || !res.AllKnowLeader) {
 				t.Errorf("announcement: %d leader messages, all know: %v", res.MessagesByType["leader"], res.AllKnowLeader)
 			}
-			if d == sim.Sync && !announce && res.Time != tc.rounds {
+			if d == election.Sync && !announce && res.Time != tc.rounds {
 				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
 			}
 		})

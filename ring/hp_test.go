@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // TestHPDecreasingRingSendsTwoN: on the decreasing ring [n-1 .. 0]
@@ -21,7 +21,7 @@ import (
 func TestHPDecreasingRingSendsTwoN(t *testing.T) {
 	for _, n := range []int{2, 3, 4, 5, 8, 33, 1000} {
 		for _, d := range dkrDeliveries {
-			res := nlRun(t, sim.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "decreasing", n, 1), Delivery: d})
+			res := nlRun(t, election.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "decreasing", n, 1), Delivery: d})
 			if got := res.MessagesByType["envelope"]; got != int64(2*n) || res.LeaderIndex != 0 {
 				t.Errorf("n=%d %s: %d envelopes, leader node %d; want 2n = %d, node 0", n, d, got, res.LeaderIndex, 2*n)
 			}
@@ -41,7 +41,7 @@ func TestHPDecreasingRingSendsTwoN(t *testing.T) {
 func TestHPIncreasingRingSendsThreeNPlusFour(t *testing.T) {
 	for _, n := range []int{6, 7, 8, 9, 64, 1000} {
 		for _, d := range dkrDeliveries {
-			res := nlRun(t, sim.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "increasing", n, 1), Delivery: d})
+			res := nlRun(t, election.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "increasing", n, 1), Delivery: d})
 			if got := res.MessagesByType["envelope"]; got != int64(3*n+4) || res.LeaderIndex != 5 {
 				t.Errorf("n=%d %s: %d envelopes, leader node %d; want 3n+4 = %d, node 5", n, d, got, res.LeaderIndex, 3*n+4)
 			}
@@ -60,9 +60,9 @@ func TestHPOnRandomRings(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range 4 {
 			idList := nlIDs(t, "random", n, uint64(41*n+s))
-			ref := nlRun(t, sim.Config{Algorithm: ring.HighamPrzytycka, IDs: idList, Delivery: sim.FIFO})
+			ref := nlRun(t, election.Config{Algorithm: ring.HighamPrzytycka, IDs: idList, Delivery: election.FIFO})
 			for _, d := range dkrDeliveries {
-				cfg := sim.Config{Algorithm: ring.HighamPrzytycka, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+				cfg := election.Config{Algorithm: ring.HighamPrzytycka, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
 					Seed: uint64(s), Announce: s%2 == 1}
 				res := nlRun(t, cfg)
 				if res.MessagesByType["envelope"] != ref.MessagesByType["envelope"] {
@@ -83,7 +83,7 @@ func TestHPMeanBelowThePapersConstant(t *testing.T) {
 	const n, trials = 4096, 20
 	sum := 0.0
 	for s := range trials {
-		res := nlRun(t, sim.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "random", n, uint64(900+s)), Delivery: sim.FIFO})
+		res := nlRun(t, election.Config{Algorithm: ring.HighamPrzytycka, IDs: nlIDs(t, "random", n, uint64(900+s)), Delivery: election.FIFO})
 		sum += float64(res.MessagesByType["envelope"])
 	}
 	mean := sum / trials

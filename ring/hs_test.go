@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
@@ -52,8 +53,8 @@ func TestHSSmallRingsExactCounts(t *testing.T) {
 		{[]elect.ID{0, 2, 1, 3}, 24, 8, 3, 10},
 	}
 	for _, tc := range cases {
-		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d sim.Delivery, announce bool) {
-			res := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 7})
+		eachDeliveryAnnounce(t, tc.ids, func(t *testing.T, d election.Delivery, announce bool) {
+			res := nlRun(t, election.Config{Algorithm: ring.HS, IDs: tc.ids, Delivery: d, Announce: announce, Seed: 7})
 			n := int64(len(tc.ids))
 			want := map[string]int64{"ELECTION": tc.election, "REPLY": tc.reply, "leader": 0}
 			if announce {
@@ -67,7 +68,7 @@ func TestHSSmallRingsExactCounts(t *testing.T) {
 			if res.LeaderIndex != tc.leader {
 				t.Errorf("leader index %d, want %d", res.LeaderIndex, tc.leader)
 			}
-			if d == sim.Sync && !announce && res.Time != tc.rounds {
+			if d == election.Sync && !announce && res.Time != tc.rounds {
 				t.Errorf("time %v rounds, want %v", res.Time, tc.rounds)
 			}
 			if announce && !res.AllKnowLeader {
@@ -88,10 +89,10 @@ func TestHSElectsMaxOnRandomRings(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(1000*n+s))
-			ref := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: sim.FIFO})
+			ref := nlRun(t, election.Config{Algorithm: ring.HS, IDs: idList, Delivery: election.FIFO})
 			for _, d := range nlDeliveries {
 				wake := nlRandomWake(rng, n, 3)
-				cfg := sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: d, Wake: wake, Seed: uint64(s), Announce: s%2 == 0}
+				cfg := election.Config{Algorithm: ring.HS, IDs: idList, Delivery: d, Wake: wake, Seed: uint64(s), Announce: s%2 == 0}
 				res := nlRun(t, cfg)
 				for _, typ := range []string{"ELECTION", "REPLY"} {
 					if res.MessagesByType[typ] != ref.MessagesByType[typ] {
@@ -112,7 +113,7 @@ func TestHSElectsMaxOnRandomRings(t *testing.T) {
 func TestHSBoundEightNLogN(t *testing.T) {
 	for _, arrangement := range []string{"increasing", "decreasing", "bit-reversal", "random"} {
 		for _, n := range []int{8, 64, 512, 4096} {
-			res := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: nlIDs(t, arrangement, n, 1), Delivery: sim.FIFO})
+			res := nlRun(t, election.Config{Algorithm: ring.HS, IDs: nlIDs(t, arrangement, n, 1), Delivery: election.FIFO})
 			bound := 8 * float64(n) * float64(1+elect.CeilLog2(n))
 			if float64(res.Messages) > bound {
 				t.Errorf("%s n=%d: %d messages > 8n(1+ceil(lg n)) = %v", arrangement, n, res.Messages, bound)
@@ -138,8 +139,8 @@ func TestHSWokenNodeCompetes(t *testing.T) {
 				minNode = i
 			}
 		}
-		all := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: sim.FIFO})
-		one := nlRun(t, sim.Config{Algorithm: ring.HS, IDs: idList, Delivery: sim.FIFO, Wake: []sim.Wake{{Node: minNode}}})
+		all := nlRun(t, election.Config{Algorithm: ring.HS, IDs: idList, Delivery: election.FIFO})
+		one := nlRun(t, election.Config{Algorithm: ring.HS, IDs: idList, Delivery: election.FIFO, Wake: []election.Wake{{Node: minNode}}})
 		if one.Messages != all.Messages {
 			t.Errorf("n=%d: one initiator sent %d messages, all-start %d", n, one.Messages, all.Messages)
 		}
@@ -163,7 +164,7 @@ func TestHSAnonymousRingStaysSymmetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != sim.Symmetric || res.SymmetricRound != 1 {
+	if res.Outcome != election.Symmetric || res.SymmetricRound != 1 {
 		t.Errorf("outcome %s at round %d, want symmetric at round 1", res.Outcome, res.SymmetricRound)
 	}
 }

@@ -8,16 +8,16 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // irDraws returns the first k ids node i of an n-ring draws in a run with
 // this seed: itaiRodehNode takes 1 + Int64N(n) from its stream, which the
-// simulator derives as sim.Stream(seed, "node", i).
+// simulator derives as election.Stream(seed, "node", i).
 func irDraws(seed uint64, i, n, k int) []int64 {
-	rng := sim.Stream(seed, "node", uint64(i))
+	rng := election.Stream(seed, "node", uint64(i))
 	out := make([]int64, k)
 	for j := range out {
 		out[j] = 1 + rng.Int64N(int64(n))
@@ -72,7 +72,7 @@ func TestItaiRodehHandWorkedRuns(t *testing.T) {
 	for _, tc := range cases {
 		n := len(tc.draws)
 		seed := irSeedFor(t, n, tc.draws)
-		res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
+		res := nlRun(t, election.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: election.Sync, Seed: seed})
 		if res.Messages != tc.messages || res.LeaderIndex != tc.leader || res.Time != tc.time {
 			t.Errorf("draws %v (seed %d): %d messages, leader node %d, time %v; want %d, %d, %v",
 				tc.draws, seed, res.Messages, res.LeaderIndex, res.Time, tc.messages, tc.leader, tc.time)
@@ -87,10 +87,10 @@ func TestItaiRodehHandWorkedRuns(t *testing.T) {
 // and the declared bounds hold.
 func TestItaiRodehElectsExactlyOneWithProbabilityOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 2))
-	deliveries := []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO}
+	deliveries := []election.Delivery{election.Sync, election.FIFO, election.RandomFIFO}
 	for trial := range 1500 {
 		n := 1 + rng.IntN(40)
-		cfg := sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: deliveries[trial%3], Seed: uint64(trial)}
+		cfg := election.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: deliveries[trial%3], Seed: uint64(trial)}
 		if rng.IntN(2) == 0 {
 			cfg.Wake = randomWake(rng, n, 3)
 		}
@@ -119,7 +119,7 @@ func TestItaiRodehFirstRoundSuccessProbability(t *testing.T) {
 		}
 		hits := 0
 		for seed := uint64(1); seed <= trials; seed++ {
-			res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: sim.Sync, Seed: seed})
+			res := nlRun(t, election.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, n), Delivery: election.Sync, Seed: seed})
 			switch {
 			case res.Time == float64(n):
 				hits++
@@ -139,7 +139,7 @@ func TestItaiRodehFirstRoundSuccessProbability(t *testing.T) {
 // TestItaiRodehMessageBits checks the declared size: id and hop counter in
 // ceil(lg(n+1)) bits each (4 for n = 8), a 32-bit round number and the bit.
 func TestItaiRodehMessageBits(t *testing.T) {
-	res := nlRun(t, sim.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, 8), Delivery: sim.FIFO, Seed: 4})
+	res := nlRun(t, election.Config{Algorithm: ring.ItaiRodeh, IDs: make([]elect.ID, 8), Delivery: election.FIFO, Seed: 4})
 	if res.Bits != res.Messages*(4+32+4+1) {
 		t.Errorf("%d bits for %d messages, want 41 each", res.Bits, res.Messages)
 	}
@@ -149,7 +149,7 @@ func TestItaiRodehMessageBits(t *testing.T) {
 // enforced: random (non-FIFO) delivery is refused unless forced.
 func TestItaiRodehNeedsFIFO(t *testing.T) {
 	_, err := scenario.Build(scenario.Spec{Algorithm: "itai-rodeh", N: 6, IDs: "anonymous", Delivery: "random"})
-	var ae *sim.AssumptionError
+	var ae *election.AssumptionError
 	if !errors.As(err, &ae) || ae.Assumption != "FIFO channels" {
 		t.Errorf("random delivery: got %v, want the FIFO assumption named", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // TestKRSMonotoneRingsSendFiveNMinusOne: on the increasing ring [0 .. n-1]
@@ -22,7 +22,7 @@ func TestKRSMonotoneRingsSendFiveNMinusOne(t *testing.T) {
 	for _, arrangement := range []string{"increasing", "decreasing"} {
 		for _, n := range []int{2, 3, 4, 5, 9, 64, 1000} {
 			for _, d := range dkrDeliveries {
-				res := nlRun(t, sim.Config{Algorithm: ring.StagesWithFeedback, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Announce: true})
+				res := nlRun(t, election.Config{Algorithm: ring.StagesWithFeedback, IDs: nlIDs(t, arrangement, n, 1), Delivery: d, Announce: true})
 				e, a := res.MessagesByType["E"], res.MessagesByType["A"]
 				wantA := int64(n - 1)
 				if n == 2 {
@@ -47,7 +47,7 @@ func TestKRSAtMostOneThirdSurvive(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range 4 {
 			idList := nlIDs(t, "random", n, uint64(53*n+s))
-			ref := nlRun(t, sim.Config{Algorithm: ring.StagesWithFeedback, IDs: idList, Delivery: sim.FIFO})
+			ref := nlRun(t, election.Config{Algorithm: ring.StagesWithFeedback, IDs: idList, Delivery: election.FIFO})
 			e := ref.MessagesByType["E"]
 			stages := e / int64(2*n)
 			if e%int64(2*n) != 0 || stages > int64(krsStagesForTest(n)+1) || ref.MessagesByType["A"] > int64(n)*(stages-1) {
@@ -55,7 +55,7 @@ func TestKRSAtMostOneThirdSurvive(t *testing.T) {
 					n, idList, e, ref.MessagesByType["A"], krsStagesForTest(n)+1)
 			}
 			for _, d := range dkrDeliveries {
-				cfg := sim.Config{Algorithm: ring.StagesWithFeedback, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
+				cfg := election.Config{Algorithm: ring.StagesWithFeedback, IDs: idList, Delivery: d, Wake: nlRandomWake(rng, n, 3),
 					Seed: uint64(s), Announce: s%2 == 1}
 				res := nlRun(t, cfg)
 				if res.MessagesByType["E"] != e || res.MessagesByType["A"] != ref.MessagesByType["A"] {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -20,7 +21,7 @@ func BenchmarkLCR(b *testing.B) {
 			if arrangement == "decreasing" && n > 10_000 && testing.Short() {
 				continue
 			}
-			for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random} {
+			for _, d := range []election.Delivery{election.FIFO, election.Sync, election.Random} {
 				name := fmt.Sprintf("ids=%s/n=%d/delivery=%s", arrangement, n, d)
 				b.Run(name, func(b *testing.B) { benchRun(b, ring.LCR, arrangement, n, d, nil) })
 			}
@@ -30,15 +31,15 @@ func BenchmarkLCR(b *testing.B) {
 
 // benchRun runs alg with params once per iteration on the given arrangement
 // (see benchSim).
-func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d sim.Delivery, params elect.Params) {
-	benchSim(b, sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, arrangement, n, 1), Delivery: d, Seed: 1,
+func benchRun(b *testing.B, alg *elect.Algorithm, arrangement string, n int, d election.Delivery, params elect.Params) {
+	benchSim(b, election.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: nlIDs(b, arrangement, n, 1), Delivery: d, Seed: 1,
 		Params: params}, false)
 }
 
 // benchSim runs cfg once per iteration (with seed 1, 2, ... when newSeeds)
 // and reports message deliveries per second of wall time and messages per
 // run; every run must elect.
-func benchSim(b *testing.B, cfg sim.Config, newSeeds bool) {
+func benchSim(b *testing.B, cfg election.Config, newSeeds bool) {
 	var msgs int64
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -49,7 +50,7 @@ func benchSim(b *testing.B, cfg sim.Config, newSeeds bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Outcome != sim.OutcomeElected {
+		if res.Outcome != election.OutcomeElected {
 			b.Fatalf("outcome %s %s", res.Outcome, res.Violation)
 		}
 		msgs += res.Messages
@@ -97,7 +98,7 @@ func TestLCRBareLoopMatchesEngine(t *testing.T) {
 		n           int
 	}{{"random", 1}, {"random", 2}, {"random", 1_000}, {"decreasing", 100}} {
 		n, idList := c.n, nlIDs(t, c.arrangement, c.n, 1)
-		res := nlRun(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: idList, Delivery: sim.FIFO, Seed: 1})
+		res := nlRun(t, election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: idList, Delivery: election.FIFO, Seed: 1})
 		var loop bareLCRLists
 		msgs, leader := loop.run(make([]bareLCRNode, n), idList)
 		if msgs != res.Messages || leader != res.LeaderIndex {

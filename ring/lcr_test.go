@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // Seed 001 §5.2.1.1 and seed 003 (worst case): "if the IDs are in decreasing
@@ -16,7 +16,7 @@ import (
 // For n = 1024 that is 524800, under every FIFO delivery model (without FIFO
 // a larger ID may overtake a smaller one: see TestLCRNonFIFOCanSendFewer).
 func TestLCRDecreasingRingSendsNTimesNPlus1Over2(t *testing.T) {
-	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO} {
+	for _, d := range []election.Delivery{election.Sync, election.FIFO, election.RandomFIFO} {
 		res := runRing(t, ring.LCR, nlIDs(t, "decreasing", 1024, 1), d, nil, false, 1)
 		requireElected(t, res, d.String())
 		if got := res.MessagesByType["election"]; got != 524800 {
@@ -30,7 +30,7 @@ func TestLCRDecreasingRingSendsNTimesNPlus1Over2(t *testing.T) {
 // n + (n-1)*1 = 2n-1 messages.
 func TestLCRIncreasingRingSends2NMinus1(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 1024} {
-		res := runRing(t, ring.LCR, nlIDs(t, "increasing", n, 1), sim.FIFO, nil, false, 1)
+		res := runRing(t, ring.LCR, nlIDs(t, "increasing", n, 1), election.FIFO, nil, false, 1)
 		requireElected(t, res, fmt.Sprint(n))
 		if got := res.MessagesByType["election"]; got != int64(2*n-1) {
 			t.Errorf("n=%d: %d election messages, want %d", n, got, 2*n-1)
@@ -48,7 +48,7 @@ func TestLCRMeanOverAllRingsOfSixIsNHn(t *testing.T) {
 	total := int64(0)
 	rings := 0
 	permute(n, func(p []elect.ID) {
-		res := runRing(t, ring.LCR, p, sim.FIFO, nil, false, 1)
+		res := runRing(t, ring.LCR, p, election.FIFO, nil, false, 1)
 		requireElected(t, res, fmt.Sprint(p))
 		total += res.MessagesByType["election"]
 		rings++
@@ -102,16 +102,16 @@ func TestLCRCountDependsOnlyOnTheRingUnderFIFO(t *testing.T) {
 		n := 2 + int(seed*7)%60
 		idList := nlIDs(t, "random", n, seed)
 		want := lcrCountByRule(idList)
-		wakes := [][]sim.Wake{nil, {{Node: int(seed) % n}}, {{Node: 0, At: 3}, {Node: n - 1, At: 1}}}
+		wakes := [][]election.Wake{nil, {{Node: int(seed) % n}}, {{Node: 0, At: 3}, {Node: n - 1, At: 1}}}
 		for _, wake := range wakes {
-			for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO} {
+			for _, d := range []election.Delivery{election.Sync, election.FIFO, election.RandomFIFO} {
 				res := runRing(t, ring.LCR, idList, d, wake, false, seed)
 				requireElected(t, res, d.String())
 				if got := res.MessagesByType["election"]; got != want {
 					t.Fatalf("seed %d n=%d %s wake %v: %d messages, want %d", seed, n, d, wake, got, want)
 				}
 			}
-			for _, d := range []sim.Delivery{sim.Random, sim.NewestFirst} {
+			for _, d := range []election.Delivery{election.Random, election.NewestFirst} {
 				res := runRing(t, ring.LCR, idList, d, wake, false, seed)
 				requireElected(t, res, d.String())
 				if got := res.MessagesByType["election"]; got > want {
@@ -131,10 +131,10 @@ func TestLCRCountDependsOnlyOnTheRingUnderFIFO(t *testing.T) {
 // 2 overtook 1 on the link from node 0 to node 1. 5 messages.
 func TestLCRNonFIFOCanSendFewer(t *testing.T) {
 	idList := []elect.ID{1, 0, 2}
-	if got := runRing(t, ring.LCR, idList, sim.FIFO, nil, false, 1).Messages; got != 6 {
+	if got := runRing(t, ring.LCR, idList, election.FIFO, nil, false, 1).Messages; got != 6 {
 		t.Fatalf("fifo: %d messages, want 6", got)
 	}
-	res := runRing(t, ring.LCR, idList, sim.NewestFirst, nil, false, 1)
+	res := runRing(t, ring.LCR, idList, election.NewestFirst, nil, false, 1)
 	requireElected(t, res, "newest-first")
 	if res.Messages != 5 {
 		t.Fatalf("newest-first: %d messages, want 5", res.Messages)
@@ -163,8 +163,8 @@ func lcrCountByRule(idList []elect.ID) int64 {
 func TestLCRAnnouncementAddsNMessagesAndNTime(t *testing.T) {
 	for _, n := range []int{1, 5, 64} {
 		idList := nlIDs(t, "random", n, uint64(n))
-		plain := runRing(t, ring.LCR, idList, sim.Sync, nil, false, 1)
-		res := runRing(t, ring.LCR, idList, sim.Sync, nil, true, 1)
+		plain := runRing(t, ring.LCR, idList, election.Sync, nil, false, 1)
+		res := runRing(t, ring.LCR, idList, election.Sync, nil, true, 1)
 		requireElected(t, res, "announce")
 		if res.MessagesByType["leader"] != int64(n) || res.Messages != plain.Messages+int64(n) || !res.AllKnowLeader {
 			t.Fatalf("n=%d: %d leader messages (total %d vs %d without), all know: %v", n, res.MessagesByType["leader"], res.Messages, plain.Messages, res.AllKnowLeader)
@@ -182,14 +182,14 @@ func TestLCRElectsTheMaximumEverywhere(t *testing.T) {
 	for seed := uint64(1); seed <= 300; seed++ {
 		n := 1 + int(seed*13)%97
 		idList := nlIDs(t, "random", n, seed)
-		var wake []sim.Wake
+		var wake []election.Wake
 		if seed%3 == 0 {
-			rng := sim.Stream(seed, "test-wake", 0)
+			rng := election.Stream(seed, "test-wake", 0)
 			for _, i := range rng.Perm(n)[:1+rng.IntN(n)] {
-				wake = append(wake, sim.Wake{Node: i, At: rng.Int64N(5)})
+				wake = append(wake, election.Wake{Node: i, At: rng.Int64N(5)})
 			}
 		}
-		for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst} {
+		for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst} {
 			res := runRing(t, ring.LCR, idList, d, wake, seed%2 == 0, seed)
 			requireElected(t, res, fmt.Sprintf("seed %d n=%d %s", seed, n, d))
 		}

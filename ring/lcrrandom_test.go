@@ -10,18 +10,18 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // lrPrefixes returns the random prefixes the n nodes of a run with this seed
 // draw: lcrRandomNode.Wake takes the top b bits of the first Uint64 of the
-// node's stream, which the simulator derives as sim.Stream(seed, "node", i).
+// node's stream, which the simulator derives as election.Stream(seed, "node", i).
 func lrPrefixes(seed uint64, n int, b uint) []int64 {
 	out := make([]int64, n)
 	for i := range out {
-		out[i] = int64(sim.Stream(seed, "node", uint64(i)).Uint64() >> (64 - b))
+		out[i] = int64(election.Stream(seed, "node", uint64(i)).Uint64() >> (64 - b))
 	}
 	return out
 }
@@ -67,17 +67,17 @@ func TestLCRRandomHandWorkedKeyRings(t *testing.T) {
 		leaders  int
 		first    int
 		time     float64
-		outcome  sim.Outcome
+		outcome  election.Outcome
 	}{
-		{[]int64{3, 2, 1, 0}, 10, 1, 0, 4, sim.OutcomeElected},
-		{[]int64{1, 0, 1, 0}, 6, 2, -1, 2, sim.MultipleLeaders},
-		{[]int64{2, 0, 1, 1}, 7, 2, 3, 4, sim.MultipleLeaders},
-		{[]int64{1, 1, 1, 1}, 4, 4, -1, 1, sim.Symmetric},
+		{[]int64{3, 2, 1, 0}, 10, 1, 0, 4, election.OutcomeElected},
+		{[]int64{1, 0, 1, 0}, 6, 2, -1, 2, election.MultipleLeaders},
+		{[]int64{2, 0, 1, 1}, 7, 2, 3, 4, election.MultipleLeaders},
+		{[]int64{1, 1, 1, 1}, 4, 4, -1, 1, election.Symmetric},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprint(tc.keys), func(t *testing.T) {
 			seed := lrSeedFor(t, tc.keys, 2)
-			res := runAny(t, sim.Config{Algorithm: ring.LCRRandom, IDs: make([]elect.ID, 4), Delivery: sim.Sync,
+			res := runAny(t, election.Config{Algorithm: ring.LCRRandom, IDs: make([]elect.ID, 4), Delivery: election.Sync,
 				Params: lrParams(2), Seed: seed, DetectSymmetry: true})
 			if res.Outcome != tc.outcome || res.Messages != tc.messages || res.Leaders != tc.leaders ||
 				(tc.first >= 0 && res.LeaderIndex != tc.first) || res.Time != tc.time {
@@ -97,14 +97,14 @@ func TestLCRRandomHandWorkedKeyRings(t *testing.T) {
 // bound holds.
 func TestLCRRandomElectsOneLeaderWithIDs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 21))
-	deliveries := []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst}
+	deliveries := []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst}
 	for trial := range 600 {
 		n := 1 + rng.IntN(40)
 		ids := make([]elect.ID, n)
 		for i, v := range rng.Perm(n) {
 			ids[i] = elect.ID(v)
 		}
-		cfg := sim.Config{
+		cfg := election.Config{
 			Algorithm: ring.LCRRandom, IDs: ids, Delivery: deliveries[trial%len(deliveries)],
 			Params: lrParams([]int{1, 3, 32, 63}[rng.IntN(4)]), Seed: uint64(trial), Announce: rng.IntN(2) == 0,
 		}
@@ -116,13 +116,13 @@ func TestLCRRandomElectsOneLeaderWithIDs(t *testing.T) {
 }
 
 // randomWake draws between 1 and n initiators with wake-up times in 0..maxAt.
-func randomWake(rng *rand.Rand, n int, maxAt int64) []sim.Wake {
+func randomWake(rng *rand.Rand, n int, maxAt int64) []election.Wake {
 	k := 1 + rng.IntN(n)
-	var wake []sim.Wake
+	var wake []election.Wake
 	for _, node := range rng.Perm(n)[:k] {
-		wake = append(wake, sim.Wake{Node: node, At: rng.Int64N(maxAt + 1)})
+		wake = append(wake, election.Wake{Node: node, At: rng.Int64N(maxAt + 1)})
 	}
-	slices.SortFunc(wake, func(a, b sim.Wake) int { return a.Node - b.Node })
+	slices.SortFunc(wake, func(a, b election.Wake) int { return a.Node - b.Node })
 	return wake
 }
 
@@ -154,7 +154,7 @@ func TestLCRRandomAveragesNHnOnAnyArrangement(t *testing.T) {
 	}
 	var sum, sumSq float64
 	for seed := uint64(1); seed <= trials; seed++ {
-		cfg := sim.Config{Algorithm: ring.LCRRandom, IDs: dec, Delivery: sim.FIFO, Params: lrParams(40), Seed: seed}
+		cfg := election.Config{Algorithm: ring.LCRRandom, IDs: dec, Delivery: election.FIFO, Params: lrParams(40), Seed: seed}
 		x := nlRun(t, cfg).MessagesByType["election"]
 		cfg.IDs = inc
 		if y := nlRun(t, cfg).MessagesByType["election"]; y != x {
@@ -301,29 +301,29 @@ func TestLCRRandomAnonymousTwoLeaderProbability(t *testing.T) {
 	}
 	cases := []struct {
 		n, b     int
-		delivery sim.Delivery
+		delivery election.Delivery
 	}{
-		{2, 1, sim.Sync}, // 1/2
-		{3, 1, sim.Sync}, // 1
-		{3, 2, sim.Sync}, // 0.625
-		{4, 3, sim.FIFO}, // 0.535
-		{8, 4, sim.Sync}, // 0.685
-		{8, 2, sim.RandomFIFO},
+		{2, 1, election.Sync}, // 1/2
+		{3, 1, election.Sync}, // 1
+		{3, 2, election.Sync}, // 0.625
+		{4, 3, election.FIFO}, // 0.535
+		{8, 4, election.Sync}, // 0.685
+		{8, 2, election.RandomFIFO},
 	}
 	for _, tc := range cases {
 		p := lrTwoLeaderProbability(tc.n, tc.b)
 		naive := lrNaiveTwoLeaderProbability(tc.n, tc.b)
 		several, symmetric := 0, 0
 		for seed := range uint64(trials) {
-			res := runAny(t, sim.Config{Algorithm: ring.LCRRandom, IDs: make([]elect.ID, tc.n), Delivery: tc.delivery,
-				Params: lrParams(tc.b), Seed: seed + 1, DetectSymmetry: tc.delivery == sim.Sync})
+			res := runAny(t, election.Config{Algorithm: ring.LCRRandom, IDs: make([]elect.ID, tc.n), Delivery: tc.delivery,
+				Params: lrParams(tc.b), Seed: seed + 1, DetectSymmetry: tc.delivery == election.Sync})
 			if res.Leaders >= 2 {
 				several++
-				if res.Outcome != sim.MultipleLeaders && res.Outcome != sim.Symmetric {
+				if res.Outcome != election.MultipleLeaders && res.Outcome != election.Symmetric {
 					t.Fatalf("n=%d b=%d seed %d: %d leaders but outcome %s", tc.n, tc.b, seed+1, res.Leaders, res.Outcome)
 				}
 			}
-			if res.Outcome == sim.Symmetric {
+			if res.Outcome == election.Symmetric {
 				symmetric++
 			}
 		}
@@ -340,7 +340,7 @@ func TestLCRRandomAnonymousTwoLeaderProbability(t *testing.T) {
 		if math.Abs(naive-p) > 10*se && math.Abs(got-naive) <= 4*se {
 			t.Errorf("n=%d b=%d: the estimate %.4f also fits the naive %.4f: the test does not discriminate", tc.n, tc.b, got, naive)
 		}
-		if tc.delivery == sim.Sync {
+		if tc.delivery == election.Sync {
 			// All keys equal: the symmetric outcome, probability K^(1-n).
 			ps := math.Pow(2, -float64(tc.b*(tc.n-1)))
 			gs := float64(symmetric) / float64(trials)
@@ -367,7 +367,7 @@ func lrNaiveTwoLeaderProbability(n, b int) float64 {
 // the ID (ceil(lg 8) = 3 bits for IDs 0..7).
 func TestLCRRandomMessageBitsIncludeThePrefix(t *testing.T) {
 	for _, b := range []int{1, 5, 63} {
-		res := nlRun(t, sim.Config{Algorithm: ring.LCRRandom, IDs: []elect.ID{7, 6, 5, 4, 3, 2, 1, 0}, Delivery: sim.FIFO,
+		res := nlRun(t, election.Config{Algorithm: ring.LCRRandom, IDs: []elect.ID{7, 6, 5, 4, 3, 2, 1, 0}, Delivery: election.FIFO,
 			Params: lrParams(b), Seed: 3, Announce: true})
 		if per := int64(1 + b + 3); res.Bits != res.Messages*per {
 			t.Errorf("b=%d: %d bits for %d messages, want %d each", b, res.Bits, res.Messages, per)

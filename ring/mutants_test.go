@@ -8,10 +8,11 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // TestCheckerCatchesEveryMutant: for every ring algorithm, the exhaustive
@@ -97,7 +98,7 @@ func replayViolation(t *testing.T, r *check.Report, s scenario.Spec, delivery st
 	t.Helper()
 	s.IDs = check.IDsFlag(r.ViolationIDs)
 	res := replay(t, s, delivery, func(buf *bytes.Buffer) (bool, error) { return r.WriteCounterexample(buf) })
-	if res.Outcome == sim.OutcomeElected && res.Violation == "" {
+	if res.Outcome == election.OutcomeElected && res.Violation == "" {
 		t.Errorf("the counterexample (IDs %s) replays to a correct election", s.IDs)
 	}
 	t.Logf("replayed: %s %s", res.Outcome, res.Violation)
@@ -115,7 +116,7 @@ func replayBound(t *testing.T, r *check.Report, b check.BoundVerdict, s scenario
 	}
 	s.IDs = check.IDsFlag(ids)
 	res := replay(t, s, delivery, func(buf *bytes.Buffer) (bool, error) { return r.WriteExtreme(buf, q, largest) })
-	i := slices.IndexFunc(res.Checks, func(c sim.Check) bool { return !c.Holds })
+	i := slices.IndexFunc(res.Checks, func(c election.Check) bool { return !c.Holds })
 	if i < 0 {
 		t.Fatalf("the extreme execution (IDs %s) replays with every bound holding: %+v", s.IDs, res.Checks)
 	}
@@ -138,7 +139,7 @@ func extremeOf(r *check.Report, b check.BoundVerdict) (int, bool) {
 
 // replay runs the execution write gives on the reference engine, or, for
 // synchronous runs (no choices but the IDs), the simulator on those IDs.
-func replay(t *testing.T, s scenario.Spec, delivery string, write func(*bytes.Buffer) (bool, error)) *sim.Result {
+func replay(t *testing.T, s scenario.Spec, delivery string, write func(*bytes.Buffer) (bool, error)) *election.Result {
 	t.Helper()
 	s.Delivery = delivery
 	cfg, err := scenario.Build(s)
@@ -150,7 +151,7 @@ func replay(t *testing.T, s scenario.Spec, delivery string, write func(*bytes.Bu
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res *sim.Result
+	var res *election.Result
 	if ok {
 		res, err = reference.Replay(*cfg, &trace)
 	} else {

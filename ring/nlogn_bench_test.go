@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // BenchmarkNLogN measures simulator throughput (message deliveries per
@@ -16,7 +16,7 @@ import (
 func BenchmarkNLogN(b *testing.B) {
 	for _, alg := range []*elect.Algorithm{ring.HS, ring.Peterson, ring.Franklin} {
 		for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
-			for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random} {
+			for _, d := range []election.Delivery{election.FIFO, election.Sync, election.Random} {
 				name := fmt.Sprintf("%s/n=%d/delivery=%s", alg.Name, n, d)
 				b.Run(name, func(b *testing.B) {
 					if n > 100_000 && testing.Short() {

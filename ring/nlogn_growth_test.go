@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // TestNLogNGrowthOnBitReversalAndDecreasingRings measures HS, Peterson,
@@ -66,7 +66,7 @@ func TestNLogNGrowthOnBitReversalAndDecreasingRings(t *testing.T) {
 				if alg == ring.LCR && arrangement == "decreasing" && k > 12 {
 					continue
 				}
-				cfg := sim.Config{Algorithm: alg, IDs: nlIDs(t, arrangement, int(n), 1), Delivery: sim.FIFO}
+				cfg := election.Config{Algorithm: alg, IDs: nlIDs(t, arrangement, int(n), 1), Delivery: election.FIFO}
 				if alg == ring.Peterson {
 					cfg.Params = elect.Params{"variant": "tagged"}
 				}

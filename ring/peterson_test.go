@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
@@ -36,7 +37,7 @@ import (
 //     bound exactly (the notes' 2n*ceil(lg n) = 16 leaves out the last
 //     phase). Rounds 2 + 4 + 8 = 14.
 func TestPetersonSmallRingsExactCounts(t *testing.T) {
-	checkProbeRings(t, sim.Config{Algorithm: ring.Peterson, Params: elect.Params{"variant": "tagged"}, Seed: 5}, []probeRing{
+	checkProbeRings(t, election.Config{Algorithm: ring.Peterson, Params: elect.Params{"variant": "tagged"}, Seed: 5}, []probeRing{
 		{[]elect.ID{0}, 2, 0, 2},
 		{[]elect.ID{0, 1}, 8, 0, 6},
 		{[]elect.ID{0, 1, 2, 3}, 16, 0, 10},
@@ -52,7 +53,7 @@ func TestPetersonSmallRingsExactCounts(t *testing.T) {
 // algorithm promising the maximum's holder would be wrong here.
 func TestPetersonLeaderHoldsMaxNotOwnID(t *testing.T) {
 	for _, n := range []int{3, 4, 16, 100} {
-		res := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: nlIDs(t, "increasing", n, 1), Delivery: sim.FIFO,
+		res := nlRun(t, election.Config{Algorithm: ring.Peterson, IDs: nlIDs(t, "increasing", n, 1), Delivery: election.FIFO,
 			Params: elect.Params{"variant": "tagged"}, Announce: true})
 		if res.LeaderID != 0 {
 			t.Errorf("n=%d: leader ID %d, want 0 (node 0 adopts the maximum in phase 0)", n, res.LeaderID)
@@ -86,17 +87,17 @@ func TestPetersonTaggedOnRandomRings(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range nlSeeds() {
 			idList := nlIDs(t, "random", n, uint64(77*n+s))
-			ref := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: sim.FIFO, Params: params})
+			ref := nlRun(t, election.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: election.FIFO, Params: params})
 			probes := ref.MessagesByType["probe"]
 			if probes%int64(2*n) != 0 || probes/int64(2*n) > int64(nlFloorLog2(n)+1) {
 				t.Fatalf("n=%d ids %v: %d probes is not 2n times at most floor(lg n)+1 phases", n, idList, probes)
 			}
-			two := nlRun(t, sim.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: sim.FIFO})
+			two := nlRun(t, election.Config{Algorithm: ring.Franklin, IDs: idList, Delivery: election.FIFO})
 			if two.MessagesByType["probe"] != probes {
 				t.Fatalf("n=%d ids %v: peterson sends %d probes, franklin %d", n, idList, probes, two.MessagesByType["probe"])
 			}
 			for _, d := range nlDeliveries {
-				cfg := sim.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: d, Params: params,
+				cfg := election.Config{Algorithm: ring.Peterson, IDs: idList, Delivery: d, Params: params,
 					Wake: nlRandomWake(rng, n, 3), Seed: uint64(s), Announce: s%2 == 1}
 				res := nlRun(t, cfg)
 				if res.MessagesByType["probe"] != probes {
@@ -111,7 +112,7 @@ func TestPetersonTaggedOnRandomRings(t *testing.T) {
 // ("the phase arguments in the probe messages are useless if one has FIFO
 // channels", seed 001 §5.2.3). It runs correctly on FIFO deliveries, is
 // refused under random and newest-first delivery with a
-// *sim.AssumptionError, and when forced under random delivery it fails in
+// *election.AssumptionError, and when forced under random delivery it fails in
 // ways the monitor reports: over seeds 1..200 on random 16-rings there must
 // be runs with two leaders and runs whose leader records a wrong maximum,
 // and no run may end "elected" unless it really is correct (the monitor's
@@ -127,7 +128,7 @@ func TestPetersonUntaggedNeedsFIFO(t *testing.T) {
 	}
 	for _, d := range []string{"random", "newest-first"} {
 		_, err := scenario.Build(scenario.Spec{Algorithm: "peterson", N: 16, Delivery: d, Params: untagged})
-		var ae *sim.AssumptionError
+		var ae *election.AssumptionError
 		if !errors.As(err, &ae) || ae.Assumption != "FIFO channels" {
 			t.Errorf("%s: untagged variant not refused with a FIFO assumption error: %v", d, err)
 		}
@@ -135,7 +136,7 @@ func TestPetersonUntaggedNeedsFIFO(t *testing.T) {
 			t.Errorf("%s: tagged variant refused: %v", d, err)
 		}
 	}
-	outcomes := map[sim.Outcome]int{}
+	outcomes := map[election.Outcome]int{}
 	wrongMax := 0
 	for seed := uint64(1); seed <= 200; seed++ {
 		cfg, err := scenario.Build(scenario.Spec{Algorithm: "peterson", N: 16, Delivery: "random", Params: untagged, Seed: seed, Force: true})
@@ -148,7 +149,7 @@ func TestPetersonUntaggedNeedsFIFO(t *testing.T) {
 		}
 		outcomes[res.Outcome]++
 		for _, c := range res.Checks {
-			if res.Outcome == sim.OutcomeElected && !c.Holds {
+			if res.Outcome == election.OutcomeElected && !c.Holds {
 				t.Fatalf("seed %d: outcome elected although %q fails", seed, c.Name)
 			}
 			if c.Name == "leader knows the max ID" && !c.Holds {
@@ -157,7 +158,7 @@ func TestPetersonUntaggedNeedsFIFO(t *testing.T) {
 		}
 	}
 	t.Logf("untagged peterson, forced, random delivery, n=16, seeds 1..200: %v; leader recorded a wrong max in %d", outcomes, wrongMax)
-	if outcomes[sim.MultipleLeaders] == 0 || wrongMax == 0 {
+	if outcomes[election.MultipleLeaders] == 0 || wrongMax == 0 {
 		t.Errorf("forced untagged runs never failed visibly (%v): the FIFO assumption would be unnecessary", outcomes)
 	}
 }
@@ -170,7 +171,7 @@ func TestPetersonMessagesTwoNFloorLgNPlusTwoN(t *testing.T) {
 	params := elect.Params{"variant": "tagged"}
 	for _, arrangement := range []string{"increasing", "decreasing", "bit-reversal", "random"} {
 		for _, n := range []int{4, 64, 512, 4096} {
-			res := nlRun(t, sim.Config{Algorithm: ring.Peterson, IDs: nlIDs(t, arrangement, n, 2), Delivery: sim.FIFO, Params: params})
+			res := nlRun(t, election.Config{Algorithm: ring.Peterson, IDs: nlIDs(t, arrangement, n, 2), Delivery: election.FIFO, Params: params})
 			bound := int64(2*n*nlFloorLog2(n) + 2*n)
 			got := res.MessagesByType["probe"]
 			if got > bound {

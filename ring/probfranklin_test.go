@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 )
 
 // pfRounds replays the draws of a ring of n <= 3 processes, where every
 // active process's two nearest active neighbours are all the others: each
 // round the active processes draw 1 + Int64N(k) from their own streams
-// (sim.Stream(seed, "node", i), as the simulator hands them out) and those
+// (election.Stream(seed, "node", i), as the simulator hands them out) and those
 // holding the largest id survive; the round with one active process is the
 // last. It returns the rounds and the last process.
 func pfRounds(seed uint64, n int, k int64) (rounds, leader int) {
 	rngs := make([]*rand.Rand, n)
 	active := make([]int, n)
 	for i := range rngs {
-		rngs[i] = sim.Stream(seed, "node", uint64(i))
+		rngs[i] = election.Stream(seed, "node", uint64(i))
 		active[i] = i
 	}
 	for {
@@ -56,7 +56,7 @@ func TestProbFranklinSmallRingsFollowTheDraws(t *testing.T) {
 			for seed := uint64(1); seed <= 60; seed++ {
 				rounds, leader := pfRounds(seed, n, k)
 				for _, d := range nlDeliveries {
-					cfg := sim.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: d, Seed: seed,
+					cfg := election.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: d, Seed: seed,
 						Params: elect.Params{"k": itoa(k)}}
 					res := nlRun(t, cfg)
 					if res.MessagesByType["election"] != int64(2*n*rounds) || res.LeaderIndex != leader || res.MessagesByType["leader"] != int64(n) {
@@ -79,7 +79,7 @@ func TestProbFranklinMeanRoundsOnSmallRings(t *testing.T) {
 	for _, n := range []int{2, 3} {
 		var sum, sq float64
 		for seed := uint64(1); seed <= trials; seed++ {
-			res := nlRun(t, sim.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: sim.Random,
+			res := nlRun(t, election.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: election.Random,
 				Seed: 7000 + seed, Params: elect.Params{"k": "n"}})
 			r := float64(res.MessagesByType["election"]) / float64(2*n)
 			sum += r
@@ -104,7 +104,7 @@ func TestProbFranklinOnAnonymousRings(t *testing.T) {
 	for _, n := range nlSizes {
 		for s := range 3 {
 			for _, d := range nlDeliveries {
-				cfg := sim.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: d,
+				cfg := election.Config{Algorithm: ring.ProbabilisticFranklin, IDs: make([]elect.ID, n), Delivery: d,
 					Wake: nlRandomWake(rng, n, 3), Seed: uint64(100*n + s), Params: elect.Params{"k": "n"}}
 				res := nlRun(t, cfg)
 				if e := res.MessagesByType["election"]; e%int64(2*n) != 0 || res.MessagesByType["leader"] != int64(n) {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -18,7 +18,7 @@ import (
 func BenchmarkRandomizedAndSynchronousRings(b *testing.B) {
 	type setup struct {
 		alg      *elect.Algorithm
-		delivery sim.Delivery
+		delivery election.Delivery
 		ids      func(n int) []elect.ID
 		params   elect.Params
 	}
@@ -30,10 +30,10 @@ func BenchmarkRandomizedAndSynchronousRings(b *testing.B) {
 		return ids
 	}
 	setups := []setup{
-		{ring.LCRRandom, sim.FIFO, decreasing, elect.Params{"bits": "32"}},
-		{ring.ItaiRodeh, sim.FIFO, func(n int) []elect.ID { return make([]elect.ID, n) }, nil},
-		{ring.SlowFast, sim.Sync, func(n int) []elect.ID { return nlIDsPerm(n) }, elect.Params{"variant": "prose"}},
-		{ring.TimeSlice, sim.Sync, func(n int) []elect.ID {
+		{ring.LCRRandom, election.FIFO, decreasing, elect.Params{"bits": "32"}},
+		{ring.ItaiRodeh, election.FIFO, func(n int) []elect.ID { return make([]elect.ID, n) }, nil},
+		{ring.SlowFast, election.Sync, func(n int) []elect.ID { return nlIDsPerm(n) }, elect.Params{"variant": "prose"}},
+		{ring.TimeSlice, election.Sync, func(n int) []elect.ID {
 			ids := nlIDsPerm(n)
 			for i := range ids {
 				ids[i] += 1_000_000_000
@@ -44,7 +44,7 @@ func BenchmarkRandomizedAndSynchronousRings(b *testing.B) {
 	for _, s := range setups {
 		for _, n := range []int{1_000, 10_000, 100_000} {
 			b.Run(fmt.Sprintf("%s/n=%d", s.alg.Name, n), func(b *testing.B) {
-				cfg := sim.Config{Algorithm: s.alg, Graph: topology.NewRing(n), IDs: s.ids(n), Delivery: s.delivery, Params: s.params, Announce: s.alg.Model.Announce == elect.AlwaysAnnounce}
+				cfg := election.Config{Algorithm: s.alg, Graph: topology.NewRing(n), IDs: s.ids(n), Delivery: s.delivery, Params: s.params, Announce: s.alg.Model.Announce == elect.AlwaysAnnounce}
 				benchSim(b, cfg, true)
 			})
 		}

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 var slowFastProse = elect.Params{"variant": "prose"}
@@ -37,9 +37,9 @@ var slowFastProse = elect.Params{"variant": "prose"}
 // 6, 7, 0: 6. The winner is the smallest initiator ID, 3, not the smallest
 // ID (2, node 4's, a relay).
 func TestSlowFastHandWorkedStaggeredWakeUps(t *testing.T) {
-	res := nlRun(t, sim.Config{
-		Algorithm: ring.SlowFast, IDs: []elect.ID{9, 3, 7, 5, 2, 8, 4, 6}, Delivery: sim.Sync, Params: slowFastProse,
-		Wake: []sim.Wake{{Node: 1, At: 0}, {Node: 3, At: 1}, {Node: 5, At: 2}, {Node: 6, At: 0}},
+	res := nlRun(t, election.Config{
+		Algorithm: ring.SlowFast, IDs: []elect.ID{9, 3, 7, 5, 2, 8, 4, 6}, Delivery: election.Sync, Params: slowFastProse,
+		Wake: []election.Wake{{Node: 1, At: 0}, {Node: 3, At: 1}, {Node: 5, At: 2}, {Node: 6, At: 0}},
 	})
 	if res.LeaderIndex != 1 || res.MessagesByType["fast"] != 8 || res.MessagesByType["slow"] != 6 || res.Time != 50 {
 		t.Errorf("leader node %d, messages %v, time %v; want node 1, fast 8 slow 6, time 50", res.LeaderIndex, res.MessagesByType, res.Time)
@@ -66,7 +66,7 @@ func TestSlowFastHandWorkedStaggeredWakeUps(t *testing.T) {
 // for every other ID v at most (n-2)/2^(v-m) slow hops before the winner
 // overtakes it, at most n-2 in all) and the slides' 5n hold.
 func TestSlowFastSimultaneousStartCanExceedTwoN(t *testing.T) {
-	res := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 2, 3, 1, 4, 5}, Delivery: sim.Sync, Params: slowFastProse})
+	res := nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 2, 3, 1, 4, 5}, Delivery: election.Sync, Params: slowFastProse})
 	if res.MessagesByType["fast"] != 6 || res.MessagesByType["slow"] != 7 || res.Time != 6 || res.LeaderIndex != 0 {
 		t.Errorf("messages %v, time %v, leader node %d; want fast 6 slow 7, time 6, node 0", res.MessagesByType, res.Time, res.LeaderIndex)
 	}
@@ -93,7 +93,7 @@ func TestSlowFastBoundFiveN(t *testing.T) {
 		for i, v := range rng.Perm(n) {
 			ids[i] = elect.ID(v + offset)
 		}
-		cfg := sim.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: sim.Sync, Params: slowFastProse, Seed: uint64(trial)}
+		cfg := election.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: election.Sync, Params: slowFastProse, Seed: uint64(trial)}
 		simultaneous := trial%3 == 0
 		if !simultaneous {
 			cfg.Wake = randomWake(rng, n, int64(2*n))
@@ -121,17 +121,17 @@ func TestSlowFastBoundFiveN(t *testing.T) {
 // (1 goes on to node 0, which drops it).
 func TestSlowFastLiteralActiveCaseStalls(t *testing.T) {
 	ids := []elect.ID{1, 2, 3}
-	lit := runAny(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: sim.Sync, Params: elect.Params{"variant": "literal"}})
-	if lit.Outcome != sim.NoLeader || lit.Messages != 3 {
+	lit := runAny(t, election.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: election.Sync, Params: elect.Params{"variant": "literal"}})
+	if lit.Outcome != election.NoLeader || lit.Messages != 3 {
 		t.Errorf("literal: outcome %s, %d messages; want no-leader, 3", lit.Outcome, lit.Messages)
 	}
-	prose := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: sim.Sync, Params: slowFastProse})
+	prose := nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: ids, Delivery: election.Sync, Params: slowFastProse})
 	if prose.Messages != 5 || prose.Time != 5 {
 		t.Errorf("prose: %d messages, time %v; want 5, 5", prose.Messages, prose.Time)
 	}
 	ids0 := []elect.ID{0, 2, 1, 3}
-	a := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: elect.Params{"variant": "literal"}})
-	b := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: sim.Sync, Params: slowFastProse})
+	a := nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: election.Sync, Params: elect.Params{"variant": "literal"}})
+	b := nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: ids0, Delivery: election.Sync, Params: slowFastProse})
 	if a.Messages != 7 || b.Messages != 8 || a.Time != 4 || b.Time != 4 {
 		t.Errorf("winner ID 0: literal %d messages in %v rounds, prose %d in %v; want 7 and 8 in 4", a.Messages, a.Time, b.Messages, b.Time)
 	}
@@ -143,13 +143,13 @@ func TestSlowFastLiteralActiveCaseStalls(t *testing.T) {
 // replaced by 0 in rounds 2 and 3; the run ends when 0 is back, at round
 // 1+3*2^0 = 4, after a handful of events.
 func TestSlowFastReplacedMessagesAreCancelled(t *testing.T) {
-	res := nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 40, 50, 60}, Delivery: sim.Sync, Params: slowFastProse})
+	res := nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 40, 50, 60}, Delivery: election.Sync, Params: slowFastProse})
 	if res.Time != 4 || res.Events > 20 {
 		t.Errorf("time %v, %d events; want 4 and no stale timer", res.Time, res.Events)
 	}
 	// IDs whose delay does not even fit in 64 bits are parked and replaced
 	// the same way.
-	res = nlRun(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 70, 100, 1 << 40}, Delivery: sim.Sync, Params: slowFastProse})
+	res = nlRun(t, election.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{0, 70, 100, 1 << 40}, Delivery: election.Sync, Params: slowFastProse})
 	if res.Time != 4 {
 		t.Errorf("time %v with huge IDs; want 4", res.Time)
 	}
@@ -176,9 +176,9 @@ func TestSlowFastRefusesRunsPastTheLastRound(t *testing.T) {
 	}
 	// Nodes 0 (ID 70) and 1 (ID 71) are active; node 1 makes 70 slow with a
 	// delay of 2^70 rounds, which no 64-bit round can hold.
-	res := runAny(t, sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{70, 71, 5}, Delivery: sim.Sync, Params: slowFastProse,
-		Wake: []sim.Wake{{Node: 0}, {Node: 1}}})
-	if res.Outcome != sim.OutcomeViolation || !strings.Contains(res.Violation, "time-overflow") {
+	res := runAny(t, election.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{70, 71, 5}, Delivery: election.Sync, Params: slowFastProse,
+		Wake: []election.Wake{{Node: 0}, {Node: 1}}})
+	if res.Outcome != election.OutcomeViolation || !strings.Contains(res.Violation, "time-overflow") {
 		t.Errorf("parked winner: outcome %s %q; want a time-overflow violation", res.Outcome, res.Violation)
 	}
 }
@@ -205,22 +205,22 @@ func TestSlowFastVariantParameter(t *testing.T) {
 //     which breaks the promise of the smallest initiator ID (the monitor
 //     reports wrong-leader), since node 1 did wake spontaneously.
 func TestSlowFastWakeReadings(t *testing.T) {
-	cfg := func(wake string) sim.Config {
-		return sim.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{3, 1, 2}, Delivery: sim.Sync,
-			Params: elect.Params{"variant": "prose", "wake": wake}, Wake: []sim.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
+	cfg := func(wake string) election.Config {
+		return election.Config{Algorithm: ring.SlowFast, IDs: []elect.ID{3, 1, 2}, Delivery: election.Sync,
+			Params: elect.Params{"variant": "prose", "wake": wake}, Wake: []election.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
 	}
 	prose := nlRun(t, cfg("prose"))
 	if prose.LeaderID != 1 || prose.MessagesByType["fast"] != 3 || prose.MessagesByType["slow"] != 1 || prose.Time != 5 {
 		t.Errorf("prose: leader ID %d, messages %v, time %v; want ID 1, fast 3 slow 1, time 5", prose.LeaderID, prose.MessagesByType, prose.Time)
 	}
 	literal := runAny(t, cfg("literal"))
-	if literal.Leaders != 1 || literal.LeaderID != 3 || literal.Messages != 3 || literal.Time != 3 || literal.Outcome != sim.OutcomeViolation {
+	if literal.Leaders != 1 || literal.LeaderID != 3 || literal.Messages != 3 || literal.Time != 3 || literal.Outcome != election.OutcomeViolation {
 		t.Errorf("literal: %d leaders, leader ID %d, %d messages, time %v, outcome %s; want ID 3 alone, 3 messages, time 3, violation",
 			literal.Leaders, literal.LeaderID, literal.Messages, literal.Time, literal.Outcome)
 	}
 	// With every node waking at round 0 no message arrives in a waking
 	// round: the readings are the same run.
-	all := func(wake string) sim.Config {
+	all := func(wake string) election.Config {
 		c := cfg(wake)
 		c.Wake = nil
 		return c

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim"
 )
 
 // TestTimeSliceSmallRingsExactCounts follows the slides (seed 003, "A
@@ -35,7 +35,7 @@ func TestTimeSliceSmallRingsExactCounts(t *testing.T) {
 		{[]elect.ID{9}, 0, 10},
 	}
 	for _, tc := range cases {
-		res := nlRun(t, sim.Config{Algorithm: ring.TimeSlice, IDs: tc.ids, Delivery: sim.Sync, Announce: true})
+		res := nlRun(t, election.Config{Algorithm: ring.TimeSlice, IDs: tc.ids, Delivery: election.Sync, Announce: true})
 		if res.LeaderIndex != tc.leader || res.Messages != int64(len(tc.ids)) || res.Time != tc.time || !res.AllKnowLeader {
 			t.Errorf("ids %v: leader node %d, %d messages, time %v, all know %v; want node %d, %d, %v, true",
 				tc.ids, res.LeaderIndex, res.Messages, res.Time, res.AllKnowLeader, tc.leader, len(tc.ids), tc.time)
@@ -65,7 +65,7 @@ func TestTimeSliceExactlyNMessagesOnRandomRings(t *testing.T) {
 				}
 			}
 		}
-		nlRun(t, sim.Config{Algorithm: ring.TimeSlice, IDs: ids, Delivery: sim.Sync, Announce: true, Seed: uint64(trial)})
+		nlRun(t, election.Config{Algorithm: ring.TimeSlice, IDs: ids, Delivery: election.Sync, Announce: true, Seed: uint64(trial)})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -71,7 +72,7 @@ func (m MemoryEstimate) Total() float64 {
 // most it may send in a whole run) and, as an estimate, one per directed
 // link (what an instant of a run whose nodes all send on every port, like
 // all-to-all, holds).
-func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery sim.Delivery) MemoryEstimate {
+func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery) MemoryEstimate {
 	nn := float64(n)
 	var m MemoryEstimate
 	m.Nodes = nn * float64(sim.NodeBytes(alg, params)+engineBytesPerNode)
@@ -88,7 +89,7 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 	edges := estimateEdges(topo, nn, fileEdges)
 	m.InFlight = 2 * edges
 	ctx := elect.BoundContext{
-		N: n, Edges: int(min(edges, math.MaxInt32)), Initiators: n, Announce: announce, Sync: delivery == sim.Sync,
+		N: n, Edges: int(min(edges, math.MaxInt32)), Initiators: n, Announce: announce, Sync: delivery == election.Sync,
 		AllAtZero: true, MinID: 0, MaxID: elect.ID(n - 1), MinInitiatorID: 0, Params: params,
 	}
 	if b, ok := MessageBound(alg, ctx); ok {
@@ -202,7 +203,7 @@ func MessageBound(alg *elect.Algorithm, c elect.BoundContext) (bound float64, ok
 
 // checkMemory refuses, before anything is allocated, a run of s that would
 // not fit in its memory limit, with the estimate and the limit.
-func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string, announce bool, delivery sim.Delivery) error {
+func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string, announce bool, delivery election.Delivery) error {
 	limit := s.MemLimit
 	if limit <= 0 {
 		limit = DefaultMemLimit()

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // Record is one run as `elect run --json` and sweeps print it: the
@@ -33,7 +34,7 @@ type Record struct {
 	Runtime string `json:"runtime,omitempty"`
 	// WallSeconds is the run's wall-clock time on runtimes with real timing.
 	WallSeconds float64 `json:"wall_seconds,omitempty"`
-	*sim.Result
+	*election.Result
 }
 
 // Run builds and runs s on its runtime. A panic of the algorithm's code
@@ -50,7 +51,7 @@ func Run(s Spec) (rec *Record, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var res *sim.Result
+	var res *election.Result
 	runtime := s.Runtime
 	start := time.Now()
 	switch {
@@ -91,8 +92,8 @@ func PanicRecord(s Spec, p any) *Record {
 		Algorithm: s.Algorithm, N: s.N, Seed: s.Seed, IDs: ids,
 		Topology: s.Topology, Timing: s.Timing, Delivery: s.Delivery,
 		Announce: s.Announce, Forced: s.Force,
-		Result: &sim.Result{
-			Outcome: sim.OutcomeViolation, Violation: fmt.Sprintf("panic: the run panicked: %v", p),
+		Result: &election.Result{
+			Outcome: election.OutcomeViolation, Violation: fmt.Sprintf("panic: the run panicked: %v", p),
 			LeaderIndex: -1, LeaderID: -1, MessagesByType: map[string]int64{},
 		},
 	}
@@ -106,9 +107,9 @@ func PanicRecord(s Spec, p any) *Record {
 }
 
 // NewRecord describes the run of cfg (built from s) that gave res.
-func NewRecord(s Spec, cfg *sim.Config, res *sim.Result) *Record {
+func NewRecord(s Spec, cfg *election.Config, res *election.Result) *Record {
 	timing := "async"
-	if cfg.Delivery == sim.Sync {
+	if cfg.Delivery == election.Sync {
 		timing = "sync"
 	}
 	idText := s.IDs
@@ -133,7 +134,7 @@ func NewRecord(s Spec, cfg *sim.Config, res *sim.Result) *Record {
 
 // Succeeded reports whether the run elected as promised and every check held.
 func (r *Record) Succeeded() bool {
-	if r.Result == nil || r.Outcome != sim.OutcomeElected {
+	if r.Result == nil || r.Outcome != election.OutcomeElected {
 		return false
 	}
 	for _, c := range r.Checks {

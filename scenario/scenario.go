@@ -15,8 +15,8 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ids"
-	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
 
@@ -31,7 +31,7 @@ type Spec struct {
 	IDs        string // ids.Parse form; "" is random
 	Topology   string // topology.Parse form; "" is the algorithm's natural one
 	Timing     string // "sync", "async" or "" (the algorithm's own)
-	Delivery   string // sim.ParseDelivery form; "" follows the timing
+	Delivery   string // election.ParseDelivery form; "" follows the timing
 	Initiators string // "all", "K" (K random nodes), "nodes:I,J@T,..."; "" is all
 	Announce   bool
 	Params     map[string]string
@@ -40,12 +40,12 @@ type Spec struct {
 	MaxEvents  int64
 	MaxTime    int64
 	Trace      io.Writer
-	// TraceLimit is the trace's size limit in bytes (sim.Config.TraceLimit;
+	// TraceLimit is the trace's size limit in bytes (election.Config.TraceLimit;
 	// 0: none).
 	TraceLimit int64
-	// Progress is the simulator's progress report (sim.Config.Progress);
+	// Progress is the simulator's progress report (election.Config.Progress);
 	// the other runtimes do not call it.
-	Progress func(sim.Progress) bool
+	Progress func(election.Progress) bool
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
 	// the plain reference engine; "goroutines", one goroutine per node
 	// (package live).
@@ -75,8 +75,8 @@ func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 
 // Build validates s and returns the simulator configuration it describes.
 // Configurations that break the algorithm's model are refused with a
-// *sim.AssumptionError unless s.Force is set.
-func Build(s Spec) (*sim.Config, error) {
+// *election.AssumptionError unless s.Force is set.
+func Build(s Spec) (*election.Config, error) {
 	cat := s.Catalog
 	if cat == nil {
 		cat = catalog.Default()
@@ -105,13 +105,13 @@ func Build(s Spec) (*sim.Config, error) {
 	switch s.Runtime {
 	case "", "sim", "reference":
 	case "goroutines":
-		if delivery != sim.Sync && delivery != sim.FIFO {
+		if delivery != election.Sync && delivery != election.FIFO {
 			return nil, errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for a synchronous algorithm); %s delivery exists only in the simulator", delivery)
 		}
 	default:
 		return nil, errorf("unknown runtime %q%s; use one of %s", s.Runtime, Suggest(s.Runtime, Runtimes), strings.Join(Runtimes, ", "))
 	}
-	if s.Replay != nil && delivery == sim.NewestFirst {
+	if s.Replay != nil && delivery == election.NewestFirst {
 		return nil, errorf("a replay follows its record's order: use --delivery fifo, sync, or random for a record of non-FIFO links")
 	}
 	params, err := resolveParams(alg, s.Params)
@@ -137,7 +137,7 @@ func Build(s Spec) (*sim.Config, error) {
 	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
 		return nil, err
 	}
-	g, err := topology.Parse(topoSpec, s.N, sim.Stream(s.Seed, "topology", 0))
+	g, err := topology.Parse(topoSpec, s.N, election.Stream(s.Seed, "topology", 0))
 	if err != nil {
 		var unknown *topology.UnknownError
 		if errors.As(err, &unknown) {
@@ -148,7 +148,7 @@ func Build(s Spec) (*sim.Config, error) {
 		}
 		return nil, errorf("%v", err)
 	}
-	idList, err := idSpec.Generate(g.N, sim.Stream(s.Seed, "ids", 0))
+	idList, err := idSpec.Generate(g.N, election.Stream(s.Seed, "ids", 0))
 	if err != nil {
 		return nil, errorf("%v", err)
 	}
@@ -156,11 +156,11 @@ func Build(s Spec) (*sim.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &sim.Config{
+	cfg := &election.Config{
 		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
 		Announce: announce, Params: params, Seed: s.Seed,
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
-		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == sim.Sync,
+		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == election.Sync,
 	}
 	if alg.CheckRun != nil {
 		if err := alg.CheckRun(cfg.BoundContext()); err != nil {
@@ -171,7 +171,7 @@ func Build(s Spec) (*sim.Config, error) {
 		if !s.Force {
 			return nil, err
 		}
-		if s.MaxEvents == 0 || s.MaxEvents == sim.DefaultMaxEvents {
+		if s.MaxEvents == 0 || s.MaxEvents == election.DefaultMaxEvents {
 			cfg.MaxEvents = ForcedEventLimit(alg, cfg.BoundContext())
 		}
 	}
@@ -188,7 +188,7 @@ func ForcedEventLimit(alg *elect.Algorithm, c elect.BoundContext) int64 {
 	if b, ok := MessageBound(alg, c); ok {
 		limit = 100 * (b + float64(c.N))
 	}
-	return int64(max(1e6, min(limit, float64(sim.DefaultMaxEvents))))
+	return int64(max(1e6, min(limit, float64(election.DefaultMaxEvents))))
 }
 
 // naturalTopology is the topology an algorithm runs on when none is named.
@@ -208,35 +208,35 @@ func naturalTopology(m elect.Model) string {
 // chooseDelivery resolves --timing and --delivery against each other and the
 // algorithm: sync timing is the sync delivery; async defaults to fifo; with
 // neither, an algorithm that runs asynchronously gets fifo, else sync.
-func chooseDelivery(alg *elect.Algorithm, timing, delivery string) (sim.Delivery, error) {
+func chooseDelivery(alg *elect.Algorithm, timing, delivery string) (election.Delivery, error) {
 	switch timing {
 	case "", "sync", "async":
 	default:
 		return 0, errorf("unknown timing %q; use sync or async", timing)
 	}
 	if delivery != "" {
-		d, err := sim.ParseDelivery(delivery)
+		d, err := election.ParseDelivery(delivery)
 		if err != nil {
-			return 0, errorf("unknown delivery model %q%s; use one of %s", delivery, Suggest(delivery, strings.Split(sim.DeliveryNames(), ", ")), sim.DeliveryNames())
+			return 0, errorf("unknown delivery model %q%s; use one of %s", delivery, Suggest(delivery, strings.Split(election.DeliveryNames(), ", ")), election.DeliveryNames())
 		}
-		if timing == "sync" && d != sim.Sync {
+		if timing == "sync" && d != election.Sync {
 			return 0, errorf("--timing sync needs --delivery sync, not %s", d)
 		}
-		if timing == "async" && d == sim.Sync {
+		if timing == "async" && d == election.Sync {
 			return 0, errorf("--timing async needs an asynchronous delivery model, not sync; use one of fifo, random, random-fifo, newest-first")
 		}
 		return d, nil
 	}
 	switch timing {
 	case "sync":
-		return sim.Sync, nil
+		return election.Sync, nil
 	case "async":
-		return sim.FIFO, nil
+		return election.FIFO, nil
 	}
 	if alg.Model.Async {
-		return sim.FIFO, nil
+		return election.FIFO, nil
 	}
-	return sim.Sync, nil
+	return election.Sync, nil
 }
 
 // resolveParams checks the given parameters against the algorithm's
@@ -279,13 +279,13 @@ func resolveParams(alg *elect.Algorithm, given map[string]string) (elect.Params,
 // ""), "K" (K distinct nodes chosen at random with the run's seed), or
 // "nodes:I,J,..." with optional wake-up times "I@T". The result is nil for
 // all nodes at time 0, otherwise sorted by node index.
-func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
+func ParseInitiators(spec string, n int, seed uint64) ([]election.Wake, error) {
 	const usage = "use all, K (K random initiators), or nodes:I,J,... with optional wake-up times I@T"
 	switch {
 	case spec == "" || spec == "all":
 		return nil, nil
 	case strings.HasPrefix(spec, "nodes:"):
-		var wake []sim.Wake
+		var wake []election.Wake
 		seen := make(map[int]bool)
 		for _, f := range strings.Split(strings.TrimPrefix(spec, "nodes:"), ",") {
 			node, at, hasAt := strings.Cut(strings.TrimSpace(f), "@")
@@ -297,7 +297,7 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 				return nil, errorf("initiator %d is listed twice", i)
 			}
 			seen[i] = true
-			w := sim.Wake{Node: i}
+			w := election.Wake{Node: i}
 			if hasAt {
 				t, err := strconv.ParseInt(at, 10, 64)
 				if err != nil || t < 0 || t > 1<<40 {
@@ -307,7 +307,7 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 			}
 			wake = append(wake, w)
 		}
-		slices.SortFunc(wake, func(a, b sim.Wake) int { return a.Node - b.Node })
+		slices.SortFunc(wake, func(a, b election.Wake) int { return a.Node - b.Node })
 		return wake, nil
 	}
 	k, err := strconv.Atoi(spec)
@@ -317,12 +317,12 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 	if k < 1 || k > n {
 		return nil, errorf("%d initiators asked for, but there must be 1..n = 1..%d", k, n)
 	}
-	rng := sim.Stream(seed, "initiators", 0)
+	rng := election.Stream(seed, "initiators", 0)
 	perm := rng.Perm(n)[:k]
 	slices.Sort(perm)
-	wake := make([]sim.Wake, k)
+	wake := make([]election.Wake, k)
 	for i, node := range perm {
-		wake[i] = sim.Wake{Node: node}
+		wake[i] = election.Wake{Node: node}
 	}
 	return wake, nil
 }
@@ -331,6 +331,6 @@ func ParseInitiators(spec string, n int, seed uint64) ([]sim.Wake, error) {
 // a failure of the machine, such as an unwritable file).
 func IsUserError(err error) bool {
 	var se *Error
-	var ae *sim.AssumptionError
+	var ae *election.AssumptionError
 	return errors.As(err, &se) || errors.As(err, &ae)
 }

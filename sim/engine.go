@@ -6,25 +6,26 @@ import (
 	"sync"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
 // engine is the state of one run of the fast simulator. It is the Env of
 // every node (env.go): current is the node whose input is being handled.
 type engine struct {
-	cfg   *Config
+	cfg   *election.Config
 	alg   *elect.Algorithm
 	g     *topology.Graph
 	n     int
 	ids   []elect.ID
 	env   elect.Env
-	mon   *Monitor
+	mon   *election.Monitor
 	nodes nodeStore // where the nodes and their statuses live (nodes.go)
 
 	uniRing  bool
 	fastRing bool  // a ring under unit or random delays: send's fast path
 	ringN    int32 // n on rings (neighbours computed inline), else 0
-	delivery Delivery
+	delivery election.Delivery
 
 	now        int64
 	unit       int64 // ticks per round or time unit
@@ -35,7 +36,7 @@ type engine struct {
 	stackDepth []int64    // causal depth of each stacked delivery
 	timers     timedHeap
 	seq        uint64
-	delayRng   *rand.PCG // delays are its outputs mod 1024, as Stream's Uint64N(1024) would give
+	delayRng   *rand.PCG // delays are its outputs mod 1024, as election.Stream's Uint64N(1024) would give
 	linkLast   []int64   // random-fifo: latest arrival per port
 	linkLastM  map[int64]int64
 	// maxEvents is where the event count next needs attention: the event
@@ -57,15 +58,15 @@ type engine struct {
 	typeCounts []int64
 	events     int64
 	stepLimit  bool
-	stopped    bool // Config.Progress stopped the run
+	stopped    bool // election.Config.Progress stopped the run
 	rngs       []*rand.Rand
 	// cancelSeq[i]: node i's timers created at or before this sequence
 	// number are cancelled (nil until a node cancels).
 	cancelSeq []uint64
-	trace     *Tracer
+	trace     *election.Tracer
 }
 
-func newEngine(cfg *Config) (*engine, error) {
+func newEngine(cfg *election.Config) (*engine, error) {
 	if err := cfg.CheckConfig(cfg.Delivery.Unit()); err != nil {
 		return nil, err
 	}
@@ -85,45 +86,45 @@ func newEngine(cfg *Config) (*engine, error) {
 		unit:       cfg.Delivery.Unit(),
 	}
 	if e.maxEvents <= 0 {
-		e.maxEvents = DefaultMaxEvents
+		e.maxEvents = election.DefaultMaxEvents
 	}
 	e.eventLimit = e.maxEvents
 	if cfg.Progress != nil {
-		e.maxEvents = min(e.eventLimit, ProgressEvents)
+		e.maxEvents = min(e.eventLimit, election.ProgressEvents)
 	}
 	if cfg.Trace != nil {
-		e.trace = NewTracer(cfg.Trace, cfg, e.traceClock)
-		if cfg.Delivery != NewestFirst {
+		e.trace = election.NewTracer(cfg.Trace, cfg, e.traceClock)
+		if cfg.Delivery != election.NewestFirst {
 			e.trace.SetUnit(e.unit) // traceClock gives ticks
 		}
 	}
-	e.mon = NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
+	e.mon = election.NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
 		// A traced run's sends all take sendSlow, which writes them.
-		e.fastRing = (cfg.Delivery == Sync || cfg.Delivery == FIFO || cfg.Delivery == Random) && e.trace == nil
+		e.fastRing = (cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO || cfg.Delivery == election.Random) && e.trace == nil
 	}
 	switch cfg.Delivery {
-	case Sync, FIFO:
+	case election.Sync, election.FIFO:
 		e.due, e.soon = buf.due[:0], buf.soon[:0]
 		if e.due == nil {
 			e.due = make([]delivery, 0, min(n, 1<<18))
 			e.soon = make([]delivery, 0, min(n, 1<<18))
 		}
-	case Random, RandomFIFO:
+	case election.Random, election.RandomFIFO:
 		e.wheel = buf.wheel // empty, its buckets' arrays kept
 		if e.wheel == nil {
 			e.wheel = newWheel(randomDelayTicks)
 		}
-		e.delayRng = streamSource(cfg.Seed, "delivery", 0)
-		if cfg.Delivery == RandomFIFO {
+		e.delayRng = election.StreamSource(cfg.Seed, "delivery", 0)
+		if cfg.Delivery == election.RandomFIFO {
 			if p := g.Ports(); p <= 1<<24 {
 				e.linkLast = make([]int64, p)
 			} else {
 				e.linkLastM = make(map[int64]int64)
 			}
 		}
-	case NewestFirst:
+	case election.NewestFirst:
 		e.depth = make([]int64, n)
 	}
 	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/e.unit {
@@ -143,7 +144,7 @@ func newEngine(cfg *Config) (*engine, error) {
 
 // traceClock is the time a trace line is stamped with.
 func (e *engine) traceClock() int64 {
-	if e.delivery == NewestFirst {
+	if e.delivery == election.NewestFirst {
 		return e.maxDepth
 	}
 	return e.now
@@ -178,9 +179,10 @@ func grow[T any](s []T, n int) []T {
 func (e *engine) releaseBuffers() {
 	b := e.buf
 	e.nodes.release(b)
-	clear(e.mon.decisions)
-	clear(e.mon.knows)
-	b.decisions, b.knows = e.mon.decisions, e.mon.knows
+	decisions, knows := e.mon.Arrays()
+	clear(decisions)
+	clear(knows)
+	b.decisions, b.knows = decisions, knows
 	if e.due != nil {
 		b.due, b.soon = e.due[:0], e.soon[:0]
 	}
@@ -208,9 +210,9 @@ func (e *engine) loop() {
 		e.fire(timed{ord: kindWake << 56, node: int32(i)})
 	}
 	switch e.delivery {
-	case Sync, FIFO:
+	case election.Sync, election.FIFO:
 		e.unitLoop()
-	case Random, RandomFIFO:
+	case election.Random, election.RandomFIFO:
 		e.wheelLoop()
 	default:
 		e.stackLoop()
@@ -419,11 +421,11 @@ func (e *engine) checkpoint() bool {
 	for _, c := range e.typeCounts {
 		sent += c
 	}
-	if !e.cfg.Progress(Progress{Events: e.events, Messages: sent, Time: float64(e.now) / float64(e.unit)}) {
+	if !e.cfg.Progress(election.Progress{Events: e.events, Messages: sent, Time: float64(e.now) / float64(e.unit)}) {
 		e.stopped = true
 		return false
 	}
-	e.maxEvents = min(e.eventLimit, e.events+ProgressEvents)
+	e.maxEvents = min(e.eventLimit, e.events+election.ProgressEvents)
 	return true
 }
 
@@ -497,22 +499,22 @@ func (e *engine) cancelled(t *timed) bool {
 }
 
 // view is how the monitor reads the nodes to check symmetry.
-func (e *engine) view() NodeView {
-	return NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes.node(int32(i)) }, SameStatus: func(i int) bool {
+func (e *engine) view() election.NodeView {
+	return election.NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes.node(int32(i)) }, SameStatus: func(i int) bool {
 		return (*e.nodes.st(int32(i))^*e.nodes.st(0))&(statusWoken|statusHalted) == 0
 	}}
 }
 
 // finish ends the run: the monitor's result from what the engine measured.
-func (e *engine) finish() *Result {
+func (e *engine) finish() *election.Result {
 	if e.cfg.DetectSymmetry {
 		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Stopped: e.stopped}
+	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Stopped: e.stopped}
 	for i := range e.n {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, e.nodes.sent(int32(i)))
 	}
-	if e.delivery == NewestFirst {
+	if e.delivery == election.NewestFirst {
 		end.Time = float64(e.maxDepth)
 	} else {
 		end.Time = float64(e.lastAt) / float64(e.unit)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 )
 
 // The engine is the elect.Env of every node: current is the node whose
@@ -77,7 +78,7 @@ func (e *engine) Rand() *rand.Rand {
 	}
 	r := e.rngs[e.current]
 	if r == nil {
-		r = Stream(e.cfg.Seed, "node", uint64(e.current))
+		r = election.Stream(e.cfg.Seed, "node", uint64(e.current))
 		e.rngs[e.current] = r
 	}
 	return r
@@ -127,12 +128,12 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 	}
 	var at int64
 	switch e.delivery {
-	case Sync, FIFO:
+	case election.Sync, election.FIFO:
 		e.soon = appendDelivery(e.soon, to, q, m)
 		return
-	case Random:
+	case election.Random:
 		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
-	case RandomFIFO:
+	case election.RandomFIFO:
 		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
 		k := e.g.PortIndex(i, p)
 		if e.linkLast != nil {
@@ -142,7 +143,7 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 			at = max(at, e.linkLastM[k])
 			e.linkLastM[k] = at
 		}
-	case NewestFirst:
+	case election.NewestFirst:
 		e.stack = append(e.stack, delivery{to: to, port: q, msg: m})
 		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -18,7 +19,7 @@ func ExampleRun() {
 	for i := range ids {
 		ids[i] = elect.ID(n - 1 - i)
 	}
-	res, err := sim.Run(sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: sim.FIFO, Seed: 1})
+	res, err := sim.Run(election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: election.FIFO, Seed: 1})
 	if err != nil {
 		panic(err)
 	}

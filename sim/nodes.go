@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
@@ -81,7 +82,7 @@ var arrayPools sync.Map
 const touchBytes = 2 << 20
 
 // build builds the nodes of cfg.
-func (s *nodeStore) build(cfg *Config, buf *buffers) {
+func (s *nodeStore) build(cfg *election.Config, buf *buffers) {
 	alg, n := cfg.Algorithm, cfg.Graph.N
 	info := cfg.NodeInfos()
 	nodeBytes := uintptr(32) // an interface value and a small node, at least
@@ -96,7 +97,7 @@ func (s *nodeStore) build(cfg *Config, buf *buffers) {
 			// tenth of a short run's time goes into building its nodes).
 			init, one, ids := alg.Init, info(0), cfg.IDs
 			regular := cfg.Graph.Kind != topology.General
-			weights := cfg.portWeights()
+			weights := cfg.PortWeights()
 			for i := range n {
 				one.ID = ids[i]
 				if !regular {
@@ -135,7 +136,7 @@ func (s *nodeStore) build(cfg *Config, buf *buffers) {
 		// buckets of random delays (distances tried on HS and Franklin at
 		// n = 10^6: 4, 8, 16).
 		s.touchAhead = 4
-		if cfg.Delivery == Sync || cfg.Delivery == FIFO {
+		if cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO {
 			s.touchAhead = 16
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
@@ -27,7 +28,7 @@ func TestNodeArrayLayout(t *testing.T) {
 			for i := range ids {
 				ids[i] = elect.ID(3*i + 1)
 			}
-			cfg := &Config{Algorithm: alg, Graph: g, IDs: ids, Delivery: FIFO, Params: params}
+			cfg := &election.Config{Algorithm: alg, Graph: g, IDs: ids, Delivery: election.FIFO, Params: params}
 			info := cfg.NodeInfos()
 			for round := range 2 {
 				var s nodeStore

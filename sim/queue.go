@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 )
 
 // Event kinds, in the order they happen within one instant: a spontaneous
@@ -177,3 +178,7 @@ func (h *timedHeap) pop() timed {
 	*h = s
 	return top
 }
+
+// randomDelayTicks is election.RandomDelayTicks, the ticks of one time unit
+// under random delays.
+const randomDelayTicks = election.RandomDelayTicks

@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
 )
 
@@ -65,7 +66,7 @@ func ringIDs(n int) []elect.ID {
 	return out
 }
 
-func run(t *testing.T, cfg sim.Config) *sim.Result {
+func run(t *testing.T, cfg election.Config) *election.Result {
 	t.Helper()
 	res, err := sim.Run(cfg)
 	if err != nil {
@@ -85,27 +86,27 @@ func TestMonitorOutcomes(t *testing.T) {
 	cases := []struct {
 		name      string
 		alg       *elect.Algorithm
-		want      sim.Outcome
+		want      election.Outcome
 		violation string
 	}{
-		{"the maximum elects itself", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 4 }), nil, nil), sim.OutcomeElected, ""},
-		{"two nodes elect themselves", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id >= 3 }), nil, nil), sim.MultipleLeaders, ""},
-		{"nobody is elected", script(elect.ElectsMax, nil, nil, nil), sim.NoLeader, ""},
-		{"the minimum is elected but the maximum promised", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), sim.OutcomeViolation, "wrong-leader"},
-		{"the minimum is elected and promised", script(elect.ElectsMin, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), sim.OutcomeElected, ""},
+		{"the maximum elects itself", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 4 }), nil, nil), election.OutcomeElected, ""},
+		{"two nodes elect themselves", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id >= 3 }), nil, nil), election.MultipleLeaders, ""},
+		{"nobody is elected", script(elect.ElectsMax, nil, nil, nil), election.NoLeader, ""},
+		{"the minimum is elected but the maximum promised", script(elect.ElectsMax, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), election.OutcomeViolation, "wrong-leader"},
+		{"the minimum is elected and promised", script(elect.ElectsMin, electIf(func(id elect.ID) bool { return id == 0 }), nil, nil), election.OutcomeElected, ""},
 		{"a decision changes", script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
 			if id == 2 {
 				env.Decide(elect.Elected)
 				env.Decide(elect.NotElected)
 			}
-		}, nil, nil), sim.OutcomeViolation, "decision-changed"},
+		}, nil, nil), election.OutcomeViolation, "decision-changed"},
 		{"a node sends on a port it lacks", script(elect.ElectsAny, func(env elect.Env, id elect.ID) {
 			env.Send(7, elect.Message{})
-		}, nil, nil), sim.OutcomeViolation, "bad-port"},
+		}, nil, nil), election.OutcomeViolation, "bad-port"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := run(t, sim.Config{Algorithm: c.alg, Graph: topology.NewRing(5), IDs: ringIDs(5), Delivery: sim.FIFO})
+			res := run(t, election.Config{Algorithm: c.alg, Graph: topology.NewRing(5), IDs: ringIDs(5), Delivery: election.FIFO})
 			if res.Outcome != c.want {
 				t.Fatalf("outcome %s (%s), want %s", res.Outcome, res.Violation, c.want)
 			}
@@ -126,12 +127,12 @@ func TestEndlessRunStopsAtStepLimit(t *testing.T) {
 	}, func(env elect.Env, id elect.ID, from elect.Port, m elect.Message) {
 		env.Send(from, m)
 	}, nil)
-	res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.FIFO, MaxEvents: 1000})
-	if res.Outcome != sim.StepLimit || res.Events != 1000 {
+	res := run(t, election.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: election.FIFO, MaxEvents: 1000})
+	if res.Outcome != election.StepLimit || res.Events != 1000 {
 		t.Fatalf("outcome %s after %d events, want step-limit after 1000", res.Outcome, res.Events)
 	}
-	res = run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Random, MaxTime: 50})
-	if res.Outcome != sim.StepLimit || res.Time > 50 {
+	res = run(t, election.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: election.Random, MaxTime: 50})
+	if res.Outcome != election.StepLimit || res.Time > 50 {
 		t.Fatalf("outcome %s at time %v, want step-limit by time 50", res.Outcome, res.Time)
 	}
 }
@@ -149,8 +150,8 @@ func TestIdleRoundsAreSkipped(t *testing.T) {
 			env.Decide(elect.Elected)
 		}
 	})
-	res := run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync})
-	if res.Outcome != sim.OutcomeElected || res.Time != wait || res.Events != 4 {
+	res := run(t, election.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: election.Sync})
+	if res.Outcome != election.OutcomeElected || res.Time != wait || res.Events != 4 {
 		t.Fatalf("outcome %s, time %v, %d events; want elected at round %d after 4 events (3 wake-ups, 1 timer)", res.Outcome, res.Time, res.Events, wait)
 	}
 }
@@ -173,9 +174,9 @@ func senderScript(count int, got *[]int64) *elect.Algorithm {
 // newest-first reverses it; random reorders it.
 func TestDeliveryOrders(t *testing.T) {
 	const count = 64
-	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.RandomFIFO, sim.Random, sim.NewestFirst} {
+	for _, d := range []election.Delivery{election.Sync, election.FIFO, election.RandomFIFO, election.Random, election.NewestFirst} {
 		var got []int64
-		run(t, sim.Config{Algorithm: senderScript(count, &got), Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: d, Seed: 5})
+		run(t, election.Config{Algorithm: senderScript(count, &got), Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: d, Seed: 5})
 		if len(got) != count {
 			t.Fatalf("%s: %d deliveries, want %d", d, len(got), count)
 		}
@@ -185,11 +186,11 @@ func TestDeliveryOrders(t *testing.T) {
 			reversed = reversed && got[k] == int64(count-1-k)
 		}
 		switch d {
-		case sim.NewestFirst:
+		case election.NewestFirst:
 			if !reversed {
 				t.Errorf("%s: order %v, want newest first", d, got)
 			}
-		case sim.Random:
+		case election.Random:
 			if inOrder {
 				t.Errorf("%s: 64 messages with random delays arrived in order", d)
 			}
@@ -218,7 +219,7 @@ func TestSyncRoundsAndTimers(t *testing.T) {
 	}, func(env elect.Env, id elect.ID, tag int64) {
 		log = append(log, "timer of "+string(rune('0'+id))+" in round "+string(rune('0'+env.Round())))
 	})
-	run(t, sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync})
+	run(t, election.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: election.Sync})
 	want := "deliver to 1 in round 1|timer of 0 in round 1|timer of 1 in round 1"
 	if got := strings.Join(log, "|"); got != want {
 		t.Fatalf("got %s\nwant %s", got, want)
@@ -252,11 +253,11 @@ func TestZeroRoundTimerEndsTheRound(t *testing.T) {
 		}
 	})
 	want := "wake 0 round 0|timer 0 round 0|wake 1 round 1|deliver 1 round 1|timer 1 round 1|timer 1 round 1"
-	cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: sim.Sync,
-		Wake: []sim.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
+	cfg := election.Config{Algorithm: alg, Graph: topology.NewRing(3), IDs: ringIDs(3), Delivery: election.Sync,
+		Wake: []election.Wake{{Node: 0, At: 0}, {Node: 1, At: 1}}}
 	for _, e := range []struct {
 		name string
-		run  func(sim.Config) (*sim.Result, error)
+		run  func(election.Config) (*election.Result, error)
 	}{{"fast", sim.Run}, {"reference", reference.Run}} {
 		log = nil
 		res, err := e.run(cfg)
@@ -273,30 +274,30 @@ func TestZeroRoundTimerEndsTheRound(t *testing.T) {
 // byte for byte, under every delivery model, with random initiators; another
 // seed gives another trace under random delays.
 func TestSameSeedSameTrace(t *testing.T) {
-	traceOf := func(d sim.Delivery, seed uint64) string {
+	traceOf := func(d election.Delivery, seed uint64) string {
 		var buf bytes.Buffer
-		cfg := sim.Config{Algorithm: ring.ChangRoberts, Graph: topology.NewRing(32), IDs: shuffled(32, seed), Delivery: d, Seed: seed,
-			Wake: []sim.Wake{{Node: 3, At: 0}, {Node: 17, At: 2}, {Node: 30, At: 1}}, Trace: &buf}
+		cfg := election.Config{Algorithm: ring.ChangRoberts, Graph: topology.NewRing(32), IDs: shuffled(32, seed), Delivery: d, Seed: seed,
+			Wake: []election.Wake{{Node: 3, At: 0}, {Node: 17, At: 2}, {Node: 30, At: 1}}, Trace: &buf}
 		res := run(t, cfg)
-		if res.Outcome != sim.OutcomeElected {
+		if res.Outcome != election.OutcomeElected {
 			t.Fatalf("%s: outcome %s", d, res.Outcome)
 		}
 		return buf.String()
 	}
-	for _, d := range []sim.Delivery{sim.Sync, sim.FIFO, sim.Random, sim.RandomFIFO, sim.NewestFirst} {
+	for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst} {
 		a, b := traceOf(d, 9), traceOf(d, 9)
 		if a != b || len(a) == 0 {
 			t.Fatalf("%s: two runs with seed 9 gave different traces (%d and %d bytes)", d, len(a), len(b))
 		}
 	}
-	if traceOf(sim.Random, 9) == traceOf(sim.Random, 10) {
+	if traceOf(election.Random, 9) == traceOf(election.Random, 10) {
 		t.Fatal("seeds 9 and 10 gave the same random-delay trace")
 	}
 }
 
 func shuffled(n int, seed uint64) []elect.ID {
 	ids := ringIDs(n)
-	sim.Stream(seed, "test-ids", 0).Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	election.Stream(seed, "test-ids", 0).Shuffle(n, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	return ids
 }
 
@@ -304,7 +305,7 @@ func shuffled(n int, seed uint64) []elect.ID {
 // event in order (docs/trace.md, format version 2).
 func TestTraceFormat(t *testing.T) {
 	var buf bytes.Buffer
-	run(t, sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 0}, Delivery: sim.FIFO, Announce: true, Trace: &buf})
+	run(t, election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(3), IDs: []elect.ID{1, 2, 0}, Delivery: election.FIFO, Announce: true, Trace: &buf})
 	want := `{"ev":"header","format":"elect-trace","version":2,"algorithm":"lcr","title":"Le Lann-Chang-Roberts","n":3,"seed":0,"topology":{"kind":"ring","name":"ring"},"ids":[1,2,0],"delivery":"fifo","time":"time units","runtime":"sim","announce":true,"messages":[{"name":"election","fields":["j"]},{"name":"leader","fields":["j"]}],"bounds":[{"name":"election messages","quantity":"messages","types":["election"],"relation":"<=","formula":"n(n+1)/2","value":6},{"name":"election messages","quantity":"messages","types":["election"],"relation":">=","formula":"2n-1","value":5},{"name":"leader messages","quantity":"messages","types":["leader"],"relation":"==","formula":"n","value":3},{"name":"time","quantity":"time","relation":"<=","formula":"n (2n with announcement)","value":6}]}
 {"t":0,"ev":"wake","node":0,"spontaneous":true}
 {"t":0,"ev":"send","from":0,"port":"left","to":1,"type":"election","payload":{"j":1}}
@@ -345,12 +346,12 @@ func TestTraceFormat(t *testing.T) {
 // TestStreamsAreIndependentOfUse: a stream depends only on (seed, purpose,
 // index).
 func TestStreamsAreIndependentOfUse(t *testing.T) {
-	a := sim.Stream(1, "node", 3).Uint64()
-	sim.Stream(1, "node", 2).Uint64()
-	if b := sim.Stream(1, "node", 3).Uint64(); a != b {
+	a := election.Stream(1, "node", 3).Uint64()
+	election.Stream(1, "node", 2).Uint64()
+	if b := election.Stream(1, "node", 3).Uint64(); a != b {
 		t.Fatal("the same stream gave different values")
 	}
-	if sim.Stream(1, "node", 4).Uint64() == a || sim.Stream(2, "node", 3).Uint64() == a || sim.Stream(1, "ids", 3).Uint64() == a {
+	if election.Stream(1, "node", 4).Uint64() == a || election.Stream(2, "node", 3).Uint64() == a || election.Stream(1, "ids", 3).Uint64() == a {
 		t.Fatal("different streams gave the same first value")
 	}
 }
@@ -359,8 +360,8 @@ func TestStreamsAreIndependentOfUse(t *testing.T) {
 // again: the buffers one run hands to the next (cleared, reused) must not
 // change any result.
 func TestRunsShareNoState(t *testing.T) {
-	big := sim.Config{Algorithm: ring.HS, Graph: topology.NewRing(200), IDs: shuffled(200, 4), Delivery: sim.FIFO, Announce: true}
-	small := sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(7), IDs: shuffled(7, 5), Delivery: sim.Sync}
+	big := election.Config{Algorithm: ring.HS, Graph: topology.NewRing(200), IDs: shuffled(200, 4), Delivery: election.FIFO, Announce: true}
+	small := election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(7), IDs: shuffled(7, 5), Delivery: election.Sync}
 	first := run(t, big)
 	run(t, small)
 	again := run(t, big)
@@ -386,14 +387,14 @@ func TestLargeRingsWithPrefetch(t *testing.T) {
 		}
 		want += hops
 	}
-	for _, d := range []sim.Delivery{sim.FIFO, sim.Sync, sim.Random, sim.RandomFIFO} {
+	for _, d := range []election.Delivery{election.FIFO, election.Sync, election.Random, election.RandomFIFO} {
 		for _, alg := range []*elect.Algorithm{ring.LCR, ring.HS} {
-			cfg := sim.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 3}
+			cfg := election.Config{Algorithm: alg, Graph: topology.NewRing(n), IDs: ids, Delivery: d, Seed: 3}
 			if sim.TouchAhead(cfg) == 0 {
 				t.Fatalf("%s, %s on %d nodes does not prefetch", alg.Name, d, n)
 			}
 			res := run(t, cfg)
-			if res.Outcome != sim.OutcomeElected || res.LeaderID != n-1 {
+			if res.Outcome != election.OutcomeElected || res.LeaderID != n-1 {
 				t.Fatalf("%s, %s: outcome %s, leader %d", alg.Name, d, res.Outcome, res.LeaderID)
 			}
 			if alg == ring.LCR && d.IsFIFO() && res.Messages != want {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
 )
@@ -27,9 +28,9 @@ func TestEveryEngineWritesVersion2(t *testing.T) {
 	for i := range ids {
 		ids[i] = elect.ID(n - i)
 	}
-	cfg := sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: sim.FIFO}
+	cfg := election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: election.FIFO}
 	traces := map[string][]byte{}
-	for name, run := range map[string]func(sim.Config) (*sim.Result, error){"sim": sim.Run, "reference": reference.Run, "live": live.Run} {
+	for name, run := range map[string]func(election.Config) (*election.Result, error){"sim": sim.Run, "reference": reference.Run, "live": live.Run} {
 		var buf bytes.Buffer
 		c := cfg
 		c.Trace = &buf

@@ -1,6 +1,6 @@
 // Package trace reads the traces of elect's runs: format version 2 (a
 // header line, then one event per line; docs/trace.md) and the headerless
-// version 1 that earlier releases wrote. The writer is sim.Tracer; the
+// version 1 that earlier releases wrote. The writer is election.Tracer; the
 // readers are the viewer (package view), the reference engine's replay and
 // anyone's own tools.
 //
@@ -20,7 +20,7 @@ import (
 	"strconv"
 )
 
-// Version is the trace format this package writes (through sim.Tracer) and
+// Version is the trace format this package writes (through election.Tracer) and
 // reads. Version 1 traces (no header) are read too; see Reader.Version.
 const Version = 2
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -25,8 +26,8 @@ func lcrTrace(t testing.TB, n int, limit int64) []byte {
 		ids[i] = elect.ID(n - i)
 	}
 	var buf bytes.Buffer
-	_, err := sim.Run(sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids,
-		Delivery: sim.FIFO, Trace: &buf, TraceLimit: limit})
+	_, err := sim.Run(election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids,
+		Delivery: election.FIFO, Trace: &buf, TraceLimit: limit})
 	if err != nil {
 		t.Fatal(err)
 	}

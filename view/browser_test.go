@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -140,7 +141,7 @@ func lcrTrace(t testing.TB, n int) []byte {
 		ids[i] = elect.ID(n - i)
 	}
 	var buf bytes.Buffer
-	if _, err := sim.Run(sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: sim.FIFO, Trace: &buf}); err != nil {
+	if _, err := sim.Run(election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: election.FIFO, Trace: &buf}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -242,7 +243,7 @@ func TestLCRDecreasingRingInTheBrowser(t *testing.T) {
 // and one step back there is one leader and none.
 func TestJumpToFirstViolation(t *testing.T) {
 	var buf bytes.Buffer
-	_, err := sim.Run(sim.Config{Algorithm: ring.LCR, Graph: topology.NewRing(4), IDs: []elect.ID{2, 2, 1, 1}, Delivery: sim.FIFO, Trace: &buf})
+	_, err := sim.Run(election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(4), IDs: []elect.ID{2, 2, 1, 1}, Delivery: election.FIFO, Trace: &buf})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/format"
@@ -115,7 +116,7 @@ func agFrameworkRows(ctx context.Context, e Env) ([]Row, Figure, error) {
 // elect different leaders when initiators wake at staggered rounds.
 func slowFastWakeRows(e Env) ([]Row, error) {
 	const src = "seed 003 (slides), slow-fast pseudo-code MAIN: IF(IN_BUFFER=Empty)"
-	run := func(s scenario.Spec) (*sim.Result, error) {
+	run := func(s scenario.Spec) (*election.Result, error) {
 		cfg, err := scenario.Build(s)
 		if err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package sim
+package election
 
 import (
 	"bufio"
@@ -199,7 +199,7 @@ func (t *Tracer) writeHeader() {
 	enc := json.NewEncoder(&line)
 	enc.SetEscapeHTML(false) // relations read "<=", not "\u003c="
 	if err := enc.Encode(Header(t.cfg, t.runtime)); err != nil {
-		panic("sim: the trace header does not encode: " + err.Error()) // only plain values in it
+		panic("election: the trace header does not encode: " + err.Error()) // only plain values in it
 	}
 	t.written += int64(line.Len())
 	t.w.Write(line.Bytes())

@@ -8,9 +8,10 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // variants are the parameter values the differential test runs besides the
@@ -133,7 +134,7 @@ func TestReferenceMatchesSimulator(t *testing.T) {
 }
 
 // compareEngines runs cfg on the simulator and on the reference engine.
-func compareEngines(t *testing.T, name string, cfg sim.Config) {
+func compareEngines(t *testing.T, name string, cfg election.Config) {
 	t.Helper()
 	var fastTrace, refTrace bytes.Buffer
 	cfg.Trace = &fastTrace

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // TestReplayVersion1: a trace in the first format (no header, no send or

@@ -8,8 +8,8 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // TestSnapshotRestoreContinue: for every catalog algorithm, a run stopped

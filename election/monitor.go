@@ -1,4 +1,4 @@
-package sim
+package election
 
 import (
 	"bytes"
@@ -414,3 +414,8 @@ func minID(ids []elect.ID) elect.ID {
 func idBits(ids []elect.ID) int {
 	return max(1, elect.CeilLog2(int(maxID(ids))+1))
 }
+
+// Arrays returns the per-node arrays the monitor was made with (decisions
+// and learned leader IDs), so that an engine that runs many elections can
+// clear them and hand them to its next run's NewMonitor.
+func (m *Monitor) Arrays() ([]elect.Decision, []elect.ID) { return m.decisions, m.knows }

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/sim/reference"
 )
 
 // FuzzReplay feeds arbitrary records to Replay: it must return a result or

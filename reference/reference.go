@@ -1,4 +1,4 @@
-// Package reference is the plain reference engine: it runs a sim.Config as
+// Package reference is the plain reference engine: it runs a election.Config as
 // the fast simulator (package sim) does, with nothing clever in the way, so
 // that a differential test can hold the fast one to it.
 //
@@ -13,8 +13,8 @@
 //     elect.Recorder: what a node asks for is carried out after its call, in
 //     the order asked;
 //   - no pooling, no prefetching, no unsafe, no reflection, no fast paths;
-//   - the same monitor (sim.Monitor), trace writer (sim.Tracer) and random
-//     streams (sim.Stream) as the simulator, so that equal runs give equal
+//   - the same monitor (election.Monitor), trace writer (election.Tracer) and random
+//     streams (election.Stream) as the simulator, so that equal runs give equal
 //     Results and byte-identical traces.
 //
 // It can also stop a run after any event, snapshot its whole state
@@ -29,7 +29,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 )
 
@@ -52,9 +52,9 @@ type event struct {
 	depth int64 // newest-first: the delivery's causal depth
 }
 
-// Engine is one run of a sim.Config on the reference engine.
+// Engine is one run of a election.Config on the reference engine.
 type Engine struct {
-	cfg     *sim.Config
+	cfg     *election.Config
 	alg     *elect.Algorithm
 	g       *topology.Graph
 	n       int
@@ -83,8 +83,8 @@ type Engine struct {
 	delays      *rand.PCG
 	nodeRand    []*rand.PCG // made on first use
 
-	mon   *sim.Monitor
-	trace *sim.Tracer
+	mon   *election.Monitor
+	trace *election.Tracer
 	rec   *elect.Recorder
 	cur   int32
 
@@ -95,7 +95,7 @@ type Engine struct {
 }
 
 // Run executes cfg to its end on the reference engine.
-func Run(cfg sim.Config) (*sim.Result, error) {
+func Run(cfg election.Config) (*election.Result, error) {
 	e, err := New(cfg)
 	if err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func Run(cfg sim.Config) (*sim.Result, error) {
 
 // New prepares a run of cfg: the nodes are built and the initiators
 // scheduled; nothing has happened yet.
-func New(cfg sim.Config) (*Engine, error) {
+func New(cfg election.Config) (*Engine, error) {
 	unit := cfg.Delivery.Unit()
 	if err := cfg.CheckConfig(unit); err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func New(cfg sim.Config) (*Engine, error) {
 	n := cfg.Graph.N
 	e := &Engine{
 		cfg: &cfg, alg: cfg.Algorithm, g: cfg.Graph, n: n, unit: unit,
-		newest:     cfg.Delivery == sim.NewestFirst,
+		newest:     cfg.Delivery == election.NewestFirst,
 		uniRing:    cfg.Algorithm.Model.Topology == elect.UniRing,
 		nodes:      make([]elect.Node, n),
 		woken:      make([]bool, n),
@@ -125,17 +125,17 @@ func New(cfg sim.Config) (*Engine, error) {
 		cancelSeq:  make([]uint64, n),
 		linkLast:   map[int64]int64{},
 		depth:      make([]int64, n),
-		delays:     sim.StreamSource(cfg.Seed, "delivery", 0),
+		delays:     election.StreamSource(cfg.Seed, "delivery", 0),
 		nodeRand:   make([]*rand.PCG, n),
 	}
 	if e.maxEvents <= 0 {
-		e.maxEvents = sim.DefaultMaxEvents
+		e.maxEvents = election.DefaultMaxEvents
 	}
 	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/unit {
 		e.maxTicks = cfg.MaxTime * unit
 	}
 	e.setTrace(cfg.Trace)
-	e.mon = sim.NewMonitor(e.cfg, e.trace, nil, nil)
+	e.mon = election.NewMonitor(e.cfg, e.trace, nil, nil)
 	e.rec = elect.NewRecorder(e.rand)
 	info := cfg.NodeInfos()
 	for i := range n {
@@ -155,32 +155,32 @@ func New(cfg sim.Config) (*Engine, error) {
 func (e *Engine) setTrace(w io.Writer) {
 	e.trace = nil
 	if w != nil {
-		e.trace = sim.NewTracer(w, e.cfg, func() int64 {
+		e.trace = election.NewTracer(w, e.cfg, func() int64 {
 			if e.newest {
 				return e.maxDepth
 			}
 			return e.now
 		})
 		e.trace.SetRuntime("reference")
-		if e.cfg.Delivery != sim.NewestFirst {
+		if e.cfg.Delivery != election.NewestFirst {
 			e.trace.SetUnit(e.unit) // the clock gives ticks (Replay says otherwise)
 		}
 	}
 }
 
 // Run runs to the end and returns the result.
-func (e *Engine) Run() (*sim.Result, error) {
+func (e *Engine) Run() (*election.Result, error) {
 	for e.Step() {
 	}
 	return e.Finish()
 }
 
 // Finish ends the run where it stands and returns its result.
-func (e *Engine) Finish() (*sim.Result, error) {
+func (e *Engine) Finish() (*election.Result, error) {
 	if e.cfg.DetectSymmetry {
 		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := sim.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
+	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
 	for _, s := range e.sent {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, s)
 	}
@@ -333,7 +333,7 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 func (e *Engine) callRecovered(i int32, handler func(elect.Env)) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			e.mon.Violate("panic", sim.PanicMessage(i, p))
+			e.mon.Violate("panic", election.PanicMessage(i, p))
 			ok = false
 		}
 	}()
@@ -344,7 +344,7 @@ func (e *Engine) callRecovered(i int32, handler func(elect.Env)) (ok bool) {
 // rand is the Env's random source: the current node's own stream.
 func (e *Engine) rand() *rand.Rand {
 	if e.nodeRand[e.cur] == nil {
-		e.nodeRand[e.cur] = sim.StreamSource(e.cfg.Seed, "node", uint64(e.cur))
+		e.nodeRand[e.cur] = election.StreamSource(e.cfg.Seed, "node", uint64(e.cur))
 	}
 	return rand.New(e.nodeRand[e.cur])
 }
@@ -373,16 +373,16 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		return
 	}
 	switch e.cfg.Delivery {
-	case sim.Sync, sim.FIFO:
+	case election.Sync, election.FIFO:
 		ev.at = e.now + 1
-	case sim.Random, sim.RandomFIFO:
+	case election.Random, election.RandomFIFO:
 		ev.at = e.now + 1 + int64(e.delays.Uint64()&uint64(e.unit-1))
-		if e.cfg.Delivery == sim.RandomFIFO {
+		if e.cfg.Delivery == election.RandomFIFO {
 			link := e.g.PortIndex(i, p)
 			ev.at = max(ev.at, e.linkLast[link])
 			e.linkLast[link] = ev.at
 		}
-	case sim.NewestFirst:
+	case election.NewestFirst:
 		ev.depth = e.depth[i] + 1
 	}
 	e.push(ev)
@@ -407,8 +407,8 @@ func (e *Engine) setTimer(i int32, rounds, tag int64) {
 }
 
 // view is how the monitor reads the nodes to check symmetry.
-func (e *Engine) view() sim.NodeView {
-	return sim.NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes[i] }, SameStatus: func(i int) bool {
+func (e *Engine) view() election.NodeView {
+	return election.NodeView{N: e.n, Node: func(i int) elect.Node { return e.nodes[i] }, SameStatus: func(i int) bool {
 		return e.woken[i] == e.woken[0] && e.halted[i] == e.halted[0]
 	}}
 }

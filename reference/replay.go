@@ -10,13 +10,13 @@ import (
 	"strconv"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
 )
 
 // Replay runs cfg on the reference engine in the order of a recorded
-// execution: the trace of a run of the same configuration (sim.Tracer's
+// execution: the trace of a run of the same configuration (election.Tracer's
 // lines, as the goroutine runtime and the TCP runtime record them, or as
 // the simulator writes them under FIFO or synchronous delivery), in format
 // version 2 (whose header must name the same algorithm and n) or in the
@@ -38,8 +38,8 @@ import (
 // The same configuration and record give the same counts, decisions and
 // checks as the run that was recorded: nodes see the same inputs in the
 // same order, and draw from the same seeded random sources.
-func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
-	if cfg.Delivery != sim.Sync {
+func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
+	if cfg.Delivery != election.Sync {
 		cfg.CausalTime = true
 	}
 	e, err := New(cfg)
@@ -47,7 +47,7 @@ func Replay(cfg sim.Config, record io.Reader) (*sim.Result, error) {
 		return nil, err
 	}
 	e.queue = nil
-	e.newest = cfg.Delivery != sim.Sync
+	e.newest = cfg.Delivery != election.Sync
 	if e.trace != nil && e.newest {
 		e.trace.SetUnit(1) // the replay's time is its causal depth
 	}
@@ -176,7 +176,7 @@ func (e *Engine) replayLine(l *trace.Event) error {
 	if node < 0 || int(node) >= e.n {
 		return fmt.Errorf("node %d is not in 0..%d", node, e.n-1)
 	}
-	if e.cfg.Delivery == sim.Sync {
+	if e.cfg.Delivery == election.Sync {
 		round, err := strconv.ParseInt(string(l.T), 10, 64)
 		if err != nil || round < e.now {
 			return fmt.Errorf("round %q is not a round at or after %d", l.T, e.now)
@@ -218,7 +218,7 @@ func (e *Engine) replayLine(l *trace.Event) error {
 	case "timer":
 		ts := e.replayTimers[node]
 		k := 0
-		for k < len(ts) && (ts[k].seq <= e.cancelSeq[node] || ts[k].tag != l.Tag || e.cfg.Delivery == sim.Sync && ts[k].at != e.now) {
+		for k < len(ts) && (ts[k].seq <= e.cancelSeq[node] || ts[k].tag != l.Tag || e.cfg.Delivery == election.Sync && ts[k].at != e.now) {
 			k++
 		}
 		if k == len(ts) {

@@ -1,4 +1,4 @@
-package sim
+package election
 
 import (
 	"fmt"
@@ -55,10 +55,10 @@ func ParseDelivery(name string) (Delivery, error) {
 			return Delivery(i), nil
 		}
 	}
-	return 0, fmt.Errorf("sim: unknown delivery model %q; use one of %s", name, DeliveryNames())
+	return 0, fmt.Errorf("election: unknown delivery model %q; use one of %s", name, DeliveryNames())
 }
 
-// randomDelayTicks is the number of ticks in one time unit under random
-// delays: a delay is uniform on 1..randomDelayTicks ticks, so the largest
+// RandomDelayTicks is the number of ticks in one time unit under random
+// delays: a delay is uniform on 1..RandomDelayTicks ticks, so the largest
 // possible delay is one unit.
-const randomDelayTicks = 1024
+const RandomDelayTicks = 1024
