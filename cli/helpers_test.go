@@ -64,3 +64,13 @@ func checkGolden(t *testing.T, name, out string) {
 		t.Errorf("output differs from %s (rerun the test with its -update flag to rewrite it):\n%s", path, out)
 	}
 }
+
+// longTest skips a test that takes longer than the default suite allows
+// (why says how long and what covers it meanwhile) unless ELECT_LONG_TESTS
+// is set; .ci/run sets it in a step of its own, with an explicit -timeout.
+func longTest(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("ELECT_LONG_TESTS") == "" {
+		t.Skip("long (" + why + "): set ELECT_LONG_TESTS=1 to run it")
+	}
+}

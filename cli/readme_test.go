@@ -63,17 +63,32 @@ func TestReadmeExamples(t *testing.T) {
 		if strings.ContainsAny(command, "$>{|&") || strings.Contains(command, "--out") {
 			continue
 		}
-		slow := strings.Contains(command, "reproduce --quick") || strings.Contains(command, "pp pll") || strings.Contains(command, "--trials 2000")
-		if slow && testing.Short() {
-			continue
-		}
-		args := strings.Fields(command)[1:]
-		want := 0
-		if strings.Contains(comment, "exit 1") {
-			want = 1
-		}
-		if code := Main(args, io.Discard, io.Discard); code != want {
-			t.Errorf("README example %q: exit %d, want %d", strings.TrimSpace(command), code, want)
-		}
+		command = strings.TrimSpace(command)
+		t.Run(command, func(t *testing.T) {
+			if long := readmeLongExample(command); long != "" {
+				longTest(t, long)
+			}
+			args := strings.Fields(command)[1:]
+			want := 0
+			if strings.Contains(comment, "exit 1") {
+				want = 1
+			}
+			if code := Main(args, io.Discard, io.Discard); code != want {
+				t.Errorf("README example %q: exit %d, want %d", command, code, want)
+			}
+		})
 	}
+}
+
+// readmeLongExample says why a README example is too long for the default
+// suite (it runs when ELECT_LONG_TESTS is set, as .ci/run does in a step of
+// its own), or "" for an example the default suite runs.
+func readmeLongExample(command string) string {
+	switch {
+	case strings.Contains(command, "reproduce --quick"):
+		return "reproduce --quick takes about 40 s (TestReproduceQuickPasses runs it in the default suite)"
+	case strings.Contains(command, "pp pll --n 100000"):
+		return "P_LL at n = 100000 takes up to two minutes on the agent array when a seed waits out a CountUp period"
+	}
+	return ""
 }
