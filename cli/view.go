@@ -110,15 +110,18 @@ func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
 	if e := view.CountEvents(data); e > view.DefaultThreshold {
 		fmt.Fprintf(stdout, "elect view: %d events, served in windows of %d (indexed in %.1f s)\n", e, view.DefaultWindow, time.Since(start).Seconds())
 	}
-	ln, loopback, err := view.Listen(addr)
+	ln, err := view.Listen(addr)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	url := "http://" + ln.Addr().String() + "/"
-	if !loopback {
+	url := ln.URLs[0]
+	if !ln.Loopback {
 		fmt.Fprintf(stderr, "elect: warning: %s is not a loopback address; anyone who can reach it sees the trace\n", addr)
 	}
 	fmt.Fprintf(stdout, "elect view: %s (Ctrl-C stops)\n", url)
+	if len(ln.URLs) > 1 {
+		fmt.Fprintf(stdout, "           also %s (requests naming any other host are refused)\n", strings.Join(ln.URLs[1:], " "))
+	}
 	if os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" {
 		if p, err := exec.LookPath("xdg-open"); err == nil {
 			cmd := exec.Command(p, url)

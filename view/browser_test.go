@@ -53,7 +53,10 @@ func TestMain(m *testing.M) {
 		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 			chromedp.ExecPath(browserPath), chromedp.Headless, chromedp.NoSandbox,
 			chromedp.Flag("disable-gpu", true), chromedp.Flag("hide-scrollbars", true),
-			chromedp.Flag("font-render-hinting", "none"), chromedp.WindowSize(1100, 820))
+			chromedp.Flag("font-render-hinting", "none"), chromedp.WindowSize(1100, 820),
+			// TestBrowserRefusedUnderAForeignName: a name that resolves to
+			// loopback, as a DNS rebinding attack makes it.
+			chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"))
 		ctx, cancelCtx := chromedp.NewContext(alloc)
 		// Start the browser now, with no timeout on this first call.
 		browserErr = chromedp.Do(ctx, chromedp.Navigate("about:blank"))

@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 
@@ -115,45 +114,4 @@ func NewHandler(data []byte, opt Options) (http.Handler, error) {
 		w.Write(body)
 	})
 	return mux, nil
-}
-
-// Listen opens addr ("" means 127.0.0.1 on a free port) and reports
-// whether it is a loopback address, which is what the viewer should use:
-// the page shows the whole trace to whoever can reach it.
-func Listen(addr string) (ln net.Listener, loopback bool, err error) {
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err = net.Listen("tcp", addr)
-	if err != nil {
-		return nil, false, fmt.Errorf("view: %w", err)
-	}
-	if a, ok := ln.Addr().(*net.TCPAddr); ok {
-		loopback = a.IP.IsLoopback()
-	}
-	return ln, loopback, nil
-}
-
-// Serve serves the page on ln until ln is closed.
-func Serve(ln net.Listener, data []byte) error {
-	return ServeWith(ln, data, Options{})
-}
-
-// ServeWith is Serve with the options of opt.
-func ServeWith(ln net.Listener, data []byte, opt Options) error {
-	h, err := NewHandler(data, opt)
-	if err != nil {
-		return err
-	}
-	return ServeHandler(ln, h)
-}
-
-// ServeHandler serves h (from NewHandler) on ln until ln is closed.
-func ServeHandler(ln net.Listener, h http.Handler) error {
-	srv := &http.Server{Handler: h}
-	err := srv.Serve(ln)
-	if errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
 }
