@@ -61,12 +61,15 @@ func TestViewBadInput(t *testing.T) {
 	dir := t.TempDir()
 	v1 := filepath.Join(dir, "v1.jsonl")
 	os.WriteFile(v1, []byte(`{"t":0,"ev":"wake","node":0,"spontaneous":true}`+"\n"), 0o644)
+	v1h := filepath.Join(dir, "v1h.jsonl")
+	os.WriteFile(v1h, []byte(`{"ev":"header","format":"elect-trace","version":1}`+"\n"), 0o644)
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"ev\":\"header\",\"format\":\"elect-trace\",\"version\":2}\n"), 0o644)
 	for _, c := range []badInput{
 		{[]string{"view", filepath.Join(dir, "none.jsonl")}, "no such file"},
 		{[]string{"view", v1}, "version 1 trace"},
 		{[]string{"view", bad}, "line 1, the header"},
+		{[]string{"view", v1h}, "line 1 is a header of format version 1, but version 1 traces have no header"},
 		{[]string{"view"}, "view takes one trace file"},
 		{[]string{"run", "lcr", "--trace-limit", "lots"}, `"lots" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
 	} {

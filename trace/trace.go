@@ -199,7 +199,10 @@ func NewReader(r io.Reader) (*Reader, error) {
 		if probe.Version != nil {
 			v = strconv.Itoa(*probe.Version)
 		}
-		return nil, fmt.Errorf("trace: format version %s is not one this elect reads (1 and %d)", v, Version)
+		if v == "1" {
+			return nil, fmt.Errorf("trace: line 1 is a header of format version 1, but version 1 traces have no header (they start with their first event); this elect reads version %d traces and headerless version 1 traces", Version)
+		}
+		return nil, fmt.Errorf("trace: format version %s is not one this elect reads (it reads version %d, and version 1 traces, which have no header line)", v, Version)
 	}
 	var h Header
 	if err := json.Unmarshal(text, &h); err != nil {

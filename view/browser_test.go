@@ -204,7 +204,7 @@ func expectPage(t *testing.T, ctx context.Context, when string, want map[string]
 func TestLCRDecreasingRingInTheBrowser(t *testing.T) {
 	ctx, ev, _ := open(t, lcrTrace(t, 8))
 	expectPage(t, ctx, "at the start", map[string]string{"#leaders": "0", "#leader-id": "none", "#count-election": "0"})
-	click(t, ctx, "#end")
+	click(t, ctx, "#to-end")
 	expectPage(t, ctx, "at the end", map[string]string{"#leaders": "1", "#leader-id": "8", "#count-election": "36", "#count-leader": "0", "#violations": "0"})
 	click(t, ctx, "#back")
 	expectPage(t, ctx, "one step back", map[string]string{"#leaders": "1", "#count-election": "36"})
@@ -212,7 +212,7 @@ func TestLCRDecreasingRingInTheBrowser(t *testing.T) {
 	expectPage(t, ctx, "two steps back", map[string]string{"#leaders": "0", "#leader-id": "none", "#count-election": "36"})
 	click(t, ctx, "#fwd")
 	expectPage(t, ctx, "forward again", map[string]string{"#leaders": "1", "#leader-id": "8"})
-	click(t, ctx, "#end")
+	click(t, ctx, "#to-end")
 
 	// Click node 0 (ID 8) where the page drew it.
 	xy, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y float64 }](`elect.nodeXY(0)`))
@@ -285,7 +285,7 @@ func TestConsoleListenerSeesErrors(t *testing.T) {
 // document with everything inlined; its CSP forbids the rest).
 func TestPageStaysInItsOrigin(t *testing.T) {
 	ctx, ev, origin := open(t, lcrTrace(t, 8))
-	for _, sel := range []string{"#play", "#end", "#start", "#fwd", "#viol"} {
+	for _, sel := range []string{"#play", "#to-end", "#start", "#fwd", "#viol"} {
 		_ = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
 	}
 	_ = chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond))
@@ -311,7 +311,7 @@ func TestPageStaysInItsOrigin(t *testing.T) {
 // them.
 func TestScreenshotMatchesGolden(t *testing.T) {
 	ctx, _, _ := open(t, lcrTrace(t, 8))
-	click(t, ctx, "#end")
+	click(t, ctx, "#to-end")
 	for _, c := range []string{"net", "st"} {
 		url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("`+c+`").toDataURL("image/png")`))
 		if err != nil {

@@ -39,7 +39,7 @@ var shots = os.Getenv("ELECT_SCREENSHOTS") // a directory: write docs/viewer's p
 func TestAngluinCurvesInTheBrowser(t *testing.T) {
 	ctx, ev, _ := open(t, angluinTrace(t, 1000))
 	expectPage(t, ctx, "at the start", map[string]string{"#pp-leaders": "1000", `#pp-counts td[data-state="L"]`: "1000", `#pp-counts td[data-state="F"]`: "0"})
-	click(t, ctx, "#end")
+	click(t, ctx, "#to-end")
 	expectPage(t, ctx, "at the end", map[string]string{"#pp-leaders": "1", `#pp-counts td[data-state="L"]`: "1", `#pp-counts td[data-state="F"]`: "999"})
 	if s := text(t, ctx, "#pp-outcome"); !strings.Contains(s, "elected") {
 		t.Errorf("outcome %q does not say elected", s)
@@ -62,7 +62,7 @@ func TestAngluinCurvesInTheBrowser(t *testing.T) {
 		t.Errorf("one step back from the end the page still shows %q leaders", got)
 	}
 	if shots != "" {
-		click(t, ctx, "#end")
+		click(t, ctx, "#to-end")
 		_ = chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`elect.seek(Math.round(elect.events * 0.3))`))
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {

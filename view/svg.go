@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/electkit/elect/trace"
@@ -19,10 +20,12 @@ var (
 )
 
 // SVG writes a static space-time diagram of a trace, fit for a paper: one
-// horizontal line per node (labelled with its ID), time from left to right,
-// an arrow per message from its send to its delivery coloured by type
-// (dashed to the right edge when it is still in flight at the end), a dot
-// per decision (large for elected), a red band per violation, and a legend.
+// horizontal line per node (labelled with its ID), time from left to right
+// with ticks, an arrow per message from its send to its delivery coloured
+// by type (dashed and crossed out when it was dropped at a terminated
+// node, dotted to the right edge when it is still in flight at the end), a
+// dot per decision (large for elected), a red band per violation, and a
+// legend that wraps.
 func SVG(w io.Writer, tr *trace.Trace) error {
 	h := tr.Header
 	msgs, _ := matchMessages(tr)
@@ -40,10 +43,53 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 	}
 	const left, right, top = 70.0, 20.0, 30.0
 	width := 900.0
-	height := top + lane*float64(n) + 50
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	// Below the lanes: the time axis with its ticks, then the legend in
+	// rows that wrap at the drawing's width (names measured at 7 px a
+	// character, generous for 11 px sans-serif).
+	type entry struct {
+		text string
+		draw func(x, y float64) string // the swatch at (x, y), the row's baseline
+	}
+	var legend []entry
+	for k, m := range h.Messages {
+		c := typeColors[k%len(typeColors)]
+		legend = append(legend, entry{m.Name, func(x, y float64) string {
+			return fmt.Sprintf(`<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`, f(x), f(y-9), c)
+		}})
+	}
+	legend = append(legend,
+		entry{"elected", func(x, y float64) string {
+			return fmt.Sprintf(`<circle cx="%s" cy="%s" r="6" fill="%s"/>`, f(x+5), f(y-4), electedCol)
+		}},
+		entry{"not elected", func(x, y float64) string {
+			return fmt.Sprintf(`<circle cx="%s" cy="%s" r="3" fill="%s"/>`, f(x+5), f(y-4), notElected)
+		}},
+		entry{"dropped (reached a terminated node)", func(x, y float64) string {
+			return fmt.Sprintf(`<path d="M%s,%sh7M%s,%sl4,4m0,-4l-4,4" stroke="#555" stroke-dasharray="3 2" fill="none"/>`, f(x-2), f(y-4), f(x+6), f(y-6))
+		}},
+		entry{"in flight at the end", func(x, y float64) string {
+			return fmt.Sprintf(`<path d="M%s,%sh12" stroke="#555" stroke-dasharray="1 3" fill="none"/>`, f(x-2), f(y-4))
+		}})
+	type placed struct {
+		entry
+		x, row float64
+	}
+	var items []placed
+	lx, row := left, 0.0
+	for _, e := range legend {
+		w := 18 + 7*float64(len(e.text)) + 14
+		if lx > left && lx+w > width-right {
+			lx, row = left, row+1
+		}
+		items = append(items, placed{e, lx, row})
+		lx += w
+	}
+	axisY := top + lane*float64(n) + 4
+	legendY := axisY + 34
+	height := legendY + 16*(row+1)
 	x := func(t float64) float64 { return left + (width-left-right)*t/tMax }
 	y := func(i int32) float64 { return top + (float64(i)+0.5)*lane }
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	color := map[string]string{}
 	for k, m := range h.Messages {
 		color[m.Name] = typeColors[k%len(typeColors)]
@@ -70,12 +116,18 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 	}
 	for _, m := range msgs {
 		x0, y0 := x(tr.Events[m.send].Time()), y(m.from)
-		x1, dash := width-right, ` stroke-dasharray="4 3"`
-		if m.recv >= 0 {
-			x1, dash = x(tr.Events[m.recv].Time()), ""
+		x1, y1, dash, end, what := width-right, y(m.to), ` stroke-dasharray="1 3"`, "", "in flight at the end"
+		switch {
+		case m.recv >= 0 && m.dropped:
+			x1, dash, what = x(tr.Events[m.recv].Time()), ` stroke-dasharray="4 3"`, "dropped"
+		case m.recv >= 0:
+			x1, dash, end, what = x(tr.Events[m.recv].Time()), "", fmt.Sprintf(` marker-end="url(#a%d)"`, typeIndex[m.typ]), "delivered"
 		}
-		fmt.Fprintf(bw, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"%s marker-end="url(#a%d)"><title>%s %s: node %d to node %d</title></line>`+"\n",
-			f(x0), f(y0), f(x1), f(y(m.to)), color[m.typ], dash, typeIndex[m.typ], html.EscapeString(m.typ), html.EscapeString(m.payload), m.from, m.to)
+		fmt.Fprintf(bw, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"%s%s><title>%s %s: node %d to node %d, %s</title></line>`+"\n",
+			f(x0), f(y0), f(x1), f(y1), color[m.typ], dash, end, html.EscapeString(m.typ), html.EscapeString(m.payload), m.from, m.to, what)
+		if m.dropped {
+			fmt.Fprintf(bw, `<path d="M%s,%sl8,8m0,-8l-8,8" stroke="%s" fill="none"/>`+"\n", f(x1-4), f(y1-4), color[m.typ])
+		}
 	}
 	for k := range tr.Events {
 		ev := &tr.Events[k]
@@ -90,15 +142,35 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 			fmt.Fprintf(bw, `<rect x="%s" y="%s" width="3" height="%s" fill="#b00020"><title>%s</title></rect>`+"\n", f(x(ev.Time())-1.5), f(top), f(lane*float64(n)), html.EscapeString(ev.Name+": "+ev.Message))
 		}
 	}
-	ly := height - 18
-	lx := left
-	for k, m := range h.Messages {
-		fmt.Fprintf(bw, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/><text x="%s" y="%s">%s</text>`, f(lx), f(ly-9), typeColors[k%len(typeColors)], f(lx+14), f(ly), html.EscapeString(m.Name))
-		lx += 24 + 7*float64(len(m.Name))
+	// The time axis: ticks at 1, 2 or 5 times a power of ten, at least
+	// 60 px apart.
+	fmt.Fprintf(bw, `<path d="M%s,%sH%s" stroke="#607d8b" fill="none"/>`+"\n", f(left), f(axisY), f(width-right))
+	step := niceStep(tMax * 60 / (width - left - right))
+	for k := 0; float64(k)*step <= tMax*(1+1e-9); k++ {
+		tv := float64(k) * step
+		fmt.Fprintf(bw, `<path d="M%s,%sv4" stroke="#607d8b"/><text x="%s" y="%s" text-anchor="middle">%s</text>`+"\n",
+			f(x(tv)), f(axisY), f(x(tv)), f(axisY+16), strconv.FormatFloat(tv, 'g', 6, 64))
 	}
-	fmt.Fprintf(bw, `<circle cx="%s" cy="%s" r="6" fill="%s"/><text x="%s" y="%s">elected</text>`, f(lx+6), f(ly-4), electedCol, f(lx+16), f(ly))
-	fmt.Fprintf(bw, `<circle cx="%s" cy="%s" r="3" fill="%s"/><text x="%s" y="%s">not elected</text>`, f(lx+76), f(ly-4), notElected, f(lx+84), f(ly))
-	fmt.Fprintf(bw, `<text x="%s" y="%s" text-anchor="end">t = %s</text>`, f(width-right), f(ly), strconv.FormatFloat(tMax, 'g', -1, 64))
+	fmt.Fprintf(bw, `<text x="%s" y="%s" text-anchor="end">end: t = %s</text>`+"\n", f(width-right), f(axisY+30), strconv.FormatFloat(tMax, 'g', -1, 64))
+	for _, it := range items {
+		ly := legendY + 16*it.row + 10
+		fmt.Fprintf(bw, `%s<text x="%s" y="%s">%s</text>`, it.draw(it.x, ly), f(it.x+16), f(ly), html.EscapeString(it.text))
+	}
 	bw.WriteString("\n</svg>\n")
 	return bw.Flush()
+}
+
+// niceStep is the smallest of 1, 2 or 5 times a power of ten that is at
+// least v.
+func niceStep(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
 }

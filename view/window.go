@@ -143,7 +143,7 @@ func (c *checkpoint) apply(ev *trace.Event, line []byte, types map[string]int) b
 		c.Learned[ev.Node] = &l
 	case "terminate", "halt":
 		c.Term[ev.Node] = 1
-	case "violation":
+	case "violation", "cut":
 		c.Violations++
 		return true
 	case "state":
@@ -194,6 +194,7 @@ func buildIndex(data []byte, w int) (*index, error) {
 	}
 	_, ix.header = nextLine()
 	cp := newCheckpoint(h)
+	cut := false
 	for k := 0; ; k++ {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -217,10 +218,16 @@ func buildIndex(data []byte, w int) (*index, error) {
 			ix.checks = append(ix.checks, js)
 		}
 		ix.trunc = ix.trunc || ev.Ev == "truncated"
+		cut = cut || ev.Ev == "cut"
 		if cp.apply(&ev, line, types) && ix.firstV < 0 {
 			ix.firstV = k
 		}
 		ix.events = k + 1
+	}
+	// A whole run that ends with no node elected: the page marks its last
+	// event (as it marks a record cut at a loop: a violation line).
+	if ix.firstV < 0 && ix.events > 0 && !ix.trunc && !cut && len(cp.Elected) == 0 {
+		ix.firstV = ix.events - 1
 	}
 	ix.offsets = append(ix.offsets, len(data))
 	return ix, nil

@@ -128,7 +128,7 @@ func TestWindowedLoadingInTheBrowser(t *testing.T) {
 		t.Errorf("status %q after jumping to #%d", s, p)
 	}
 	expectPage(t, ctx, "at event 2000", map[string]string{"#count-election": fmt.Sprint(election), "#leaders": fmt.Sprint(len(elected))})
-	click(t, ctx, "#end")
+	click(t, ctx, "#to-end")
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, (events-1)/windowed.Window)))); err != nil {
 		t.Fatal(err)
 	}
