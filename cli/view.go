@@ -59,17 +59,22 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	// A trace of more than view.DefaultThreshold events is served in
-	// windows, checked as the server indexes it; --out refuses it at once.
+	// windows, checked as the server indexes it; the exports check it
+	// first. --out refuses a trace above view.DefaultPageLimit, --shiviz
+	// one above view.ShivizMaxEvents, at once.
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return usagef("view: %v", err)
 	}
-	big := view.CountEvents(data) > view.DefaultThreshold
-	if big && *out != "" {
+	events := view.CountEvents(data)
+	if *out != "" && events > view.DefaultPageLimit {
 		return usagef("%v", view.PageWith(io.Discard, data, view.Options{}))
 	}
+	if *shiviz != "" && events > view.ShivizMaxEvents {
+		return usagef("%v", view.ShivizTooLong(events))
+	}
 	var tr *trace.Trace
-	if !big || *shiviz != "" || *svg != "" {
+	if events <= view.DefaultThreshold || *out != "" || *shiviz != "" || *svg != "" {
 		if tr, err = view.Parse(data); err != nil {
 			return usagef("%v", err)
 		}

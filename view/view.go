@@ -13,6 +13,7 @@
 package view
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"errors"
@@ -55,17 +56,35 @@ func Parse(data []byte) (*trace.Trace, error) {
 
 // Page writes the viewer's page with the trace data inlined: one file that
 // works offline. data must be a trace Parse accepts, of at most
-// DefaultThreshold events (a larger one is served in windows, see
-// window.go, and refused here).
+// DefaultPageLimit events. Above DefaultThreshold events the page holds
+// the trace in windows, each in a script element of its own with the
+// checkpoint before it, and the page parses one window at a time, as it
+// does when served (window.go).
 func Page(w io.Writer, data []byte) error { return PageWith(w, data, Options{}) }
 
-// PageWith is Page with the threshold of opt.
+// PageWith is Page with the threshold, window size and page limit of opt.
 func PageWith(w io.Writer, data []byte, opt Options) error {
 	opt = opt.norm()
-	if e := CountEvents(data); e > opt.Threshold {
-		return fmt.Errorf("view: the trace has %d events, more than the %d a self-contained page holds (the browser would load them all at once); 'elect view FILE' serves it in windows of %d events instead", e, opt.Threshold, opt.Window)
+	e := CountEvents(data)
+	if e > opt.PageLimit {
+		return fmt.Errorf("view: the trace has %d events, more than the %d a self-contained page holds (the file would be too large to open quickly); 'elect view FILE' serves it in windows of %d events instead", e, opt.PageLimit, opt.Window)
 	}
-	return page(w, data)
+	if e <= opt.Threshold {
+		return page(w, data)
+	}
+	ix, err := buildIndex(data, opt.Window)
+	if err != nil {
+		return err
+	}
+	ix.inline = true
+	return pageWindows(w, ix)
+}
+
+// escapeScript makes trace data safe inside a script element: in a valid
+// trace "<" occurs only inside JSON strings, where \u003c means the same;
+// so no "</script>" can end the data early.
+func escapeScript(data []byte) []byte {
+	return bytes.ReplaceAll(data, []byte("<"), []byte(`\u003c`))
 }
 
 // page writes the page with data inlined.
@@ -74,13 +93,31 @@ func page(w io.Writer, data []byte) error {
 	if _, err := w.Write(pageHTML[:k]); err != nil {
 		return err
 	}
-	// In a valid trace "<" occurs only inside JSON strings, where \u003c
-	// means the same; so no "</script>" can end the data early.
-	if _, err := w.Write(bytes.ReplaceAll(bytes.TrimSpace(data), []byte("<"), []byte(`\u003c`))); err != nil {
+	if _, err := w.Write(escapeScript(bytes.TrimSpace(data))); err != nil {
 		return err
 	}
 	_, err := w.Write(pageHTML[k+len(traceMark):])
 	return err
+}
+
+// pageWindows writes the page of a trace in windows: the header and the
+// index in the trace's script element, then window K (its checkpoint and
+// its lines) in a script element with the id wK.
+func pageWindows(w io.Writer, ix *index) error {
+	k := bytes.Index(pageHTML, traceMark)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(pageHTML[:k])
+	bw.Write(escapeScript(ix.header))
+	bw.WriteByte('\n')
+	bw.Write(escapeScript(ix.meta()))
+	for i := range ix.checks {
+		fmt.Fprintf(bw, `</script>`+"\n"+`<script type="application/x-ndjson" id="w%d">`, i)
+		bw.Write(escapeScript(ix.checks[i]))
+		bw.WriteByte('\n')
+		bw.Write(escapeScript(bytes.TrimRight(ix.data[ix.offsets[i]:ix.offsets[i+1]], "\r\n")))
+	}
+	bw.Write(pageHTML[k+len(traceMark):])
+	return bw.Flush()
 }
 
 // Handler serves the page at "/" and nothing else, or, for a trace of

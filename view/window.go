@@ -31,15 +31,21 @@ type Options struct {
 	Threshold int
 	// Window is the number of events in a window (0: DefaultWindow).
 	Window int
+	// PageLimit is the number of events above which Page refuses to
+	// write a self-contained page (0: DefaultPageLimit).
+	PageLimit int
 }
 
-// DefaultThreshold and DefaultWindow: a page holds up to 10^6 events whole
-// (about 100 MB of trace, the trace limit's default); beyond, it loads
-// windows of 10^5 events, each about as fast to open as a whole trace of
-// 10^5 events (docs/viewer.md).
+// DefaultThreshold and DefaultWindow: a page holds up to 10^5 events whole
+// (about 10 MB of trace, under a second to open); beyond, it loads windows
+// of 5 x 10^4 events, each opening in about half a second, from the server
+// or, in a page written with --out, from the page itself. DefaultPageLimit:
+// a self-contained page holds up to 10^6 events (about 100 MB, the trace
+// limit's default); 'elect view' serves larger ones (docs/viewer.md).
 const (
-	DefaultThreshold = 1_000_000
-	DefaultWindow    = 100_000
+	DefaultThreshold = 100_000
+	DefaultWindow    = 50_000
+	DefaultPageLimit = 1_000_000
 )
 
 func (o Options) norm() Options {
@@ -48,6 +54,9 @@ func (o Options) norm() Options {
 	}
 	if o.Window <= 0 {
 		o.Window = DefaultWindow
+	}
+	if o.PageLimit <= 0 {
+		o.PageLimit = DefaultPageLimit
 	}
 	return o
 }
@@ -85,6 +94,7 @@ type index struct {
 	checks  [][]byte  // the checkpoint before each window, as JSON
 	firstV  int       // global index of the first violation, -1
 	trunc   bool      // the trace ends with the size limit's marker
+	inline  bool      // the windows are in the page (Page), not served
 }
 
 // checkpoint is the running state of a network run before an event, as
@@ -235,7 +245,7 @@ func buildIndex(data []byte, w int) (*index, error) {
 
 // meta is the line the windowed page gets after the header.
 func (ix *index) meta() []byte {
-	b, _ := json.Marshal(map[string]any{"ev": "windows", "events": ix.events, "window": ix.window, "starts": ix.starts, "first_violation": ix.firstV, "truncated": ix.trunc})
+	b, _ := json.Marshal(map[string]any{"ev": "windows", "events": ix.events, "window": ix.window, "starts": ix.starts, "first_violation": ix.firstV, "truncated": ix.trunc, "inline": ix.inline})
 	return b
 }
 

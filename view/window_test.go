@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,7 +65,7 @@ func TestWindowEndpoint(t *testing.T) {
 		return r.StatusCode, string(b)
 	}
 	_, page := get("/")
-	if strings.Contains(page, `"ev":"send"`) || !strings.Contains(page, `{"ev":"windows","events":2502,"first_violation":-1,"starts":[`) {
+	if strings.Contains(page, `"ev":"send"`) || !strings.Contains(page, `{"ev":"windows","events":2502,"first_violation":-1,"inline":false,"starts":[`) {
 		t.Errorf("the windowed page inlines events, or has no index")
 	}
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
@@ -82,12 +84,30 @@ func TestWindowEndpoint(t *testing.T) {
 	if code, _ := get(fmt.Sprintf("/window?k=%d", last+1)); code != 404 {
 		t.Errorf("a window past the end: status %d", code)
 	}
+	// --out: above the threshold the page holds the windows, one script
+	// element each (the same checkpoint and lines as /window); above the
+	// page limit it is refused.
 	var out bytes.Buffer
-	if err := view.PageWith(&out, data, windowed); err == nil || !strings.Contains(err.Error(), "more than the 1000 a self-contained page holds") {
+	if err := view.PageWith(&out, data, windowed); err != nil {
 		t.Errorf("--out of a trace above the threshold: %v", err)
 	}
-	if err := view.PageWith(&out, data, view.Options{Threshold: events}); err != nil {
-		t.Errorf("--out at the threshold: %v", err)
+	for _, k := range []int{0, last} {
+		_, body := get(fmt.Sprintf("/window?k=%d", k))
+		body = strings.TrimRight(body, "\n")
+		if !strings.Contains(out.String(), fmt.Sprintf(`<script type="application/x-ndjson" id="w%d">%s</script>`, k, body)) {
+			t.Errorf("the page does not hold window %d as /window serves it", k)
+		}
+	}
+	if !strings.Contains(out.String(), `"inline":true`) {
+		t.Errorf("the page's index does not say its windows are inline")
+	}
+	out.Reset()
+	if err := view.PageWith(&out, data, view.Options{Threshold: 1000, Window: 400, PageLimit: 1000}); err == nil || !strings.Contains(err.Error(), "more than the 1000 a self-contained page holds") {
+		t.Errorf("--out of a trace above the page limit: %v", err)
+	}
+	out.Reset()
+	if err := view.PageWith(&out, data, view.Options{Threshold: events}); err != nil || strings.Contains(out.String(), `{"ev":"windows","events":`) {
+		t.Errorf("--out at the threshold: %v, or in windows", err)
 	}
 }
 
@@ -99,6 +119,13 @@ func TestWindowEndpoint(t *testing.T) {
 // loads the window before; no console errors, and the page's requests stay
 // in its origin.
 func TestWindowedLoadingInTheBrowser(t *testing.T) {
+	t.Run("served", func(t *testing.T) { windowedInTheBrowser(t, false) })
+	t.Run("out", func(t *testing.T) { windowedInTheBrowser(t, true) })
+}
+
+// windowedInTheBrowser runs TestWindowedLoadingInTheBrowser on the served
+// page, or on a page written with --out (a file holding its windows).
+func windowedInTheBrowser(t *testing.T, out bool) {
 	data := lcrTrace(t, 40)
 	events := view.CountEvents(data)
 	h, err := view.NewHandler(data, windowed)
@@ -107,8 +134,20 @@ func TestWindowedLoadingInTheBrowser(t *testing.T) {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	url := srv.URL + "/"
+	if out {
+		var b bytes.Buffer
+		if err := view.PageWith(&b, data, windowed); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "page.html")
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		url = "file://" + path
+	}
 	ctx, ev := tab(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
 		t.Fatal(err)
 	}
 	if e := text(t, ctx, "#error"); e != "" {
@@ -148,7 +187,10 @@ func TestWindowedLoadingInTheBrowser(t *testing.T) {
 	}
 	windows := 0
 	for _, u := range requests {
-		if !strings.HasPrefix(u, srv.URL+"/") {
+		if out && u != url {
+			t.Errorf("the --out page made a request: %s", u)
+		}
+		if !out && !strings.HasPrefix(u, srv.URL+"/") {
 			t.Errorf("request outside the page's origin: %s", u)
 		}
 		if strings.Contains(u, "/window?k=") {

@@ -100,7 +100,7 @@ func wheel(t *testing.T, ctx context.Context, x, y, dy float64, shift bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eval[any](t, ctx, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`)
+	waitFrames(t, ctx)
 }
 
 // TestZoomChangesTheVisibleLanes: HS on a ring of 64 at 1366 x 768. The
@@ -133,7 +133,7 @@ func TestZoomChangesTheVisibleLanes(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#lanes-leader"))); err != nil {
 		t.Fatal(err)
 	}
-	eval[any](t, ctx, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`)
+	waitFrames(t, ctx)
 	leader := eval[int](t, ctx, `(() => { for (let i = 0; i < elect.n; i++) if (elect.decision(i) === 1) return i; return -1; })()`)
 	lanes = eval[[]int](t, ctx, `elect.visibleLanes()`)
 	if len(lanes) != 7 || lanes[3] != leader {
@@ -167,5 +167,14 @@ func TestZoomChangesTheVisibleLanes(t *testing.T) {
 		r := eval[struct{ X, Y, W, H float64 }](t, ctx, `(() => { const r = document.getElementById("st").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`)
 		wheel(t, ctx, r.X+60, r.Y+r.H/2, -400, false)
 		screenshot(t, ctx, "hs64-zoomed")
+	}
+}
+
+// waitFrames waits for two animation frames: the page redraws a zoom on
+// the next one.
+func waitFrames(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
 	}
 }
