@@ -40,6 +40,12 @@ type Algorithm struct {
 	// Growth is what its measures are expected to grow like with n.
 	Growth Growth
 	Params []Param
+	// StateValues, when set, names the values of a node's enumerated state
+	// fields, by the field's name as a trace's state lines write it: value
+	// k of field f is StateValues[f][k] (for a slice field, each element's).
+	// It is declared once here; the trace header carries it (what 'elect
+	// run --trace' writes), and the viewer shows the names.
+	StateValues map[string][]string
 	// CheckRun, when set, refuses a run the algorithm cannot represent (for
 	// example one whose time would overflow), with an error that says what is
 	// allowed. Unlike model assumptions, --force does not override it.

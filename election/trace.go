@@ -131,6 +131,7 @@ func Header(cfg *Config, runtime string) trace.Header {
 	for _, m := range alg.Messages {
 		h.Messages = append(h.Messages, trace.MessageType{Name: m.Name, Fields: m.Fields})
 	}
+	h.StateValues = alg.StateValues
 	ctx := cfg.BoundContext()
 	for _, b := range alg.Bounds {
 		if b.Applies != nil && !b.Applies(ctx) {

@@ -91,6 +91,11 @@ var GHS = &elect.Algorithm{
 	// up to half their length from their ends; the bound's 5n lg n is the
 	// worst case over all graphs and schedules).
 	Growth: elect.Growth{Messages: "n lg n", Time: "n"},
+	// The paper's SN and SE, by name in traces and the viewer.
+	StateValues: map[string][]string{
+		"state": {"sleeping", "find", "found"},
+		"edges": {"basic", "branch", "rejected"},
+	},
 	Messages: []elect.MessageType{
 		{Name: "Connect", Fields: []string{"L"}},
 		{Name: "Initiate", Fields: []string{"F", "L", "S"}},

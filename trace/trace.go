@@ -50,6 +50,10 @@ type Header struct {
 	Wake     []Wake        `json:"wake,omitempty"`
 	Messages []MessageType `json:"messages"`
 	Bounds   []Bound       `json:"bounds,omitempty"`
+	// StateValues names the values of enumerated state fields (the
+	// algorithm's elect.Algorithm.StateValues): value k of field f is
+	// StateValues[f][k].
+	StateValues map[string][]string `json:"state_values,omitempty"`
 
 	// A population protocol's run (Kind "population"; docs/trace.md,
 	// "Population runs") has no network: Protocol, Engine, Scheduler and
