@@ -113,8 +113,9 @@ func TestWindowEndpoint(t *testing.T) {
 
 // TestWindowedLoadingInTheBrowser: LCR on the decreasing ring of 40 (2,502
 // events) served in windows of 400: the page opens on window 0, jumping to
-// event 2,000 loads window 5, and the page shows the counts of the first
-// 2,500 events as Go replays them; the end shows one leader, ID 40 and
+// event 2,000 loads window 4 (the one holding event 1,999, the last that
+// happened), and the page shows the counts of the first 2,000 events as Go
+// replays them, and the caption of event 1,999; the end shows one leader, ID 40 and
 // 820 = n(n+1)/2 election messages; one step back from a window's start
 // loads the window before; no console errors, and the page's requests stay
 // in its origin.
@@ -159,7 +160,7 @@ func windowedInTheBrowser(t *testing.T, out bool) {
 	}
 	const p = 2000
 	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#jump"), fmt.Sprintf("#%d", p)), chromedp.Click(chromedp.CSS("#go")),
-		chromedp.WaitVisible(chromedp.CSS(`body[data-window="5"]`))); err != nil {
+		chromedp.WaitVisible(chromedp.CSS(`body[data-window="4"]`))); err != nil {
 		t.Fatal(err)
 	}
 	election, elected := prefixCounts(t, data, p)
@@ -167,6 +168,10 @@ func windowedInTheBrowser(t *testing.T, out bool) {
 		t.Errorf("status %q after jumping to #%d", s, p)
 	}
 	expectPage(t, ctx, "at event 2000", map[string]string{"#count-election": fmt.Sprint(election), "#leaders": fmt.Sprint(len(elected))})
+	// The caption of event 1999 (the window's lines, read as the page reads them).
+	if c, want := text(t, ctx, "#caption"), captionStart(t, data, p-1); !strings.HasPrefix(c, want) {
+		t.Errorf("caption at event %d: %q, want it to start %q", p, c, want)
+	}
 	click(t, ctx, "#to-end")
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, (events-1)/windowed.Window)))); err != nil {
 		t.Fatal(err)
@@ -198,4 +203,24 @@ func windowedInTheBrowser(t *testing.T, out bool) {
 		}
 	}
 	t.Logf("%d events, %d window requests", events, windows)
+}
+
+// captionStart is how the page's caption of event k starts: the node that
+// acts and what it does.
+func captionStart(t *testing.T, data []byte, k int) string {
+	t.Helper()
+	tr, err := trace.ReadAll(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := tr.Events[k]
+	switch ev.Ev {
+	case "send":
+		return fmt.Sprintf("node %d (ID %d) sends %s(%d) on its %s port to node %d", ev.From, tr.Header.IDs[ev.From], ev.Type, ev.Payload["j"], ev.Port, ev.To)
+	case "deliver":
+		return fmt.Sprintf("node %d (ID %d) receives %s(%d) on its %s port", ev.To, tr.Header.IDs[ev.To], ev.Type, ev.Payload["j"], ev.Port)
+	case "state":
+		return fmt.Sprintf("node %d (ID %d)'s state: ", ev.Node, tr.Header.IDs[ev.Node])
+	}
+	return fmt.Sprintf("node %d (ID %d) ", ev.Node, tr.Header.IDs[ev.Node])
 }
