@@ -30,7 +30,8 @@ decision, a space-time diagram, the running message counts next to the
 algorithm's bounds, and every node's state; for a population protocol's run
 ('elect pp PROTOCOL --trace FILE') the number of agents in each state over
 parallel time as a stacked area, and the number of leaders. It listens on 127.0.0.1 on a
-free port and prints the URL; Ctrl-C stops it. The page is embedded in the
+free port and prints the URLs it answers to (requests naming another host, as a DNS
+rebinding page would, are refused); Ctrl-C stops it. The page is embedded in the
 elect binary and loads nothing from the network.
 
 With --out, --shiviz or --svg it writes files instead of serving:

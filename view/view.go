@@ -7,9 +7,11 @@
 // The page is plain hand-written JavaScript with the trace inlined in it,
 // so it needs no server once written (Page, `elect view --out`), loads
 // nothing from anywhere (its Content-Security-Policy forbids it), and the
-// server (Serve) has one route; for a trace of more than a million events,
-// two: the page gets the header and an index, and asks the server for
-// windows of events as the user moves through it (window.go).
+// server (Serve) has one route; for a trace of more than DefaultThreshold
+// (10^5) events, two: the page gets the header and an index, and asks the
+// server for windows of events as the user moves through it (window.go).
+// The server answers only GET and HEAD requests that name one of the
+// addresses it printed (serve.go).
 package view
 
 import (
