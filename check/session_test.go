@@ -1,0 +1,70 @@
+package check
+
+import (
+	"testing"
+
+	"github.com/electkit/elect/scenario"
+)
+
+// greedy follows, from the start, the step whose extreme of quantity q
+// (max or min) is the session's, until the execution ends, and returns
+// the counts reached.
+func greedy(t *testing.T, ss *Session, q int, worst bool) []int64 {
+	t.Helper()
+	for {
+		cs, err := ss.Choices()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) == 0 {
+			return ss.Counts()
+		}
+		hi, lo, err := ss.Reach()
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := -1
+		for k, c := range cs {
+			if worst && c.Max[q] == hi[q] || !worst && c.Min[q] == lo[q] {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			t.Fatalf("no step keeps the extreme %d/%d of %s", hi[q], lo[q], ss.Names[q])
+		}
+		if err := ss.Step(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSessionReachesTheCheckersExtremes: LCR at n = 5 over every ID
+// assignment, FIFO: 'elect check lcr --n 5' finds at most 15 = n(n+1)/2
+// and at least 9 = 2n-1 election messages (seed 001 §5.2.1.1); a session
+// that always takes the worst-case step ends with 15, the best-case step
+// with 9, and undoing every step comes back to the start.
+func TestSessionReachesTheCheckersExtremes(t *testing.T) {
+	ss, err := NewSession(Options{Spec: scenario.Spec{Algorithm: "lcr", N: 5}, IDs: "all", Delivery: "fifo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi, lo, err := ss.Reach()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hi[0] != 15 || lo[0] != 9 {
+		t.Fatalf("reach %d..%d election messages, want 9..15", lo[0], hi[0])
+	}
+	if got := greedy(t, ss, 0, true); got[0] != 15 {
+		t.Errorf("worst-case steps: %d election messages, want 15", got[0])
+	}
+	for ss.Undo() {
+	}
+	if ss.IDs() != nil || ss.Taken() != 0 {
+		t.Fatalf("undo all: IDs %v, %d steps", ss.IDs(), ss.Taken())
+	}
+	if got := greedy(t, ss, 0, false); got[0] != 9 {
+		t.Errorf("best-case steps: %d election messages, want 9", got[0])
+	}
+}
