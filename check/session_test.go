@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/electkit/elect/scenario"
@@ -66,5 +67,60 @@ func TestSessionReachesTheCheckersExtremes(t *testing.T) {
 	}
 	if got := greedy(t, ss, 0, false); got[0] != 9 {
 		t.Errorf("best-case steps: %d election messages, want 9", got[0])
+	}
+}
+
+// TestSessionUndoRestoresTheState: Chang-Roberts on a ring of 4 with IDs
+// 4,3,2,1 under bag delivery: along the worst-case path, taking each
+// choice in turn and undoing it gives back the same choices, extremes and
+// counts; and the reachable extremes never widen as steps are taken.
+func TestSessionUndoRestoresTheState(t *testing.T) {
+	ss, err := NewSession(Options{Spec: scenario.Spec{Algorithm: "chang-roberts", N: 4}, IDs: "4,3,2,1", Delivery: "bag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fingerprint := func() string {
+		cs, err := ss.Choices()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hi, lo, _ := ss.Reach()
+		return fmt.Sprint(cs, hi, lo, ss.Counts())
+	}
+	prevHi, prevLo, _ := ss.Reach()
+	for steps := 0; ; steps++ {
+		cs, _ := ss.Choices()
+		if len(cs) == 0 {
+			break
+		}
+		before := fingerprint()
+		for j := range cs {
+			if err := ss.Step(j); err != nil {
+				t.Fatal(err)
+			}
+			ss.Undo()
+			if after := fingerprint(); after != before {
+				t.Fatalf("step %d, choice %d: undo gave %s, want %s", steps, j, after, before)
+			}
+		}
+		hi, _, _ := ss.Reach()
+		j := 0
+		for k, c := range cs {
+			if c.Max[0] == hi[0] {
+				j = k
+				break
+			}
+		}
+		ss.Step(j)
+		nhi, nlo, _ := ss.Reach()
+		for q := range nhi {
+			if nhi[q] > prevHi[q] || nlo[q] < prevLo[q] {
+				t.Fatalf("after step %d the reach of %s widened: %d..%d from %d..%d", steps, ss.Names[q], nlo[q], nhi[q], prevLo[q], prevHi[q])
+			}
+		}
+		prevHi, prevLo = nhi, nlo
+	}
+	if ss.Taken() == 0 {
+		t.Fatal("no step taken")
 	}
 }
