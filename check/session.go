@@ -30,7 +30,10 @@ type Session struct {
 	Names []string
 	opt   Options
 	cfgs  []*config
-	xs    []*explorer // by configuration, searched when first needed
+	xs    []*explorer // by configuration, searched when needed; only the chosen one is kept
+	// rootHi and rootLo are each configuration's extremes from its start,
+	// kept when its search is dropped.
+	rootHi, rootLo [][]int64
 	cur   int         // the configuration chosen, -1 before
 	x     *explorer
 	s     *state
@@ -81,7 +84,7 @@ func NewSession(opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*explorer, len(cfgs)), cur: -1}
+	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*explorer, len(cfgs)), cur: -1, rootHi: make([][]int64, len(cfgs)), rootLo: make([][]int64, len(cfgs))}
 	for _, m := range base.Algorithm.Messages {
 		ss.Names = append(ss.Names, m.Name)
 	}
@@ -192,14 +195,18 @@ func (ss *Session) Choices() ([]Choice, error) {
 	if ss.cur < 0 {
 		var out []Choice
 		for k, c := range ss.cfgs {
-			x, err := ss.search(k)
-			if err != nil {
-				return nil, err
+			if ss.rootHi[k] == nil {
+				x, err := ss.search(k)
+				if err != nil {
+					return nil, err
+				}
+				_, key := x.keys(x.initial())
+				id, _ := x.memo.get(key)
+				h, l := x.extremes(id)
+				ss.rootHi[k], ss.rootLo[k] = slices.Clone(h), slices.Clone(l)
+				ss.xs[k] = nil // searched again if chosen: the searches of every assignment need not all be held
 			}
-			_, key := x.keys(x.initial())
-			id, _ := x.memo.get(key)
-			h, l := x.extremes(id)
-			out = append(out, Choice{Label: "IDs " + idsText(c.cfg.IDs), Adds: make([]int64, len(ss.Names)), Max: slices.Clone(h), Min: slices.Clone(l)})
+			out = append(out, Choice{Label: "IDs " + strings.TrimPrefix(idsText(c.cfg.IDs), "list:"), Adds: make([]int64, len(ss.Names)), Max: ss.rootHi[k], Min: ss.rootLo[k]})
 		}
 		return out, nil
 	}
@@ -280,6 +287,7 @@ func (ss *Session) Step(j int) error {
 func (ss *Session) Undo() bool {
 	if len(ss.undos) == 0 {
 		if ss.cur >= 0 && len(ss.cfgs) > 1 {
+			ss.xs[ss.cur] = nil
 			ss.cur, ss.x, ss.s = -1, nil, nil
 			return true
 		}
