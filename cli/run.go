@@ -100,8 +100,8 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
-	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this simulated time, in rounds or time units (0: no limit; outcome step-limit)")
-	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a simulated run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
+	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a run at this time, in rounds or time units (the causal depth on --runtime goroutines; 0: no limit; outcome step-limit)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
 	memLimitVar(fs, &f.memLimit)
 	f.params = registerParams(fs, cat)
 }
@@ -367,6 +367,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	}
 	fmt.Fprintf(w, "time      %s %s\n", format.Number(r.Time, 6), unit)
 	fmt.Fprintf(w, "informed  all nodes know the leader: %v\n", r.AllKnowLeader)
+	if r.Transport != nil {
+		printTransport(w, r.Transport)
+	}
 	fmt.Fprintln(w, "checks")
 	width := 0
 	for _, c := range r.Checks {
@@ -379,6 +382,45 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 		}
 		fmt.Fprintf(w, "  %s  %-*s  %s %s %s\n", verdict, width, c.Name, format.Number(c.Actual, 6), c.Relation, format.Number(c.Expected, 6))
 	}
+}
+
+// printTransport writes the run report of a runtime with real timing.
+func printTransport(w io.Writer, t *election.Transport) {
+	fmt.Fprintf(w, "rate      %s messages/s over %s s\n", format.Number(math.Round(t.MessagesPerSecond), 4), format.Number(t.WallSeconds, 3))
+	l := t.LinkMessages
+	var busiest []string
+	for _, b := range t.Busiest {
+		if b.Messages > 0 {
+			busiest = append(busiest, fmt.Sprintf("%d->%d %d", b.From, b.To, b.Messages))
+		}
+	}
+	fmt.Fprintf(w, "links     %d directed; messages per link min %d, median %d, mean %s, max %d", t.Links, l.Min, l.Median, format.Number(l.Mean, 4), l.Max)
+	if len(busiest) > 0 {
+		fmt.Fprintf(w, "; busiest %s", strings.Join(busiest, ", "))
+	}
+	fmt.Fprintln(w)
+	lat := t.Latency
+	fmt.Fprintf(w, "latency   p50 <= %s, p99 <= %s, max %s over %d deliveries (hand-over to receipt)\n",
+		seconds(lat.P50), seconds(lat.P99), seconds(lat.Max), lat.Count)
+	if t.MaxInbox > 0 || t.Overflows > 0 {
+		fmt.Fprintf(w, "inboxes   at most %d messages in one; %d overflows to break cycles of waiting nodes\n", t.MaxInbox, t.Overflows)
+	}
+}
+
+// seconds writes a duration in seconds with a unit for people: 33 µs,
+// 1.2 ms, 2.5 s.
+func seconds(s float64) string {
+	switch {
+	case s == 0:
+		return "0"
+	case s < 1e-6:
+		return format.Number(s*1e9, 3) + " ns"
+	case s < 1e-3:
+		return format.Number(s*1e6, 3) + " µs"
+	case s < 1:
+		return format.Number(s*1e3, 3) + " ms"
+	}
+	return format.Number(s, 3) + " s"
 }
 
 // runProgressBar is the progress bar of one simulated run of s: messages

@@ -132,6 +132,9 @@ type Result struct {
 	Checks         []Check `json:"checks"`
 	// TraceTruncated says that the trace reached Config.TraceLimit.
 	TraceTruncated bool `json:"trace_truncated,omitempty"`
+	// Transport is what a runtime with real timing (goroutines, TCP)
+	// measured of its links; nil for the simulators.
+	Transport *Transport `json:"transport,omitempty"`
 
 	// TypeCounts counts messages by MsgType.
 	TypeCounts []int64 `json:"-"`

@@ -3,22 +3,87 @@ package live
 import (
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/electkit/elect/election"
 )
+
+// Flow control of the asynchronous runtime.
+//
+// Every node's inbox holds at most its window (window(degree)) messages
+// handed over by senders; a sender that finds the receiver's inbox full
+// keeps the rest of its output, in order, parks (takes no input of its own
+// while parked), and registers with the receiver, which wakes it when it
+// next takes its inbox. A node's output waiting in its own buffer is at most
+// what one batch of its inputs produced, so what the runtime holds is
+// bounded by the nodes' windows and batches, not by the messages a run
+// sends (memoryBytes says how much).
+//
+// Parked nodes can wait on each other in a cycle, each with a full inbox
+// that only the next could empty. Deadlock freedom: the run counts the
+// nodes that can make progress (busy: running, or signalled to run) in one
+// atomic counter. A node counts itself out only when it goes idle (its
+// inbox empty) or parks; it is counted in, before it is signalled, by the
+// running node that made it ready (a sender that filled its empty inbox, a
+// receiver that took its inbox and woke it from parking). So busy is zero
+// only when no node is running or about to run. At that moment, if inputs
+// remain (pending > 0), each of them sits in a parked node's inbox or
+// output, every idle node has an empty inbox, and every parked node waits
+// on a receiver whose inbox is full, which is then parked too: the parked
+// nodes wait on each other, and nothing else can ever wake them. The node
+// that brought busy to zero then breaks the cycle (breakDeadlock): it
+// grants one parked node overflow, the right to hand over its whole output
+// past the receiver's window, and makes it ready. That node then takes its
+// own inbox, which wakes the nodes parked on it, and handles at least one
+// input; every break therefore moves the run on by an event, so the event
+// limit bounds how many there can be. A break creates no message: it moves
+// a batch from a sender's output to an inbox, so what inboxes hold beyond
+// their windows is what the algorithm itself keeps in flight around a cycle
+// (pump's tokens in flow_test.go), as the simulator holds it too, never the
+// messages a run sends over its course. A run whose nodes never form such a
+// cycle (LCR and every algorithm on a line, or with a sink) never
+// overflows.
+
+// The states of a node in an asynchronous run (node.state, under node.mu).
+const (
+	stateIdle   = iota // nothing to do: its inbox is empty and its output handed over
+	stateReady         // running, or signalled to run
+	stateParked        // waiting for room in a receiver's inbox
+)
+
+// baseWindow is the room of every inbox, to which each of its node's links
+// adds two.
+const baseWindow = 8
+
+// window is the capacity of the inbox of a node of the given degree.
+func window(degree int) int { return baseWindow + 2*degree }
+
+// Window is the most messages the inbox of a node of the given degree
+// holds in an asynchronous run, but for a break of a cycle of waiting nodes
+// (see async.go): senders wait for room beyond it.
+func Window(degree int) int { return window(degree) }
 
 // asyncRun is the state the goroutines of an asynchronous run share.
 type asyncRun struct {
 	*run
 	pending atomic.Int64 // inputs that exist and are not fully handled
+	busy    atomic.Int64 // nodes running or signalled to run (see above)
 	events  atomic.Int64 // events reported by the nodes
 	chunk   int64        // how many events a node handles between reports
 	done    chan struct{}
 	stopped atomic.Bool // the run is over: goroutines return when they wake
 	endOnce sync.Once
+
+	breakMu    sync.Mutex
+	lastParked atomic.Int32
+	overflows  atomic.Int64 // deadlocks broken (reported in tests)
+	timeLimit  atomic.Bool  // Config.Progress stopped the run
 }
 
 // runAsync runs every node on its own goroutine until no input is left.
 func (r *run) runAsync() {
 	a := &asyncRun{run: r, done: make(chan struct{})}
+	r.async = a
 	r.applyMu = r.trace == nil // a traced batch holds the mutex throughout
 	var initiators []*node
 	if r.cfg.Wake == nil {
@@ -30,8 +95,10 @@ func (r *run) runAsync() {
 	}
 	a.chunk = min(max(a.maxEvents/int64(4*len(r.nodes)), 1), 1024)
 	a.pending.Store(int64(len(initiators)))
+	a.busy.Store(int64(len(initiators)))
 	for _, nd := range initiators {
-		nd.inbox = append(nd.inbox, envelope{wake: true})
+		nd.inbox = append(nd.inbox, envelope{port: wakePort})
+		nd.state = stateReady
 	}
 	if len(initiators) == 0 {
 		return
@@ -45,56 +112,263 @@ func (r *run) runAsync() {
 		}()
 	}
 	for _, nd := range initiators {
+		signal(nd)
+	}
+	var tick <-chan time.Time
+	if r.cfg.Progress != nil {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
+wait:
+	for {
 		select {
-		case nd.signal <- struct{}{}:
-		default:
+		case <-a.done:
+			break wait
+		case <-tick:
+			ev := a.events.Load()
+			if !r.cfg.Progress(election.Progress{Events: ev}) {
+				a.timeLimit.Store(true)
+				a.end()
+			}
 		}
 	}
-	<-a.done
 	// Stop every goroutine: each finds the flag when it next wakes.
 	a.stopped.Store(true)
 	for _, nd := range r.nodes {
-		select {
-		case nd.signal <- struct{}{}:
-		default: // a wake-up is pending already
-		}
+		signal(nd)
 	}
 	wg.Wait()
+	r.stopped = a.timeLimit.Load()
+}
+
+// signal wakes nd's goroutine, unless a wake-up is pending already.
+func signal(nd *node) {
+	select {
+	case nd.signal <- struct{}{}:
+	default:
+	}
 }
 
 // end stops the run (once).
 func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 
-// serve is one node's goroutine: it waits for its inbox to fill, takes all
-// of it and handles it.
+// serve is one node's goroutine: it waits to be signalled and then works
+// while it is ready.
 func (a *asyncRun) serve(nd *node) {
 	for range nd.signal {
 		if a.stopped.Load() {
 			return
 		}
 		nd.mu.Lock()
-		batch := nd.inbox
-		nd.inbox = nd.spare[:0]
+		ready := nd.state == stateReady
 		nd.mu.Unlock()
-		a.handle(nd, batch)
-		nd.spare = batch[:0]
+		if ready {
+			a.work(nd)
+		}
 	}
 }
 
-// handle runs nd's handlers for a batch of inputs and hands over what they
-// sent. With a trace, the whole batch holds the run's mutex so that its
-// lines stand together, before any of its messages can be received.
-func (a *asyncRun) handle(nd *node, batch []envelope) {
+// work hands over what nd has left to send and handles its inbox, batch
+// after batch, until it goes idle or parks.
+func (a *asyncRun) work(nd *node) {
+	for !a.stopped.Load() {
+		if nd.next < len(nd.out) && !a.deliver(nd) {
+			return // parked: the receiver, or a deadlock break, wakes it
+		}
+		nd.mu.Lock()
+		batch := nd.inbox
+		if len(batch) == 0 {
+			nd.state = stateIdle
+			nd.mu.Unlock()
+			a.countOut()
+			return
+		}
+		nd.inbox = nd.spare[:0]
+		waiters := nd.waiters
+		nd.waiters = nd.spareWaiters[:0]
+		nd.mu.Unlock()
+		// Room was made: the senders parked on nd may go on.
+		for _, w := range waiters {
+			a.unpark(w)
+		}
+		clear(waiters)
+		nd.spareWaiters = waiters[:0]
+		a.measureLatency(nd, batch)
+		ok := a.handle(nd, batch)
+		nd.spare = batch[:0]
+		if !ok {
+			return
+		}
+	}
+}
+
+// countOut takes one node out of busy; at zero, with inputs left, the
+// parked nodes wait on each other and one of them is given overflow.
+func (a *asyncRun) countOut() {
+	if a.busy.Add(-1) == 0 && a.pending.Load() > 0 && !a.stopped.Load() {
+		a.breakDeadlock()
+	}
+}
+
+// unpark makes w, parked on a node that has just taken its inbox, ready.
+func (a *asyncRun) unpark(w *node) {
+	w.mu.Lock()
+	if w.state != stateParked {
+		// w has registered but not yet parked: it finds the flag and
+		// tries again instead of parking.
+		w.wokenEarly = true
+		w.mu.Unlock()
+		return
+	}
+	w.state = stateReady
+	w.mu.Unlock()
+	a.busy.Add(1)
+	signal(w)
+}
+
+// breakDeadlock gives one parked node overflow (see the comment at the top
+// of this file): it finds one that is still parked, takes it off its
+// receiver's list of waiters and makes it ready.
+func (a *asyncRun) breakDeadlock() {
+	a.breakMu.Lock()
+	defer a.breakMu.Unlock()
+	try := func(w *node) bool {
+		w.mu.Lock()
+		if w.state != stateParked {
+			w.mu.Unlock()
+			return false
+		}
+		dst := w.blockedOn
+		w.state = stateReady
+		w.overflow = true
+		w.mu.Unlock()
+		dst.mu.Lock()
+		for k, x := range dst.waiters {
+			if x == w {
+				dst.waiters = append(dst.waiters[:k], dst.waiters[k+1:]...)
+				break
+			}
+		}
+		dst.mu.Unlock()
+		a.overflows.Add(1)
+		a.busy.Add(1)
+		signal(w)
+		return true
+	}
+	if try(a.nodes[a.lastParked.Load()]) {
+		return
+	}
+	for _, w := range a.nodes {
+		if try(w) {
+			return
+		}
+	}
+}
+
+// deliver hands nd's output from nd.next on to the receivers, in order,
+// and reports whether all of it went; if not, nd is parked on the receiver
+// whose inbox is full.
+func (a *asyncRun) deliver(nd *node) bool {
+	out := nd.out
+	now := a.ticks()
+	for k := nd.next; k < len(out); {
+		to := out[k].to
+		dst := a.nodes[to]
+		dst.mu.Lock()
+		room := dst.capacity - len(dst.inbox)
+		if nd.overflow {
+			room = len(out)
+		}
+		wasIdle := dst.state == stateIdle
+		if len(dst.inbox) == cap(dst.inbox) && cap(dst.inbox) < dst.capacity && !nd.overflow {
+			// Grow to the window at once, not by doubling past it.
+			dst.inbox = append(make([]envelope, 0, dst.capacity), dst.inbox...)
+		}
+		start := k
+		for ; k < len(out) && out[k].to == to && k-start < room; k++ {
+			e := out[k].env
+			e.sent = now
+			dst.inbox = append(dst.inbox, e)
+		}
+		if k > start && wasIdle {
+			dst.state = stateReady
+		}
+		dst.peakInbox = max(dst.peakInbox, len(dst.inbox))
+		full := k < len(out) && out[k].to == to
+		if full {
+			dst.waiters = append(dst.waiters, nd)
+		}
+		dst.mu.Unlock()
+		if k > start && wasIdle {
+			a.busy.Add(1)
+			signal(dst)
+		}
+		if full {
+			nd.next = k
+			return a.park(nd, dst)
+		}
+	}
+	nd.overflow = false
+	// Envelopes hold no pointers: the buffer is reused without clearing.
+	nd.out = out[:0]
+	nd.next = 0
+	return true
+}
+
+// park parks nd, registered with dst's waiters, unless dst woke it
+// already; it reports whether nd may go on (it was woken early).
+func (a *asyncRun) park(nd *node, dst *node) bool {
+	nd.mu.Lock()
+	if nd.wokenEarly {
+		nd.wokenEarly = false
+		nd.mu.Unlock()
+		return a.deliver(nd)
+	}
+	nd.state = stateParked
+	nd.blockedOn = dst
+	nd.mu.Unlock()
+	a.lastParked.Store(nd.index)
+	a.countOut()
+	return false
+}
+
+// measureLatency adds the delivery latency of each message of batch (from
+// the moment its sender handed it over to now) to nd's histogram.
+func (a *asyncRun) measureLatency(nd *node, batch []envelope) {
+	now := a.ticks()
+	for i := range batch {
+		if batch[i].port != wakePort {
+			nd.latency.Add(latencyNanos(batch[i].sent, now))
+		}
+	}
+}
+
+// handle runs nd's handlers for a batch of inputs and counts what they
+// sent; it reports false when the run is over. With a trace, the whole
+// batch holds the run's mutex so that its lines stand together, before any
+// of its messages can be received.
+func (a *asyncRun) handle(nd *node, batch []envelope) bool {
 	traced := a.trace != nil
 	if traced {
 		a.mu.Lock()
 		a.clock = nd.depth
 	}
 	var depth int64
+	maxTime := a.cfg.MaxTime
 	for _, ev := range batch {
-		if ev.wake {
+		if ev.port == wakePort {
 			a.wake(nd, 0)
 			continue
+		}
+		if maxTime > 0 && ev.depth > maxTime {
+			// The next event is later than --max-time: the run stops
+			// there, as the simulator's does.
+			if traced {
+				a.mu.Unlock()
+			}
+			a.stopAtLimit()
+			return false
 		}
 		depth = max(depth, ev.depth)
 		a.receive(nd, 0, ev)
@@ -108,40 +382,60 @@ func (a *asyncRun) handle(nd *node, batch []envelope) {
 	// the chunk is small enough (a quarter of the limit over all nodes) that
 	// a run stops soon after the limit.
 	nd.unreported += int64(len(batch))
-	if nd.unreported >= a.chunk && a.events.Add(nd.unreported) > a.maxEvents {
-		nd.unreported = 0
-		a.mu.Lock()
-		a.stepLimit = true
-		a.mu.Unlock()
-		a.end()
-		return
-	}
 	if nd.unreported >= a.chunk {
+		over := a.events.Add(nd.unreported) > a.maxEvents
 		nd.unreported = 0
+		if over {
+			a.stopAtLimit()
+			return false
+		}
 	}
-	out := nd.out
 	// Count the messages before anyone can receive them, and discount the
 	// batch only now that its handlers have returned (see the package doc).
-	if a.pending.Add(int64(len(out)-len(batch))) == 0 {
+	if a.pending.Add(int64(len(nd.out)-len(batch))) == 0 {
 		a.end()
-		return
+		return false
 	}
-	for k := 0; k < len(out); {
-		to := out[k].to
-		dst := a.nodes[to]
-		dst.mu.Lock()
-		wasEmpty := len(dst.inbox) == 0
-		for ; k < len(out) && out[k].to == to; k++ {
-			dst.inbox = append(dst.inbox, out[k].env)
-		}
-		dst.mu.Unlock()
-		if wasEmpty {
-			select {
-			case dst.signal <- struct{}{}:
-			default:
-			}
-		}
-	}
-	// Envelopes hold no pointers: the buffers are reused without clearing.
-	nd.out = out[:0]
+	return true
 }
+
+// stopAtLimit ends the run with outcome step-limit.
+func (a *asyncRun) stopAtLimit() {
+	a.mu.Lock()
+	a.stepLimit = true
+	a.mu.Unlock()
+	a.end()
+}
+
+// Memory, for the memory guard (scenario's --mem-limit).
+const (
+	// stackBytes is a node's goroutine stack at its largest in the runs
+	// measured (the Go runtime grows it from 2 KiB by doubling; the node
+	// code's handlers, the monitor and a lock's slow path reach 4 or
+	// 8 KiB).
+	stackBytes = 8 << 10
+	// recordBytes is the rest of a node's fixed part: its record, recorder,
+	// signal channel, latency histogram and first buffers.
+	recordBytes = 2 << 10
+	// envelopeBytes and outgoingBytes are the sizes of a message in an
+	// inbox and in a node's output.
+	envelopeBytes = 48
+	outgoingBytes = 56
+)
+
+// NodeBytes is the most the goroutine runtime holds for one node of the
+// given degree in an asynchronous run, besides the node's own state: its
+// goroutine, its record, its inbox and the spare it swaps with (a window
+// each), and its output (one batch: a window of inputs that send on
+// average one message each). A run that breaks a cycle of waiting nodes
+// (see async.go) holds one batch more per break, for as long as the
+// receiver takes to handle it.
+func NodeBytes(degree int) int64 {
+	w := int64(window(degree))
+	return stackBytes + recordBytes + 2*w*envelopeBytes + w*outgoingBytes
+}
+
+// InFlightPerNode is the most messages one node of the given degree holds
+// at once in an asynchronous run: its inbox's window and one batch of
+// output (counted in NodeBytes).
+func InFlightPerNode(degree int) int64 { return 2 * int64(window(degree)) }

@@ -6,16 +6,16 @@
 //
 // # The asynchronous runtime
 //
-// Every node has an unbounded inbox (a slice behind a mutex) and a one-slot
-// signal channel: a send appends to the receiver's inbox and never blocks,
-// so no run deadlocks when every node sends at once, as a runtime of
-// blocking channels can (seed 002's framework). A node's goroutine takes its
-// whole inbox at once, handles it message by message through an
-// elect.Recorder, and then hands what it sent to the receivers, one lock per
-// receiver and batch. A sender appends its messages to a link in the order
-// it sent them, and a receiver takes its inbox in order, so links are FIFO:
-// the runtime serves exactly the algorithms that run under the simulator's
-// fifo delivery.
+// Every node has an inbox of a fixed window and a one-slot signal channel.
+// A node's goroutine takes its whole inbox at once, handles it message by
+// message through an elect.Recorder, and then hands what it sent to the
+// receivers, one lock per receiver and batch; a sender that finds an inbox
+// full parks until the receiver takes it, so memory is bounded by the
+// windows, not by the messages a run sends (flow control, with its
+// deadlock-freedom argument, in async.go). A sender appends its messages
+// to a link in the order it sent them, and a receiver takes its inbox in
+// order, so links are FIFO: the runtime serves exactly the algorithms that
+// run under the simulator's fifo delivery.
 //
 // Termination is detected by counting work: a shared counter holds the
 // number of inputs (spontaneous wake-ups and messages) that exist and have
@@ -69,6 +69,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -126,6 +127,22 @@ type node struct {
 	spare  []envelope
 	signal chan struct{}
 	out    []outgoing
+	sentOn []int64 // messages sent by port
+
+	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
+	// waiters (the nodes parked on this one's full inbox), blockedOn and
+	// wokenEarly. The node's own: next (its first message of out not handed
+	// over), overflow, the latency histogram.
+	state        uint8
+	wokenEarly   bool
+	overflow     bool
+	capacity     int
+	next         int
+	waiters      []*node
+	spareWaiters []*node
+	blockedOn    *node
+	peakInbox    int // the most its inbox held
+	latency      *election.Latency
 
 	// Synchronous runs.
 	wakeAt        int64   // round of its spontaneous wake-up, or -1
@@ -139,11 +156,27 @@ type node struct {
 
 // envelope is one input in an inbox.
 type envelope struct {
-	wake  bool // a spontaneous wake-up (no message)
-	port  elect.Port
+	port elect.Port // wakePort: a spontaneous wake-up (no message)
+	// sent is when it was handed over, in ticks (tickNanos) since the
+	// run's start, modulo 2^32: a latency up to 2^32 ticks (4.6 minutes)
+	// is their difference.
+	sent  uint32
 	msg   elect.Message
 	depth int64
 }
+
+// wakePort is the port of an envelope that holds a spontaneous wake-up.
+const wakePort elect.Port = -1
+
+// tickShift makes nanoseconds into the ticks of envelope.sent: 64 ns.
+const tickShift = 6
+
+// ticks is the time since the run's start in envelope ticks.
+func (r *run) ticks() uint32 { return uint32(time.Since(r.start) >> tickShift) }
+
+// latencyNanos is the latency, in nanoseconds, of an envelope sent at tick
+// sent and taken at tick now.
+func latencyNanos(sent, now uint32) int64 { return int64(now-sent) << tickShift }
 
 type outgoing struct {
 	to  int32
@@ -169,11 +202,14 @@ type run struct {
 
 	maxEvents int64
 	stepLimit bool
+	stopped   bool // Config.Progress stopped the run
 	maxDepth  int64
+	start     time.Time
+	async     *asyncRun
 }
 
 func newRun(cfg *election.Config) *run {
-	r := &run{cfg: cfg, nodes: make([]*node, cfg.Graph.N), maxEvents: cfg.MaxEvents}
+	r := &run{cfg: cfg, nodes: make([]*node, cfg.Graph.N), maxEvents: cfg.MaxEvents, start: time.Now()}
 	if r.maxEvents <= 0 {
 		r.maxEvents = election.DefaultMaxEvents
 	}
@@ -192,15 +228,27 @@ func newRun(cfg *election.Config) *run {
 	counts := make([]int64, n*types)
 	inboxes := make([]envelope, 2*n*slots)
 	outs := make([]outgoing, n*slots)
+	degrees := 0
+	for i := range n {
+		degrees += cfg.Graph.Degree(i)
+	}
+	ports := make([]int64, degrees)
+	lat := make([]election.Latency, n)
+	used := 0
 	for i := range r.nodes {
 		nd := &slab[i]
+		deg := cfg.Graph.Degree(i)
 		*nd = node{
 			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
 			counts: counts[i*types : (i+1)*types : (i+1)*types], signal: make(chan struct{}, 1),
-			inbox: inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
-			spare: inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
-			out:   outs[i*slots : i*slots : (i+1)*slots],
+			inbox:    inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
+			spare:    inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
+			out:      outs[i*slots : i*slots : (i+1)*slots],
+			sentOn:   ports[used : used+deg : used+deg],
+			capacity: window(deg),
+			latency:  &lat[i],
 		}
+		used += deg
 		nd.rec = elect.NewRecorder(func() *rand.Rand {
 			if nd.rng == nil {
 				nd.rng = election.Stream(cfg.Seed, "node", uint64(nd.index))
@@ -343,6 +391,7 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 		return
 	}
 	nd.counts[m.Type]++
+	nd.sentOn[p]++
 	nd.sent++
 	if r.trace != nil {
 		r.traceSend(nd, p, to, m)
@@ -455,7 +504,8 @@ func (r *run) traceDeliver(nd *node, ev envelope, dropped bool) {
 
 // finish sums what the nodes measured and lets the monitor judge the run.
 func (r *run) finish() (*election.Result, error) {
-	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit}
+	wall := time.Since(r.start).Seconds()
+	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit, Stopped: r.stopped}
 	last := int64(0)
 	for _, nd := range r.nodes {
 		for t, c := range nd.counts {
@@ -475,6 +525,7 @@ func (r *run) finish() (*election.Result, error) {
 		end.Time = float64(r.maxDepth)
 	}
 	res := r.mon.Finish(end)
+	res.Transport = r.transport(wall, res.Messages)
 	if r.trace != nil {
 		if err := r.trace.Flush(); err != nil {
 			return res, fmt.Errorf("live: writing the trace: %w", err)
@@ -489,4 +540,25 @@ func (r *run) view() election.NodeView {
 		a, b := r.nodes[i], r.nodes[0]
 		return a.woken == b.woken && a.halted == b.halted
 	}}
+}
+
+// transport is the run report: the links' counts and the merged latencies.
+func (r *run) transport(wall float64, messages int64) *election.Transport {
+	var links []election.LinkCount
+	var lat election.Latency
+	for _, nd := range r.nodes {
+		for p, c := range nd.sentOn {
+			to, _ := r.cfg.Graph.Neighbor(nd.index, elect.Port(p))
+			links = append(links, election.LinkCount{From: int(nd.index), To: int(to), Messages: c})
+		}
+		lat.Merge(nd.latency)
+	}
+	t := election.NewTransport(links, &lat, messages, wall)
+	if r.async != nil {
+		t.Overflows = r.async.overflows.Load()
+		for _, nd := range r.nodes {
+			t.MaxInbox = max(t.MaxInbox, nd.peakInbox)
+		}
+	}
+	return t
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 )
 
 // runSync runs the synchronous model behind a round barrier: each round,
@@ -63,6 +64,8 @@ func (r *run) runSync() {
 		active    []int32
 		mark      = make([]bool, n)
 		maxRounds = r.cfg.MaxTime
+		// Config.Progress is called every election.ProgressEvents events,
+		nextProgress int64
 	)
 	for {
 		// The next round with anything in it.
@@ -127,6 +130,7 @@ func (r *run) runSync() {
 		}
 		wg.Wait()
 		r.clock = now
+		handed := r.ticks()
 		for _, i := range active {
 			mark[i] = false
 			nd := r.nodes[i]
@@ -149,6 +153,7 @@ func (r *run) runSync() {
 				if len(dst.inbox) == 0 {
 					due = append(due, o.to)
 				}
+				o.env.sent = handed
 				dst.inbox = append(dst.inbox, o.env)
 			}
 			nd.out = nd.out[:0]
@@ -156,6 +161,13 @@ func (r *run) runSync() {
 		if events >= r.maxEvents {
 			r.stepLimit = true
 			return
+		}
+		if r.cfg.Progress != nil && events >= nextProgress {
+			nextProgress = events + election.ProgressEvents
+			if !r.cfg.Progress(election.Progress{Events: events, Time: float64(now)}) {
+				r.stopped = true
+				return
+			}
 		}
 	}
 }
@@ -170,6 +182,10 @@ func (r *run) syncRound(nd *node, round int64) {
 	}
 	batch := nd.inbox
 	nd.inbox = nd.spare[:0]
+	taken := r.ticks()
+	for i := range batch {
+		nd.latency.Add(latencyNanos(batch[i].sent, taken))
+	}
 	slices.SortStableFunc(batch, func(a, b envelope) int { return cmp.Compare(a.port, b.port) })
 	for _, ev := range batch {
 		r.receive(nd, round, ev)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
 )
@@ -72,7 +73,12 @@ func (m MemoryEstimate) Total() float64 {
 // most it may send in a whole run) and, as an estimate, one per directed
 // link (what an instant of a run whose nodes all send on every port, like
 // all-to-all, holds).
-func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery) MemoryEstimate {
+//
+// On the goroutine runtime every node has a goroutine and buffers of its own
+// (live.NodeBytes); an asynchronous run's messages in flight are bounded by
+// its flow control (live.InFlightPerNode) rather than by the algorithm,
+// and are counted with the nodes.
+func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery, runtime string) MemoryEstimate {
 	nn := float64(n)
 	var m MemoryEstimate
 	m.Nodes = nn * float64(sim.NodeBytes(alg, params)+engineBytesPerNode)
@@ -96,6 +102,14 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 		m.InFlight = min(m.InFlight, b)
 	}
 	m.Messages = m.InFlight * bytesPerMessage
+	if runtime == "goroutines" {
+		degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
+		m.Nodes += nn * float64(live.NodeBytes(degree))
+		if delivery != election.Sync {
+			m.InFlight = nn * float64(live.InFlightPerNode(degree))
+			m.Messages = 0 // in live.NodeBytes
+		}
+	}
 	return m
 }
 
@@ -221,7 +235,7 @@ func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string,
 	} else if k, ok, err := topology.SpecNodes(topo); err == nil && ok {
 		n = k
 	}
-	est := estimateMemory(alg, params, n, topo, fileEdges, announce, delivery)
+	est := estimateMemory(alg, params, n, topo, fileEdges, announce, delivery, s.Runtime)
 	est.Kept = float64(s.KeptBytes)
 	if est.Total() <= float64(limit) {
 		return nil
@@ -230,8 +244,11 @@ func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string,
 	if est.Graph > 0 {
 		parts += ", links " + BytesString(int64(est.Graph))
 	}
-	if est.Messages >= 1<<20 {
+	switch {
+	case est.Messages >= 1<<20:
 		parts += fmt.Sprintf(", up to %.4g messages in flight %s", est.InFlight, BytesString(int64(est.Messages)))
+	case s.Runtime == "goroutines" && delivery != election.Sync:
+		parts += fmt.Sprintf(" with their goroutines and up to %.4g messages in flight", est.InFlight)
 	}
 	if est.Kept > 0 {
 		parts += ", kept results " + BytesString(int64(est.Kept))
@@ -245,7 +262,7 @@ func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string,
 		lo, hi := 0, n
 		for lo+1 < hi {
 			mid := lo + (hi-lo)/2
-			e := estimateMemory(alg, params, mid, topo, 0, announce, delivery)
+			e := estimateMemory(alg, params, mid, topo, 0, announce, delivery, s.Runtime)
 			e.Kept = est.Kept
 			if e.Total() <= float64(limit) {
 				lo = mid

@@ -1,0 +1,173 @@
+package live_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/scenario"
+)
+
+// TestRunLCR6000DecreasingHoldsAWindowPerInbox is the reproduction
+// `elect run lcr --n 6000 --ids decreasing --runtime goroutines`, which
+// held every message of the run in inboxes that grew without bound (1.97 GB
+// at its peak): upstream nodes ran ahead of downstream ones. With flow
+// control no inbox ever holds more than its window, no cycle of waiting
+// nodes forms (node 0, the maximum, absorbs what reaches it), and the
+// counts are LCR's exact ones on a decreasing ring, n(n+1)/2 (seed 001,
+// LCR's worst case). n is smaller here than in the reproduction, to stay
+// fast under -race; ELECT_LONG_TESTS runs n = 6000.
+func TestRunLCR6000DecreasingHoldsAWindowPerInbox(t *testing.T) {
+	n := 1500
+	if testing.Short() {
+		n = 400
+	}
+	if longTests() {
+		n = 6000
+	}
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: n, Seed: 1, IDs: "decreasing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := live.Run(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != election.OutcomeElected || res.Messages != int64(n*(n+1)/2) {
+		t.Fatalf("%s with %d messages, want elected with %d", res.Outcome, res.Messages, n*(n+1)/2)
+	}
+	tr := res.Transport
+	if tr == nil || tr.MaxInbox > live.Window(2) || tr.MaxInbox < 1 || tr.Overflows != 0 {
+		t.Fatalf("report %+v: want a largest inbox of at most %d and no overflow", tr, live.Window(2))
+	}
+	// The report: node i forwards the IDs of nodes 0..i, so the busiest
+	// link is node n-1's to node 0, with n messages; every message had its
+	// latency measured.
+	if b := tr.Busiest[0]; tr.Latency.Count != res.Messages || b != (election.LinkCount{From: n - 1, To: 0, Messages: int64(n)}) || tr.Links != 2*n {
+		t.Errorf("report: %d latencies, busiest link %+v, %d links; want %d, {%d 0 %d}, %d", tr.Latency.Count, b, tr.Links, res.Messages, n-1, n, 2*n)
+	}
+}
+
+// pump floods a unidirectional ring: on waking every node sends pumpTokens
+// tokens clockwise, and every token travels pumpHops hops. Every node's
+// first output is larger than the next node's window, so every node parks
+// at once, each on a full inbox that only the next could empty: a cycle of
+// waiting nodes that the runtime must break. The node with ID 0 elects
+// itself so that the run is an election the monitor accepts.
+var pump = &elect.Algorithm{
+	Name:     "pump",
+	Model:    elect.Model{Topology: elect.UniRing, Async: true, Elects: elect.ElectsMin, WakeUp: elect.AnySubset, UniqueIDs: true},
+	Messages: []elect.MessageType{{Name: "token", Fields: []string{"ID", "hops"}}},
+	New:      func(info elect.NodeInfo) elect.Node { return &pumpNode{id: info.ID} },
+}
+
+const pumpTokens, pumpHops = 100, 5
+
+type pumpNode struct{ id elect.ID }
+
+func (p *pumpNode) Wake(env elect.Env, spontaneous bool) {
+	if p.id == 0 {
+		env.Decide(elect.Elected)
+	} else {
+		env.Decide(elect.NotElected)
+	}
+	for range pumpTokens {
+		env.Send(elect.Left, elect.Message{ID: p.id, A: 1})
+	}
+}
+
+func (p *pumpNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	if m.A < pumpHops {
+		env.Send(elect.Left, elect.Message{ID: m.ID, A: m.A + 1})
+	}
+}
+
+// TestCycleOfFullInboxesIsBroken: a ring whose every node waits on the
+// next one's full inbox ends, with every token delivered (n * tokens * hops
+// messages, exactly), because the runtime lets a node overflow when no node
+// can move, and it reports the breaks. What the inboxes hold beyond their
+// windows is then what the algorithm itself keeps in flight (at most all
+// n * tokens tokens at once), as in the simulator.
+func TestCycleOfFullInboxesIsBroken(t *testing.T) {
+	cat, err := catalog.Default().With(pump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 16
+	cfg, err := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: pump.Name, N: n, Seed: 1, IDs: "increasing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		res, err := live.Run(*cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != election.OutcomeElected || res.Messages != n*pumpTokens*pumpHops {
+			t.Fatalf("%s with %d messages, want elected with %d", res.Outcome, res.Messages, n*pumpTokens*pumpHops)
+		}
+		if tr := res.Transport; tr.Overflows < 1 || tr.MaxInbox > n*pumpTokens {
+			t.Fatalf("%d overflows, largest inbox %d: want at least one break and at most %d", tr.Overflows, tr.MaxInbox, n*pumpTokens)
+		}
+	}
+}
+
+// TestMaxTimeAndTimeLimitOnGoroutines: --max-time (the causal depth, on
+// this runtime) and --time-limit (Config.Progress) stop an asynchronous
+// run of the goroutine runtime, which ignored both: the reproduction is
+// `elect run lcr --n 6000 --ids decreasing --runtime goroutines --max-time
+// 100`, which ran to the end.
+func TestMaxTimeAndTimeLimitOnGoroutines(t *testing.T) {
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: 300, Seed: 1, IDs: "decreasing", MaxTime: 20, Runtime: "goroutines"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := live.Run(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != election.StepLimit || res.Time > 20 {
+		t.Errorf("--max-time 20: %s at time %v, want step-limit by time 20", res.Outcome, res.Time)
+	}
+	// A run that never ends by itself (tokens that circulate for ever)
+	// stops at the first report, whenever it comes.
+	cat, err := catalog.Default().With(forever)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless, err := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: forever.Name, N: 50, Seed: 1, IDs: "increasing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	endless.Progress = func(election.Progress) bool {
+		calls++
+		return false // a time limit reached at the first report
+	}
+	res, err = live.Run(*endless)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != election.Stopped || calls != 1 {
+		t.Errorf("stopped by Progress: %s after %d calls, want stopped after one", res.Outcome, calls)
+	}
+}
+
+// forever is pump with tokens that never stop.
+var forever = &elect.Algorithm{
+	Name:     "forever",
+	Model:    pump.Model,
+	Messages: pump.Messages,
+	New:      func(info elect.NodeInfo) elect.Node { return &foreverNode{pumpNode{id: info.ID}} },
+}
+
+type foreverNode struct{ pumpNode }
+
+func (p *foreverNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	env.Send(elect.Left, m)
+}
+
+func longTests() bool { return os.Getenv("ELECT_LONG_TESTS") != "" }
