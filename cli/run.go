@@ -41,8 +41,8 @@ examples:
   elect run hs --n 100 --replay order.jsonl      (the same execution, replayed)
 
 Runtimes (--runtime): sim, the deterministic simulator (the default);
-reference, the plain reference engine that checks it; goroutines, one
-goroutine per node under the Go scheduler, with FIFO links and real timing
+reference, the plain reference engine that checks it; goroutines, the nodes
+on real goroutines under the Go scheduler, with FIFO links and real timing
 (time is then the causal depth), or a round barrier for synchronous
 algorithms. --trace records what happened, in the order it happened; --replay
 FILE replays such a record on the reference engine with the same flags, and
@@ -320,7 +320,7 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 		r.Algorithm, r.Topology, r.N, r.IDs, r.Delivery, init, r.Seed)
 	switch r.Runtime {
 	case "goroutines":
-		fmt.Fprintf(w, "runtime   goroutines, one per node; wall time %s\n", format.Number(r.WallSeconds, 3)+" s")
+		fmt.Fprintf(w, "runtime   goroutines under the Go scheduler; wall time %s\n", format.Number(r.WallSeconds, 3)+" s")
 	case "reference":
 		fmt.Fprintln(w, "runtime   the reference engine")
 	case "replay":

@@ -23,7 +23,7 @@ type Transport struct {
 	// PerLink is every directed link's count, by sender and receiver, when
 	// there are at most MaxPerLink links (omitted beyond: Busiest and
 	// LinkMessages stand for them).
-	PerLink []LinkCount `json:"per_link,omitempty"`
+	PerLink []LinkCount  `json:"per_link,omitempty"`
 	Latency LatencyStats `json:"latency"`
 	// MaxInbox is the most messages one inbox held at once (the goroutine
 	// runtime's asynchronous runs, whose inboxes have windows).

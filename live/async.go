@@ -1,6 +1,7 @@
 package live
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -74,6 +75,10 @@ type asyncRun struct {
 	stopped atomic.Bool // the run is over: goroutines return when they wake
 	endOnce sync.Once
 
+	// ready holds the nodes made ready, each once per time it is made
+	// ready (so n slots suffice); the workers take them from it.
+	ready chan *node
+
 	breakMu    sync.Mutex
 	lastParked atomic.Int32
 	overflows  atomic.Int64 // deadlocks broken (reported in tests)
@@ -103,16 +108,17 @@ func (r *run) runAsync() {
 	if len(initiators) == 0 {
 		return
 	}
+	a.ready = make(chan *node, len(r.nodes))
+	for _, nd := range initiators {
+		a.ready <- nd
+	}
 	var wg sync.WaitGroup
-	for _, nd := range r.nodes {
+	for range workers(len(r.nodes)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.serve(nd)
+			a.serve()
 		}()
-	}
-	for _, nd := range initiators {
-		signal(nd)
 	}
 	var tick <-chan time.Time
 	if r.cfg.Progress != nil {
@@ -133,38 +139,36 @@ wait:
 			}
 		}
 	}
-	// Stop every goroutine: each finds the flag when it next wakes.
+	// Stop the workers: each finds the flag, or the closed done, when it
+	// next looks.
 	a.stopped.Store(true)
-	for _, nd := range r.nodes {
-		signal(nd)
-	}
 	wg.Wait()
 	r.stopped = a.timeLimit.Load()
 }
 
-// signal wakes nd's goroutine, unless a wake-up is pending already.
-func signal(nd *node) {
-	select {
-	case nd.signal <- struct{}{}:
-	default:
-	}
-}
+// workers is the number of goroutines that run the nodes of an
+// asynchronous run: one per processor the Go scheduler runs goroutines on,
+// and no more than there are nodes.
+func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// signal puts nd, just made ready, in the workers' queue.
+func (a *asyncRun) signal(nd *node) { a.ready <- nd }
 
 // end stops the run (once).
 func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 
-// serve is one node's goroutine: it waits to be signalled and then works
-// while it is ready.
-func (a *asyncRun) serve(nd *node) {
-	for range nd.signal {
-		if a.stopped.Load() {
-			return
-		}
-		nd.mu.Lock()
-		ready := nd.state == stateReady
-		nd.mu.Unlock()
-		if ready {
+// serve is one worker: it takes ready nodes from the queue and works each
+// until it goes idle or parks.
+func (a *asyncRun) serve() {
+	for {
+		select {
+		case nd := <-a.ready:
+			if a.stopped.Load() {
+				return
+			}
 			a.work(nd)
+		case <-a.done:
+			return
 		}
 	}
 }
@@ -224,7 +228,7 @@ func (a *asyncRun) unpark(w *node) {
 	w.state = stateReady
 	w.mu.Unlock()
 	a.busy.Add(1)
-	signal(w)
+	a.signal(w)
 }
 
 // breakDeadlock gives one parked node overflow (see the comment at the top
@@ -253,7 +257,7 @@ func (a *asyncRun) breakDeadlock() {
 		dst.mu.Unlock()
 		a.overflows.Add(1)
 		a.busy.Add(1)
-		signal(w)
+		a.signal(w)
 		return true
 	}
 	if try(a.nodes[a.lastParked.Load()]) {
@@ -302,7 +306,7 @@ func (a *asyncRun) deliver(nd *node) bool {
 		dst.mu.Unlock()
 		if k > start && wasIdle {
 			a.busy.Add(1)
-			signal(dst)
+			a.signal(dst)
 		}
 		if full {
 			nd.next = k

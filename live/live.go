@@ -1,13 +1,17 @@
-// Package live runs an algorithm's nodes as real concurrent goroutines: one
-// goroutine per node, running the unchanged node code, scheduled by the Go
-// runtime rather than by a simulated clock. It answers what the simulator
+// Package live runs an algorithm's nodes on real concurrent goroutines,
+// running the unchanged node code, scheduled by the Go runtime rather than
+// by a simulated clock: asynchronous runs on a pool of one goroutine per
+// processor that take ready nodes from a queue (so a node costs no stack and
+// no goroutine wake-up, and several run truly at once in any order),
+// synchronous runs on one goroutine per node behind a round barrier. It answers what the simulator
 // cannot: does the algorithm meet real scheduling, and do the simulator's
 // counts hold there?
 //
 // # The asynchronous runtime
 //
-// Every node has an inbox of a fixed window and a one-slot signal channel.
-// A node's goroutine takes its whole inbox at once, handles it message by
+// Every node has an inbox of a fixed window. A node that is made ready (an
+// input reached its empty inbox) goes into the workers' queue; the worker
+// that takes it takes its whole inbox at once, handles it message by
 // message through an elect.Recorder, and then hands what it sent to the
 // receivers, one lock per receiver and batch; a sender that finds an inbox
 // full parks until the receiver takes it, so memory is bounded by the
@@ -240,7 +244,7 @@ func newRun(cfg *election.Config) *run {
 		deg := cfg.Graph.Degree(i)
 		*nd = node{
 			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
-			counts: counts[i*types : (i+1)*types : (i+1)*types], signal: make(chan struct{}, 1),
+			counts: counts[i*types : (i+1)*types : (i+1)*types],
 			inbox:    inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
 			spare:    inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
 			out:      outs[i*slots : i*slots : (i+1)*slots],
@@ -249,6 +253,9 @@ func newRun(cfg *election.Config) *run {
 			latency:  &lat[i],
 		}
 		used += deg
+		if cfg.Delivery == election.Sync {
+			nd.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
+		}
 		nd.rec = elect.NewRecorder(func() *rand.Rand {
 			if nd.rng == nil {
 				nd.rng = election.Stream(cfg.Seed, "node", uint64(nd.index))

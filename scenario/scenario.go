@@ -47,7 +47,7 @@ type Spec struct {
 	// the other runtimes do not call it.
 	Progress func(election.Progress) bool
 	// Runtime runs the nodes: "sim" (or ""), the simulator; "reference",
-	// the plain reference engine; "goroutines", one goroutine per node
+	// the plain reference engine; "goroutines", real goroutines
 	// (package live).
 	Runtime string
 	// Replay, when set, is a recorded execution (a trace) to replay on the
