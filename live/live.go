@@ -244,7 +244,7 @@ func newRun(cfg *election.Config) *run {
 		deg := cfg.Graph.Degree(i)
 		*nd = node{
 			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
-			counts: counts[i*types : (i+1)*types : (i+1)*types],
+			counts:   counts[i*types : (i+1)*types : (i+1)*types],
 			inbox:    inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
 			spare:    inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
 			out:      outs[i*slots : i*slots : (i+1)*slots],

@@ -104,7 +104,7 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 	m.Messages = m.InFlight * bytesPerMessage
 	if runtime == "goroutines" {
 		degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
-		m.Nodes += nn * float64(live.NodeBytes(degree))
+		m.Nodes += nn * float64(live.NodeBytes(degree, delivery == election.Sync))
 		if delivery != election.Sync {
 			m.InFlight = nn * float64(live.InFlightPerNode(degree))
 			m.Messages = 0 // in live.NodeBytes
@@ -248,7 +248,7 @@ func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string,
 	case est.Messages >= 1<<20:
 		parts += fmt.Sprintf(", up to %.4g messages in flight %s", est.InFlight, BytesString(int64(est.Messages)))
 	case s.Runtime == "goroutines" && delivery != election.Sync:
-		parts += fmt.Sprintf(" with their goroutines and up to %.4g messages in flight", est.InFlight)
+		parts += fmt.Sprintf(" with their inboxes and up to %.4g messages in flight", est.InFlight)
 	}
 	if est.Kept > 0 {
 		parts += ", kept results " + BytesString(int64(est.Kept))

@@ -76,21 +76,22 @@ func TestSpecNodesReadsWeightedEdgeLists(t *testing.T) {
 // --n 6000 --ids decreasing --runtime goroutines --mem-limit 100MB`, which
 // was accepted on an estimate of one message per link and peaked at
 // 1.97 GB. The guard now counts what the goroutine runtime holds: a
-// goroutine and buffers of a window per node (live.NodeBytes), whatever
-// the run sends; its flow control keeps the run within that (live's
-// TestRunLCR6000DecreasingHoldsAWindowPerInbox; 77 MB peak RSS measured,
-// the program's own 14 MB included). So 100 MB is enough and 60 MB is not.
+// node's record and buffers of a window per node (live.NodeBytes),
+// whatever the run sends; its flow control keeps the run within that
+// (live's TestRunLCR6000DecreasingHoldsAWindowPerInbox; 52 MB peak RSS
+// measured, the program's own 14 MB included). So 100 MB is enough and
+// 30 MB is not.
 func TestMemLimitCountsTheGoroutineRuntime(t *testing.T) {
 	spec := Spec{Algorithm: "lcr", N: 6000, IDs: "decreasing", Seed: 1, Runtime: "goroutines", MemLimit: 100e6}
 	if _, err := Build(spec); err != nil {
 		t.Fatalf("100MB: %v", err)
 	}
-	spec.MemLimit = 60e6
+	spec.MemLimit = 30e6
 	_, err := Build(spec)
-	if err == nil || !strings.Contains(err.Error(), "goroutines") || !strings.Contains(err.Error(), "choose n below") {
-		t.Fatalf("60MB: %v, want a refusal that counts the goroutines", err)
+	if err == nil || !strings.Contains(err.Error(), "inboxes") || !strings.Contains(err.Error(), "choose n below") {
+		t.Fatalf("30MB: %v, want a refusal that counts the inboxes", err)
 	}
-	// The simulator needs far less for the same run.
+	// The simulator needs less for the same run.
 	spec.Runtime, spec.MemLimit = "sim", 20e6
 	if _, err := Build(spec); err != nil {
 		t.Fatalf("simulator at 20MB: %v", err)
