@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -33,9 +34,28 @@ type NodeOptions struct {
 	// Log receives one line per refused connection, malformed frame or
 	// fault (nil: discarded).
 	Log io.Writer
+	// Transport is where the node listens and how it dials (nil: TCP).
+	Transport Transport
+	// Listen is the address to listen on (empty: the node's own address
+	// from the description, as ListenAddress makes it).
+	Listen string
+	// HandshakeTimeout bounds an incoming connection's TLS handshake and
+	// hello (0: DefaultHandshakeTimeout, or Timeout if shorter).
+	HandshakeTimeout time.Duration
+	// MaxHandshakes caps the incoming connections not yet authenticated
+	// (0: DefaultMaxHandshakes); more wait in the listener's backlog.
+	MaxHandshakes int
 	// waveInterval is the pause between termination waves (tests).
 	waveInterval time.Duration
 }
+
+// DefaultHandshakeTimeout bounds an incoming connection's handshake: a
+// peer that says nothing for this long is dropped and its slot freed.
+const DefaultHandshakeTimeout = 3 * time.Second
+
+// DefaultMaxHandshakes is how many incoming connections a node
+// authenticates at once.
+const DefaultMaxHandshakes = 32
 
 // NodeResult is what a node prints when it leaves: one JSON line.
 type NodeResult struct {
@@ -164,6 +184,15 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	if opt.Log == nil {
 		opt.Log = io.Discard
 	}
+	if opt.Transport == nil {
+		opt.Transport = TCP{}
+	}
+	if opt.HandshakeTimeout <= 0 {
+		opt.HandshakeTimeout = min(DefaultHandshakeTimeout, opt.Timeout)
+	}
+	if opt.MaxHandshakes <= 0 {
+		opt.MaxHandshakes = DefaultMaxHandshakes
+	}
 	tc, err := tlsConfig(dir, d, opt.Index)
 	if err != nil {
 		return nil, err
@@ -253,8 +282,11 @@ func ListenAddress(addr string) string {
 }
 
 func (r *nodeRun) run() (*NodeResult, error) {
-	addr := ListenAddress(r.d.Nodes[r.me].Address)
-	ln, err := net.Listen("tcp", addr)
+	addr := r.opt.Listen
+	if addr == "" {
+		addr = ListenAddress(r.d.Nodes[r.me].Address)
+	}
+	ln, err := r.opt.Transport.Listen(addr)
 	if err != nil {
 		return r.result(r.fault(-1, "cannot listen on %s: %v", addr, err))
 	}
@@ -344,8 +376,7 @@ func (r *nodeRun) dial(to int, p elect.Port, deadline time.Time) error {
 	addr := r.d.Nodes[to].Address
 	var lastErr error
 	for time.Now().Before(deadline) {
-		dialer := &net.Dialer{Deadline: deadline}
-		conn, err := tls.DialWithDialer(dialer, "tcp", addr, cfg)
+		conn, err := r.dialTLS(addr, cfg, deadline)
 		if err != nil {
 			lastErr = err
 			select {
@@ -373,17 +404,70 @@ func (r *nodeRun) dial(to int, p elect.Port, deadline time.Time) error {
 	return r.fault(to, "cannot reach node %d at %s (%s) within %v: %v", to, addr, what, r.opt.Timeout, lastErr)
 }
 
+// dialTLS dials addr through the node's transport and completes the TLS
+// handshake, both by deadline.
+func (r *nodeRun) dialTLS(addr string, cfg *tls.Config, deadline time.Time) (*tls.Conn, error) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	raw, err := r.opt.Transport.Dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	conn := tls.Client(raw, cfg)
+	if err := conn.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
 // accept serves the listener: every connection must complete a TLS
 // handshake with a certificate from the cluster's CA and say hello as the
-// node its certificate names, on a link that node is to dial. Anything
-// else is refused with one log line, and the node goes on serving.
+// node its certificate names, on a link that node is to dial, within the
+// handshake timeout. Anything else is refused with one log line, and the
+// node goes on serving. At most MaxHandshakes connections are being
+// authenticated at once (more wait in the listener's backlog), so idle
+// strangers cannot take every file descriptor. A temporary Accept error
+// (too many open files, say) is retried after a pause that doubles from
+// 5 ms to 1 s, as net/http's Server does, with one log line per burst;
+// the node keeps serving once it passes.
 func (r *nodeRun) accept(ln net.Listener) {
+	slots := make(chan struct{}, r.opt.MaxHandshakes)
+	failures := 0
 	for {
-		conn, err := ln.Accept()
-		if err != nil {
+		select {
+		case slots <- struct{}{}:
+		case <-r.closed:
 			return
 		}
+		conn, err := ln.Accept()
+		if err != nil {
+			<-slots
+			if !temporary(err) {
+				select {
+				case <-r.closed:
+				default:
+					r.logf("stopped accepting connections: %v", err)
+				}
+				return
+			}
+			failures++
+			if failures == 1 {
+				r.logf("accepting a connection: %v; retrying with backoff", err)
+			}
+			select {
+			case <-time.After(acceptBackoff(failures)):
+			case <-r.closed:
+				return
+			}
+			continue
+		}
+		if failures > 0 {
+			r.logf("accepting again after %d failed attempts", failures)
+			failures = 0
+		}
 		go func() {
+			defer func() { <-slots }()
 			if err := r.admit(conn); err != nil {
 				r.logf("refused a connection from %s: %v", conn.RemoteAddr(), err)
 				conn.Close()
@@ -394,7 +478,7 @@ func (r *nodeRun) accept(ln net.Listener) {
 
 func (r *nodeRun) admit(raw net.Conn) error {
 	conn := tls.Server(raw, r.tls)
-	conn.SetDeadline(time.Now().Add(r.opt.Timeout))
+	conn.SetDeadline(time.Now().Add(r.opt.HandshakeTimeout))
 	if err := conn.Handshake(); err != nil {
 		return fmt.Errorf("TLS handshake: %v", err)
 	}
