@@ -23,7 +23,7 @@ func init() {
 }
 
 const clusterUsage = `usage: elect cluster init DIR --alg ALGORITHM [flags]
-       elect cluster up DIR [--json] [--kill I@DELAY] [--timeout D] [--trace FILE]
+       elect cluster up DIR [--json] [--kill I@DELAY] [--stop I@DELAY] [--grace D] [--timeout D] [--trace FILE]
 
 Runs an asynchronous algorithm's nodes as separate processes that talk over
 TCP, each link a mutual TLS 1.3 connection authenticated by the cluster's own
@@ -46,8 +46,9 @@ examples:
   elect cluster up /tmp/c --kill 3@100ms           (node 3 killed: outcome fault)
   elect cluster init /tmp/k --alg lcr --n 8 --host 'node-{i}.elect' --base-port 7400
 
-Exit status: 0 elected and every check held; 1 otherwise (a fault
-included); 2 for bad input.
+Exit status: 0 elected and every check held; 3 a fault (a node lost,
+killed, never started, or silent past --grace: the output names it); 1
+otherwise; 2 for bad input.
 
 flags of init:
 `
@@ -125,7 +126,9 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("cluster up", clusterUsage)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
-	kill := fs.String("kill", "", "kill nodes with SIGKILL: I@DELAY[,I@DELAY...] (e.g. 3@200ms), to watch a fault")
+	kill := fs.String("kill", "", "kill nodes with SIGKILL: I@DELAY[,I@DELAY...] (e.g. 3@200ms, counted from the run's start), to watch a fault")
+	stopNodes := fs.String("stop", "", "stop nodes with SIGSTOP: I@DELAY[,...], to watch a node hang silently (named and killed after --grace)")
+	grace := fs.Duration("grace", 0, "how long the other nodes may run once one has exited before the rest are named silent and killed (default: twice --timeout)")
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long a node waits for a peer to connect or speak")
 	trace := fs.String("trace", "", "write the nodes' merged events to this file (replayable: elect run ALG ... --replay FILE)")
 	skip := fs.String("skip", "", "nodes not to start, I[,J...] (their peers report them)")
@@ -144,14 +147,24 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	opt := cluster.UpOptions{Command: []string{exe, "node"}, Catalog: cat, Timeout: *timeout, Trace: *trace, Log: stderr}
-	if *kill != "" {
-		for _, k := range strings.Split(*kill, ",") {
+	if *grace < 0 {
+		return usagef("--grace must not be negative, got %v", *grace)
+	}
+	opt := cluster.UpOptions{Command: []string{exe, "node"}, Catalog: cat, Timeout: *timeout, Trace: *trace, Log: stderr,
+		Grace: *grace, Late: prefixWriter{stderr, "elect: cluster up: "}}
+	for _, list := range []struct {
+		flag, text string
+		to         *[]cluster.Kill
+	}{{"kill", *kill, &opt.Kills}, {"stop", *stopNodes, &opt.Stops}} {
+		if list.text == "" {
+			continue
+		}
+		for _, k := range strings.Split(list.text, ",") {
 			kl, err := cluster.ParseKill(k, d.N)
 			if err != nil {
-				return usagef("%v", err)
+				return usagef("%v", strings.Replace(err.Error(), "--kill", "--"+list.flag, 1))
 			}
-			opt.Kills = append(opt.Kills, kl)
+			*list.to = append(*list.to, kl)
 		}
 	}
 	if *skip != "" {
@@ -174,10 +187,26 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	} else {
 		printRecord(stdout, cat, rec)
 	}
+	if rec.Outcome == cluster.Fault {
+		return errFault
+	}
 	if !rec.Succeeded() {
 		return errFailed
 	}
 	return nil
+}
+
+// prefixWriter writes each line with a prefix.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	if _, err := fmt.Fprintf(p.w, "%s%s", p.prefix, b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 const nodeUsage = `usage: elect node DIR --index I|hostname [--timeout D] [--trace FILE]

@@ -72,12 +72,12 @@ func TestClusterUp(t *testing.T) {
 // timeout, and the surviving nodes say which peer they lost.
 func TestClusterFaults(t *testing.T) {
 	rec, code, _ := clusterRecord(t, []string{"--alg", "lcr", "--n", "6"}, "--kill", "3@0s", "--timeout", "2s")
-	if code != 1 || rec["outcome"] != "fault" || !strings.HasPrefix(rec["violation"].(string), "node 3 was killed") {
+	if code != 3 || rec["outcome"] != "fault" || !strings.HasPrefix(rec["violation"].(string), "node 3 was killed") {
 		t.Errorf("killed node: exit %d, %v: %v", code, rec["outcome"], rec["violation"])
 	}
 	rec, code, errOut := clusterRecord(t, []string{"--alg", "hs", "--n", "6"}, "--skip", "4", "--timeout", "1s")
 	v, _ := rec["violation"].(string)
-	if code != 1 || rec["outcome"] != "fault" || !strings.HasPrefix(v, "node 4 was never started") || !strings.Contains(v, "no link to node 4") {
+	if code != 3 || rec["outcome"] != "fault" || !strings.HasPrefix(v, "node 4 was never started") || !strings.Contains(v, "no link to node 4") {
 		t.Errorf("missing node: exit %d, %v: %v\n%s", code, rec["outcome"], v, errOut)
 	}
 }
@@ -118,5 +118,30 @@ func TestClusterTraceReplays(t *testing.T) {
 	}
 	if tr.Header.Runtime != "cluster" || jsonText(float64(sends)) != jsonText(rec["messages"]) || bytes.Count(data, []byte(`"ev":"header"`)) != 1 {
 		t.Errorf("merged trace: runtime %q, %d sends (messages %s)", tr.Header.Runtime, sends, jsonText(rec["messages"]))
+	}
+}
+
+// TestClusterUpNamesASIGSTOPpedNode is the reproduction: SIGSTOP one node
+// and the others exit, but 'cluster up' waited for it until it was
+// resumed, and never named it. Now the others have --grace once one has
+// exited; node 3, stopped by a real SIGSTOP, is then named silent and
+// killed, and 'cluster up' exits 3 with the outcome fault.
+func TestClusterUpNamesASIGSTOPpedNode(t *testing.T) {
+	rec, code, errOut := clusterRecord(t, []string{"--alg", "lcr", "--n", "6"}, "--stop", "3@0s", "--timeout", "1s", "--grace", "1s")
+	v, _ := rec["violation"].(string)
+	if code != 3 || rec["outcome"] != "fault" || !strings.HasPrefix(v, "node 3 was silent: still running 1s after node") {
+		t.Errorf("stopped node: exit %d, %v: %v\n%s", code, rec["outcome"], v, errOut)
+	}
+}
+
+// TestClusterUpReportsALateKill is the reproduction 'cluster up k --kill
+// 3@2s' on hs n = 8, which elected and exited 0 without a word: the kill
+// counted from the last start and landed after node 3 had exited. Now it
+// counts from the run's start and, when it comes after its node exited,
+// says so (here at 60 s: every node has exited long before).
+func TestClusterUpReportsALateKill(t *testing.T) {
+	rec, code, errOut := clusterRecord(t, []string{"--alg", "hs", "--n", "8"}, "--kill", "3@60s")
+	if code != 0 || rec["outcome"] != "elected" || !strings.Contains(errOut, "elect: cluster up: --kill 3@1m0s came too late: node 3 had exited") {
+		t.Errorf("late kill: exit %d, %v; stderr:\n%s", code, rec["outcome"], errOut)
 	}
 }

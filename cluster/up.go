@@ -15,14 +15,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/scenario"
 )
 
-// Kill is a fault to inject: node Index is killed with SIGKILL After the
-// start.
+// Kill is a fault to inject: node Index is killed with SIGKILL (or stopped
+// with SIGSTOP, in UpOptions.Stops) After the run's start, the moment Up
+// begins starting the nodes.
 type Kill struct {
 	Index int
 	After time.Duration
@@ -57,6 +59,16 @@ type UpOptions struct {
 	// Skip lists nodes not to start (a node that never starts: its peers
 	// must report it).
 	Skip []int
+	// Stops are nodes to stop with SIGSTOP (a node that hangs, silent,
+	// without closing its connections).
+	Stops []Kill
+	// Grace is how long the other nodes may run once one has exited (0:
+	// twice Timeout). Nodes still running then are silent (stopped, or
+	// hung): Up names them, kills them, and the outcome is fault.
+	Grace time.Duration
+	// Late receives a line for each kill that came after its node had
+	// exited, and so did nothing (nil: discarded).
+	Late io.Writer
 }
 
 // Up runs every node of the cluster in dir as a child process, gathers
@@ -73,6 +85,12 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 	if opt.Log == nil {
 		opt.Log = io.Discard
 	}
+	if opt.Late == nil {
+		opt.Late = io.Discard
+	}
+	if opt.Grace <= 0 {
+		opt.Grace = 2 * opt.Timeout
+	}
 	traceDir := ""
 	if opt.Trace != "" {
 		if traceDir, err = os.MkdirTemp("", "elect-cluster-trace-"); err != nil {
@@ -86,6 +104,14 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 	var wg sync.WaitGroup
 	start := time.Now()
 	procs := make([]*exec.Cmd, d.N)
+	// What the nodes' goroutines and the fault timers share, under mu:
+	// which nodes have exited and when, and which were found silent.
+	var mu sync.Mutex
+	exitedAt := make([]time.Duration, d.N)
+	exited := make([]bool, d.N)
+	silent := make([]string, d.N)
+	firstExit := make(chan struct{})
+	var firstOnce sync.Once
 	for i := range d.N {
 		if slices.Contains(opt.Skip, i) {
 			exits[i] = "was never started"
@@ -116,12 +142,21 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 				logMu.Unlock()
 			}
 			err := cmd.Wait()
+			mu.Lock()
+			exited[i], exitedAt[i] = true, time.Since(start)
+			mu.Unlock()
+			firstOnce.Do(func() { close(firstExit) })
 			var line NodeResult
 			if json.Unmarshal(bytes.TrimSpace(out.Bytes()), &line) == nil {
 				lines[i] = &line
 			}
 			var ee *exec.ExitError
+			mu.Lock()
+			why := silent[i]
+			mu.Unlock()
 			switch {
+			case why != "":
+				exits[i] = why
 			case errors.As(err, &ee) && !ee.Exited():
 				exits[i] = fmt.Sprintf("was killed (%v)", ee)
 			case err != nil:
@@ -129,12 +164,78 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 			}
 		}()
 	}
+	// Faults to inject, timed from the run's start; a kill that finds its
+	// node gone did nothing, and says so.
+	type pending struct {
+		timer *time.Timer
+		late  func()
+	}
+	var injected []pending
+	inject := func(k Kill, what string, sig os.Signal) {
+		p := procs[k.Index]
+		if p == nil {
+			return
+		}
+		late := func() {
+			fmt.Fprintf(opt.Late, "%s %d@%v came too late: node %d had exited %.3g s after the start, so it did nothing\n",
+				what, k.Index, k.After, k.Index, exitedAt[k.Index].Seconds())
+		}
+		injected = append(injected, pending{late: late, timer: time.AfterFunc(time.Until(start.Add(k.After)), func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if exited[k.Index] {
+				late()
+				return
+			}
+			p.Process.Signal(sig)
+		})})
+	}
 	for _, k := range opt.Kills {
-		if p := procs[k.Index]; p != nil {
-			time.AfterFunc(k.After, func() { p.Process.Kill() })
+		inject(k, "--kill", os.Kill)
+	}
+	for _, k := range opt.Stops {
+		inject(k, "--stop", syscall.SIGSTOP)
+	}
+	// Once a node has exited, the others have Grace to follow; a node
+	// still running then is silent: named, and killed.
+	allDone := make(chan struct{})
+	go func() {
+		select {
+		case <-firstExit:
+		case <-allDone:
+			return
+		}
+		mu.Lock()
+		first := -1
+		for i, e := range exited {
+			if e && (first < 0 || exitedAt[i] < exitedAt[first]) {
+				first = i
+			}
+		}
+		mu.Unlock()
+		select {
+		case <-time.After(opt.Grace):
+		case <-allDone:
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i, p := range procs {
+			if p != nil && !exited[i] {
+				silent[i] = fmt.Sprintf("was silent: still running %v after node %d exited (stopped or hung), killed", opt.Grace, first)
+				p.Process.Kill()
+			}
+		}
+	}()
+	wg.Wait()
+	close(allDone)
+	for _, k := range injected {
+		if k.timer.Stop() { // every node exited before its time came
+			mu.Lock()
+			k.late()
+			mu.Unlock()
 		}
 	}
-	wg.Wait()
 	wall := time.Since(start)
 	rec, err := Judge(d, opt.Catalog, lines, exits)
 	if err != nil {
