@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -28,11 +29,12 @@ const clusterUsage = `usage: elect cluster init DIR --alg ALGORITHM [flags]
 Runs an asynchronous algorithm's nodes as separate processes that talk over
 TCP, each link a mutual TLS 1.3 connection authenticated by the cluster's own
 certificate authority. 'init' writes DIR: cluster.json (the algorithm, its
-parameters, the seed, and each node's index, ID and address) and a CA with a
-certificate and key per node. 'up' starts every node as a child process on
+parameters, the seed, and each node's index, ID and address), a CA (ca.pem,
+ca.key) and one directory per node, DIR/node-I, with only what node I needs:
+cluster.json, ca.pem, its certificate and its key (the CA's key is in none). 'up' starts every node as a child process on
 this machine, waits for them, and prints the result as 'elect run' does,
-with "runtime": "tcp". On several machines, copy DIR to each and run
-'elect node DIR --index I' there (docs/cluster.md; deploy/ has Docker
+with "runtime": "tcp". On several machines, copy DIR/node-I to machine I
+and run 'elect node node-I --index I' there (docs/cluster.md; deploy/ has Docker
 Compose and Kubernetes examples).
 
 The cluster detects termination (node 0 runs Mattern's four-counter waves
@@ -118,6 +120,8 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s/cluster.json: %s on %s, n = %d, seed %d; a CA and %d certificates\n",
 		dir, d.Algorithm, d.Topology, d.N, d.Seed, d.N)
+	fmt.Fprintf(stdout, "each node needs only its directory, %s/node-I (its key, its certificate, the CA's certificate);\n", dir)
+	fmt.Fprintf(stdout, "the CA's key, %s/ca.key, stays here: it is what makes certificates\n", dir)
 	fmt.Fprintf(stdout, "nodes listen on %s .. %s; run them all with: elect cluster up %s\n",
 		d.Nodes[0].Address, d.Nodes[d.N-1].Address, dir)
 	return nil
@@ -209,10 +213,14 @@ func (p prefixWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-const nodeUsage = `usage: elect node DIR --index I|hostname [--timeout D] [--trace FILE]
+const nodeUsage = `usage: elect node DIR --index I|hostname [--listen ADDR] [--timeout D] [--trace FILE]
 
-Runs node I of the cluster in DIR (written by 'elect cluster init') as this
-process: it listens on its address, dials its neighbours (retrying until the
+Runs node I of the cluster in DIR (its own directory DIR/node-I written by
+'elect cluster init', which holds only its key, its certificate and the CA's
+certificate; or the cluster's directory) as this process: it listens on its
+address (--listen: another, as :7400 for every interface; only holders of a
+certificate from the cluster's CA get past the TLS handshake), dials its
+neighbours (retrying until the
 timeout, so the nodes may start in any order), authenticates every link with
 mutual TLS 1.3 against the cluster's CA, runs the algorithm's node code, and
 when the cluster has detected termination prints one JSON line (its
@@ -230,6 +238,7 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	indexText := fs.String("index", "", "this node's index in the cluster, or hostname: the number ending the host name")
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long to wait for a peer to connect or speak before giving up (exit 3)")
 	trace := fs.String("trace", "", "write this node's events, with Lamport times, to this file")
+	listen := fs.String("listen", "", "the address to listen on, host:port (default: the node's own address from cluster.json; :PORT for every interface)")
 	dir, err := parseOne(fs, args, stdout, "node takes one cluster directory (got %d arguments)")
 	if err != nil {
 		return err
@@ -241,7 +250,12 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
-	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr}
+	if *listen != "" {
+		if _, _, err := net.SplitHostPort(*listen); err != nil {
+			return usagef("--listen %q: write host:port or :port (%v)", *listen, err)
+		}
+	}
+	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr, Listen: *listen}
 	if *trace != "" {
 		f, err := os.Create(*trace)
 		if err != nil {

@@ -1,11 +1,14 @@
 // Package cluster runs an algorithm's nodes as separate processes that talk
 // over TCP with mutual TLS: the TCP runtime of elect. A cluster is a
 // directory: cluster.json (the description: algorithm, parameters, seed,
-// and for each node its index, ID, name and address) and a private
-// certificate authority with one certificate and key per node. `elect
-// cluster init` writes it, `elect node DIR --index I` runs one node, and
-// `elect cluster up DIR` runs them all as child processes and judges the
-// election as the simulator does.
+// and for each node its index, ID, name and address), a private
+// certificate authority (ca.pem, and ca.key, which no node ever needs), and
+// one directory per node, node-I, holding only what node I needs and may
+// hold: the description, the CA's certificate, its own certificate and its
+// own key. `elect cluster init` writes it, `elect node DIR/node-I --index
+// I` runs one node (on its machine, with only that directory), and `elect
+// cluster up DIR` runs them all as child processes and judges the election
+// as the simulator does.
 //
 // # Links and frames
 //
@@ -167,8 +170,9 @@ func ephemeralLow() int {
 }
 
 // Init builds the run of spec, checks that the TCP runtime can serve it,
-// and writes the cluster's directory: the description, the CA and one
-// certificate and key per node.
+// and writes the cluster's directory: the description, the CA (certificate
+// and key), and one directory per node (NodeDir) with the description, the
+// CA's certificate and the node's certificate and key, and nothing else.
 func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error) {
 	spec.Delivery = "fifo"
 	spec.Timing = ""
@@ -228,6 +232,11 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	for i := range n {
+		if err := os.Mkdir(filepath.Join(dir, NodeName(i)), 0o700); err != nil && !os.IsExist(err) {
+			return nil, err
+		}
+	}
 	if err := writeCertificates(dir, d); err != nil {
 		return nil, err
 	}
@@ -235,7 +244,35 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	if err != nil {
 		return nil, err
 	}
-	return d, os.WriteFile(filepath.Join(dir, DescriptionFile), append(data, '\n'), 0o644)
+	data = append(data, '\n')
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, NodeName(i), DescriptionFile), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return d, os.WriteFile(filepath.Join(dir, DescriptionFile), data, 0o644)
+}
+
+// NodeDir is the directory node i runs from: dir/node-I, the directory
+// Init writes for it, or dir itself when that is a node's directory
+// already (or a cluster written before node directories).
+func NodeDir(dir string, i int) string {
+	sub := filepath.Join(dir, NodeName(i))
+	if _, err := os.Stat(filepath.Join(sub, DescriptionFile)); err == nil {
+		return sub
+	}
+	return dir
+}
+
+// KeyWarning returns a warning when the key file at path may be read by
+// users other than its owner (any group or other permission bit), or ""
+// when it may not (or cannot be examined).
+func KeyWarning(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: the key %s may be read by others (mode %04o): anyone who reads it can act as this node; chmod 600 it", path, fi.Mode().Perm())
 }
 
 // Serves returns an error for a run the TCP runtime cannot serve.
@@ -345,6 +382,11 @@ func writeCertificates(dir string, d *Description) error {
 	if err := writePEM(filepath.Join(dir, d.CA), "CERTIFICATE", caDER, 0o644); err != nil {
 		return err
 	}
+	for _, nd := range d.Nodes {
+		if err := writePEM(filepath.Join(dir, nd.Name, d.CA), "CERTIFICATE", caDER, 0o644); err != nil {
+			return err
+		}
+	}
 	if err := writeKey(filepath.Join(dir, "ca.key"), caKey); err != nil {
 		return err
 	}
@@ -370,10 +412,10 @@ func writeCertificates(dir string, d *Description) error {
 		if err != nil {
 			return err
 		}
-		if err := writePEM(filepath.Join(dir, nd.Cert), "CERTIFICATE", der, 0o644); err != nil {
+		if err := writePEM(filepath.Join(dir, nd.Name, nd.Cert), "CERTIFICATE", der, 0o644); err != nil {
 			return err
 		}
-		if err := writeKey(filepath.Join(dir, nd.Key), key); err != nil {
+		if err := writeKey(filepath.Join(dir, nd.Name, nd.Key), key); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,8 @@ type NodeOptions struct {
 	// Transport is where the node listens and how it dials (nil: TCP).
 	Transport Transport
 	// Listen is the address to listen on (empty: the node's own address
-	// from the description, as ListenAddress makes it).
+	// from the description, host name included: only the interface that
+	// name resolves to is exposed). ":7400" listens on every interface.
 	Listen string
 	// HandshakeTimeout bounds an incoming connection's TLS handshake and
 	// hello (0: DefaultHandshakeTimeout, or Timeout if shorter).
@@ -164,10 +165,12 @@ type nodeRun struct {
 	stopping                bool
 }
 
-// RunNode runs node opt.Index of the cluster in dir until the election is
-// over for it, and returns its line. An error that is a *FaultError is a
-// fault of the run (exit status 3); any other error is bad input.
+// RunNode runs node opt.Index of the cluster in dir (its node directory,
+// or the cluster's: NodeDir) until the election is over for it, and
+// returns its line. An error that is a *FaultError is a fault of the run
+// (exit status 3); any other error is bad input.
 func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
+	dir = NodeDir(dir, opt.Index)
 	d, cfg, err := Load(dir, opt.Catalog)
 	if err != nil {
 		return nil, err
@@ -196,6 +199,9 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	tc, err := tlsConfig(dir, d, opt.Index)
 	if err != nil {
 		return nil, err
+	}
+	if w := KeyWarning(filepath.Join(dir, d.Nodes[opt.Index].Key)); w != "" {
+		fmt.Fprintf(opt.Log, "node %d: %s\n", opt.Index, w)
 	}
 	r := &nodeRun{
 		opt: opt, d: d, cfg: cfg, me: opt.Index, tls: tc, start: time.Now(), log: opt.Log,
@@ -233,6 +239,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 // tlsConfig is node me's TLS 1.3 configuration: its certificate, and only
 // the cluster's CA trusted, both ways.
 func tlsConfig(dir string, d *Description, me int) (*tls.Config, error) {
+	dir = NodeDir(dir, me)
 	nd := d.Nodes[me]
 	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, nd.Cert), filepath.Join(dir, nd.Key))
 	if err != nil {
@@ -269,22 +276,10 @@ func (r *nodeRun) expected() int {
 	return len(r.data) + 1
 }
 
-// ListenAddress is where a node with address addr listens: addr itself when
-// its host is an IP address, otherwise every interface on its port (in
-// Docker Compose or Kubernetes the name is the container's, and the
-// certificate, not the address, says who the node is).
-func ListenAddress(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || net.ParseIP(host) != nil {
-		return addr
-	}
-	return net.JoinHostPort("", port)
-}
-
 func (r *nodeRun) run() (*NodeResult, error) {
 	addr := r.opt.Listen
 	if addr == "" {
-		addr = ListenAddress(r.d.Nodes[r.me].Address)
+		addr = r.d.Nodes[r.me].Address
 	}
 	ln, err := r.opt.Transport.Listen(addr)
 	if err != nil {

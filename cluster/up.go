@@ -117,7 +117,7 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 			exits[i] = "was never started"
 			continue
 		}
-		args := append(slices.Clone(opt.Command[1:]), dir, "--index", strconv.Itoa(i), "--timeout", opt.Timeout.String())
+		args := append(slices.Clone(opt.Command[1:]), NodeDir(dir, i), "--index", strconv.Itoa(i), "--timeout", opt.Timeout.String())
 		if traceDir != "" {
 			args = append(args, "--trace", filepath.Join(traceDir, NodeName(i)+".jsonl"))
 		}
