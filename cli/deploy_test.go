@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,33 +14,28 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// deployInit runs the 'elect cluster init' command written in a deploy
-// file's comments into a temporary directory and returns the description.
-func deployInit(t *testing.T, file string) map[string]any {
+// renderedCluster runs 'elect cluster init' with a host pattern and reads
+// the description and the deployment files it renders.
+func renderedCluster(t *testing.T, n int, host string) (dir string, d map[string]any, compose map[string]any, k8s []map[string]any) {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
+	dir = filepath.Join(t.TempDir(), "cluster")
+	if code, out, errOut := runCLI("cluster", "init", dir, "--alg", "hs", "--n", fmt.Sprint(n), "--host", host, "--base-port", "7400"); code != 0 {
+		t.Fatalf("cluster init: exit %d %s%s", code, out, errOut)
+	}
+	if err := json.Unmarshal(must(os.ReadFile(filepath.Join(dir, "cluster.json"))), &d); err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`#\s+elect (cluster init \S+ .*)`).FindSubmatch(data)
-	if m == nil {
-		t.Fatalf("%s has no 'elect cluster init' command in its comments", file)
+	compose = readYAML(t, filepath.Join(dir, "compose.yaml"))
+	if data, err := os.ReadFile(filepath.Join(dir, "kubernetes.yaml")); err == nil {
+		for _, doc := range strings.Split(string(data), "\n---\n") {
+			var v map[string]any
+			if err := yaml.Unmarshal([]byte(doc), &v); err != nil {
+				t.Fatalf("kubernetes.yaml: %v", err)
+			}
+			k8s = append(k8s, v)
+		}
 	}
-	args := strings.Fields(strings.ReplaceAll(string(m[1]), "'", ""))
-	dir := filepath.Join(t.TempDir(), "cluster")
-	args[2] = dir
-	if code, out, errOut := runCLI(args...); code != 0 {
-		t.Fatalf("%s: %v: exit %d %s%s", file, args, code, out, errOut)
-	}
-	desc, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d map[string]any
-	if err := json.Unmarshal(desc, &d); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return dir, d, compose, k8s
 }
 
 func readYAML(t *testing.T, file string) map[string]any {
@@ -80,13 +76,14 @@ func nodesOf(d map[string]any) []map[string]any {
 	return out
 }
 
-// TestComposeAgreesWithClusterInit: Docker cannot run here, so the test
-// reads deploy/compose.yaml and runs the cluster init its comment gives:
-// one service per node, named as the node's host, listening on the node's
-// port, running 'node /cluster --index I' with the cluster mounted there.
-func TestComposeAgreesWithClusterInit(t *testing.T) {
-	d := deployInit(t, "../deploy/compose.yaml")
-	c := readYAML(t, "../deploy/compose.yaml")
+// TestComposeRenderedByClusterInit: 'cluster init --host node-{i}' renders
+// compose.yaml: one service per node, named and reachable as the node's
+// host on its port, running 'node /cluster --index I' from a locally built
+// image that is never pulled, as the user who ran init (numbers written in:
+// no UID=$(id -u), which bash refuses, UID being readonly), mounting only
+// the node's own directory.
+func TestComposeRenderedByClusterInit(t *testing.T) {
+	dir, d, c, _ := renderedCluster(t, 4, "node-{i}")
 	services := get(c, "services").(map[string]any)
 	nodes := nodesOf(d)
 	if len(services) != len(nodes) {
@@ -101,52 +98,86 @@ func TestComposeAgreesWithClusterInit(t *testing.T) {
 		if got, want := fmt.Sprintf("%s:%v", get(s, "hostname"), get(s, "expose", 0)), nd["address"]; got != want {
 			t.Errorf("service %s is %s; cluster init gave node %d the address %s", name, got, i, want)
 		}
-		if got := fmt.Sprint(get(s, "command")); got != fmt.Sprintf("[node /cluster --index %d]", i) {
+		if got := fmt.Sprint(get(s, "command")); got != fmt.Sprintf("[node /cluster --index %d --listen :7400]", i) {
 			t.Errorf("service %s runs %s", name, got)
 		}
-		if v := fmt.Sprint(get(s, "volumes", 0)); v != "./cluster:/cluster:ro" {
-			t.Errorf("service %s mounts %s; the cluster init command writes deploy/cluster, mounted at /cluster", name, v)
+		if v := fmt.Sprint(get(s, "volumes")); v != fmt.Sprintf("[./node-%d:/cluster:ro]", i) {
+			t.Errorf("service %s mounts %s, want only its own directory", name, v)
 		}
-		if df := fmt.Sprint(get(s, "build", "dockerfile")); df != "deploy/Dockerfile" || get(s, "build", "context") != ".." {
-			t.Errorf("service %s builds %s", name, df)
+		if get(s, "image") != "elect:local" || get(s, "pull_policy") != "never" {
+			t.Errorf("service %s: image %v, pull_policy %v", name, get(s, "image"), get(s, "pull_policy"))
+		}
+		if u := get(s, "user"); u != fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid()) {
+			t.Errorf("service %s runs as %v", name, u)
 		}
 	}
-	if !strings.Contains(string(must(os.ReadFile("../deploy/compose.yaml"))), "cluster init deploy/cluster ") {
-		t.Errorf("the compose file's init command does not write deploy/cluster, which it mounts")
+	text := string(must(os.ReadFile(filepath.Join(dir, "compose.yaml"))))
+	if strings.Contains(text, "UID=") || strings.Contains(text, "${") {
+		t.Errorf("compose.yaml asks for variables:\n%s", text)
 	}
 }
 
-// TestKubernetesAgreesWithClusterInit: the StatefulSet's pods elect-I and
-// the headless Service elect give node I the name elect-I.elect, which the
-// cluster init in the Service's comment writes; the replicas, port, args
-// and the Secret's mount agree.
-func TestKubernetesAgreesWithClusterInit(t *testing.T) {
-	d := deployInit(t, "../deploy/k8s/service.yaml")
-	svc := readYAML(t, "../deploy/k8s/service.yaml")
-	sts := readYAML(t, "../deploy/k8s/statefulset.yaml")
+// TestKubernetesRenderedByClusterInit: 'cluster init --host
+// elect-{i}.elect' renders kubernetes.yaml: a headless Service elect that
+// publishes not-ready addresses, and one Job per node (an election runs
+// once: no StatefulSet, whose pods restart into CrashLoopBackOff), each a
+// pod elect-I under the Service, so answering at elect-I.elect:7400, the
+// address init wrote; restartPolicy Never, no retries, the locally built
+// image never pulled, and only its own Secret mounted.
+func TestKubernetesRenderedByClusterInit(t *testing.T) {
+	_, d, _, docs := renderedCluster(t, 5, "elect-{i}.elect")
 	nodes := nodesOf(d)
-	if get(svc, "spec", "clusterIP") != "None" || get(sts, "spec", "serviceName") != get(svc, "metadata", "name") {
-		t.Errorf("the Service must be headless and the StatefulSet's serviceName")
+	if len(docs) != 1+len(nodes) {
+		t.Fatalf("%d documents for %d nodes", len(docs), len(nodes))
 	}
-	if r := get(sts, "spec", "replicas"); fmt.Sprint(r) != fmt.Sprint(len(nodes)) {
-		t.Errorf("%v replicas for %d nodes", r, len(nodes))
+	svc := docs[0]
+	if get(svc, "kind") != "Service" || get(svc, "spec", "clusterIP") != "None" || get(svc, "spec", "publishNotReadyAddresses") != true {
+		t.Errorf("the first document must be a headless Service publishing not-ready addresses: %v", svc)
 	}
 	for i, nd := range nodes {
-		want := fmt.Sprintf("%s-%d.%s:%v", get(sts, "metadata", "name"), i, get(svc, "metadata", "name"), get(svc, "spec", "ports", 0, "port"))
-		if nd["address"] != want {
-			t.Errorf("node %d: cluster init wrote %v; the StatefulSet's pod answers at %s", i, nd["address"], want)
+		job := docs[1+i]
+		pod := get(job, "spec", "template", "spec")
+		want := fmt.Sprintf("%s.%s:%v", get(pod, "hostname"), get(pod, "subdomain"), get(svc, "spec", "ports", 0, "port"))
+		if get(job, "kind") != "Job" || nd["address"] != want || get(pod, "subdomain") != get(svc, "metadata", "name") {
+			t.Errorf("node %d: cluster init wrote %v; its %v's pod answers at %s", i, nd["address"], get(job, "kind"), want)
+		}
+		if get(pod, "restartPolicy") != "Never" || fmt.Sprint(get(job, "spec", "backoffLimit")) != "0" {
+			t.Errorf("node %d: restartPolicy %v, backoffLimit %v: an election runs once", i, get(pod, "restartPolicy"), get(job, "spec", "backoffLimit"))
+		}
+		ctr := get(pod, "containers", 0)
+		if get(ctr, "image") != "elect:local" || get(ctr, "imagePullPolicy") != "Never" {
+			t.Errorf("node %d: image %v pulled %v", i, get(ctr, "image"), get(ctr, "imagePullPolicy"))
+		}
+		if args := fmt.Sprint(get(ctr, "args")); !strings.HasPrefix(args, fmt.Sprintf("[node /cluster --index %d ", i)) {
+			t.Errorf("node %d runs %s", i, args)
+		}
+		if s := get(pod, "volumes", 0, "secret", "secretName"); s != fmt.Sprintf("elect-node-%d", i) || get(pod, "volumes", 1) != nil {
+			t.Errorf("node %d mounts %v; want only its own Secret", i, get(pod, "volumes"))
 		}
 	}
-	ctr := get(sts, "spec", "template", "spec", "containers", 0)
-	args := fmt.Sprint(get(ctr, "args"))
-	if !strings.HasPrefix(args, "[node /cluster --index hostname") {
-		t.Errorf("the container runs %s", args)
+}
+
+// TestComposeElectsInDocker builds the image and runs a 4-node election
+// with the rendered compose.yaml, where a container runtime is present.
+func TestComposeElectsInDocker(t *testing.T) {
+	if _, err := exec.LookPath("docker"); err != nil {
+		t.Skip("docker is not installed on this machine: the image build and the 4-node Compose election are not run here")
 	}
-	if p := get(ctr, "ports", 0, "containerPort"); fmt.Sprint(p) != fmt.Sprint(get(svc, "spec", "ports", 0, "targetPort")) {
-		t.Errorf("container port %v, Service target port %v", p, get(svc, "spec", "ports", 0, "targetPort"))
+	if testing.Short() {
+		t.Skip("short: builds an image")
 	}
-	if get(ctr, "volumeMounts", 0, "mountPath") != "/cluster" || get(sts, "spec", "template", "spec", "volumes", 0, "secret", "secretName") != "elect-cluster" {
-		t.Errorf("the cluster directory must come from the Secret elect-cluster at /cluster")
+	dir, _, _, _ := renderedCluster(t, 4, "node-{i}")
+	build := exec.Command("docker", "build", "-f", "deploy/Dockerfile", "-t", "elect:local", ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Skipf("docker build failed (no daemon or no network?): %v\n%s", err, out)
+	}
+	up := exec.Command("docker", "compose", "up")
+	up.Dir = dir
+	out, err := up.CombinedOutput()
+	defer exec.Command("docker", "compose", "down").Run()
+	if err != nil || !strings.Contains(string(out), `"decision":"elected"`) {
+		t.Fatalf("docker compose up: %v\n%s", err, out)
 	}
 }
 

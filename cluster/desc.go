@@ -250,6 +250,9 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 			return nil, err
 		}
 	}
+	if err := writeDeployFiles(dir, d); err != nil {
+		return nil, err
+	}
 	return d, os.WriteFile(filepath.Join(dir, DescriptionFile), data, 0o644)
 }
 
@@ -264,12 +267,13 @@ func NodeDir(dir string, i int) string {
 	return dir
 }
 
-// KeyWarning returns a warning when the key file at path may be read by
-// users other than its owner (any group or other permission bit), or ""
-// when it may not (or cannot be examined).
+// KeyWarning returns a warning when the key file at path may be read or
+// written by others (users neither its owner nor in its group: a
+// Kubernetes Secret is handed to a pod's user through its group), or ""
+// when not (or when it cannot be examined).
 func KeyWarning(path string) string {
 	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+	if err != nil || fi.Mode().Perm()&0o007 == 0 {
 		return ""
 	}
 	return fmt.Sprintf("warning: the key %s may be read by others (mode %04o): anyone who reads it can act as this node; chmod 600 it", path, fi.Mode().Perm())
