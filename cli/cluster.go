@@ -34,8 +34,10 @@ ca.key) and one directory per node, DIR/node-I, with only what node I needs:
 cluster.json, ca.pem, its certificate and its key (the CA's key is in none). 'up' starts every node as a child process on
 this machine, waits for them, and prints the result as 'elect run' does,
 with "runtime": "tcp". On several machines, copy DIR/node-I to machine I
-and run 'elect node node-I --index I' there (docs/cluster.md; deploy/ has Docker
-Compose and Kubernetes examples).
+and run 'elect node node-I --index I' there (docs/cluster.md). With a host
+pattern (--host 'node-{i}', or 'elect-{i}.elect'), init also renders
+compose.yaml (and kubernetes.yaml) into DIR for the image deploy/Dockerfile
+builds.
 
 The cluster detects termination (node 0 runs Mattern's four-counter waves
 over control links), so every asynchronous algorithm stops cleanly; a node
