@@ -10,11 +10,12 @@ import (
 	"github.com/electkit/elect"
 )
 
-// FrameVersion is the version byte of every frame.
-const FrameVersion = 1
+// FrameVersion is the version byte of every frame (2: message frames carry
+// the time they were handed over).
+const FrameVersion = 2
 
 // MaxFrame is the largest frame body a node accepts (its length prefix
-// excluded). A message frame needs at most 1 + 1 + 1 + 6*10 bytes; the
+// excluded). A message frame needs at most 1 + 1 + 1 + 7*10 bytes; the
 // limit leaves room and bounds what one frame can make a node allocate.
 const MaxFrame = 256
 
@@ -27,7 +28,8 @@ const (
 	// link its port (on a control link, ControlPort).
 	FrameHello FrameType = 1
 	// FrameMessage is an algorithm message: its type and fields, the
-	// sender's Lamport time and the message's causal depth.
+	// sender's Lamport time, the message's causal depth, and the sender's
+	// wall clock when it handed the message over (Unix ns, for latencies).
 	FrameMessage FrameType = 2
 	// FrameBye ends a data link after termination: nothing follows it.
 	FrameBye FrameType = 3
@@ -52,6 +54,7 @@ type Frame struct {
 	Type           FrameType
 	Msg            elect.Message
 	Lamport, Depth int64
+	Sent           int64
 	A, B, C        int64
 }
 
@@ -69,6 +72,7 @@ func AppendFrame(b []byte, f *Frame) []byte {
 		b = binary.AppendVarint(b, f.Msg.B)
 		b = binary.AppendVarint(b, f.Lamport)
 		b = binary.AppendVarint(b, f.Depth)
+		b = binary.AppendVarint(b, f.Sent)
 	case FrameHello, FrameProbe, FrameReport, FrameStop, FrameAbort:
 		b = binary.AppendVarint(b, f.A)
 		b = binary.AppendVarint(b, f.B)
@@ -134,7 +138,7 @@ func DecodeFrame(body []byte, f *Frame) error {
 	case FrameMessage:
 		t := d.byte()
 		f.Msg = elect.Message{Type: elect.MsgType(t), ID: elect.ID(d.varint()), A: d.varint(), B: d.varint()}
-		f.Lamport, f.Depth = d.varint(), d.varint()
+		f.Lamport, f.Depth, f.Sent = d.varint(), d.varint(), d.varint()
 	case FrameHello, FrameProbe, FrameReport, FrameStop, FrameAbort:
 		f.A, f.B, f.C = d.varint(), d.varint(), d.varint()
 	case FrameBye:

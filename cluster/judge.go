@@ -62,6 +62,7 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	}
 	end.Time = float64(depth)
 	res := mon.Finish(end)
+	res.Transport = transport(d, lines, res.Messages)
 	if len(dead)+len(faults) > 0 {
 		res.Outcome = Fault
 		res.Violation = strings.Join(append(dead, faults...), "; ")
@@ -69,4 +70,29 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	rec := scenario.NewRecord(spec, cfg, res)
 	rec.Runtime = "tcp"
 	return rec, nil
+}
+
+// transport is the run report of a cluster run from the nodes' lines: the
+// messages per link (each node's by port, to its neighbours), the merged
+// latencies, and the rate over the slowest node's wall time (Up replaces
+// it with the run's own).
+func transport(d *Description, lines []*NodeResult, messages int64) *election.Transport {
+	var links []election.LinkCount
+	var lat election.Latency
+	wall := 0.0
+	for i, l := range lines {
+		if l == nil {
+			continue
+		}
+		for p, c := range l.SentByPort {
+			if p < len(d.Nodes[i].Neighbors) {
+				links = append(links, election.LinkCount{From: i, To: d.Nodes[i].Neighbors[p], Messages: c})
+			}
+		}
+		if l.Latency != nil {
+			lat.Merge(l.Latency)
+		}
+		wall = max(wall, l.WallSeconds)
+	}
+	return election.NewTransport(links, &lat, messages, wall)
 }

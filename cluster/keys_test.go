@@ -116,3 +116,29 @@ func names(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestClusterRunReport: the TCP run's report counts every message once on
+// its link (the links' counts add up to the messages), measures the
+// latency of every delivery, and lists the 2n directed links of a ring.
+func TestClusterRunReport(t *testing.T) {
+	const n = 8
+	dir, d := initCluster(t, scenario.Spec{Algorithm: "lcr", N: n, Seed: 4})
+	res, errs := runInProcess(t, dir, n, NodeOptions{Timeout: 10 * time.Second})
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+	}
+	rec, err := Judge(d, nil, res, nil)
+	if err != nil || rec.Outcome != election.OutcomeElected {
+		t.Fatalf("%v %v", rec, err)
+	}
+	tr := rec.Transport
+	sum := int64(0)
+	for _, l := range tr.PerLink {
+		sum += l.Messages
+	}
+	if tr.Links != 2*n || sum != rec.Messages || tr.Latency.Count != rec.Messages || tr.Latency.Max <= 0 {
+		t.Errorf("report: %d links, %d messages on them, %d latencies (max %v); the run sent %d", tr.Links, sum, tr.Latency.Count, tr.Latency.Max, rec.Messages)
+	}
+}

@@ -49,6 +49,7 @@ func (r *nodeRun) loop() error {
 			spare = batch
 			continue
 		}
+		r.batchAt = time.Now().UnixNano()
 		for _, in := range batch {
 			done, err := r.handle(in)
 			if err != nil || done {
@@ -85,6 +86,7 @@ const (
 // call runs one handler of the node and carries out what it asked for.
 func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 	r.rec.ClearEffects()
+	r.handedAt = 0
 	switch input {
 	case inputWake, inputSpontaneousWake:
 		r.code.Wake(r.rec, input == inputSpontaneousWake)
@@ -107,7 +109,11 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 			if r.trace != nil {
 				r.trace.Send(int32(r.me), f.Port, to, f.Msg)
 			}
-			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1})
+			if r.handedAt == 0 {
+				r.handedAt = time.Now().UnixNano() // once per handler
+			}
+			r.sentOn[f.Port]++
+			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1, Sent: r.handedAt})
 		case elect.EffectDecide:
 			if r.dec != elect.Undecided && f.Decision != r.dec {
 				return r.fault(-1, "decision-changed: node %d changed its decision from %s to %s", r.me, r.dec, f.Decision)
@@ -175,6 +181,7 @@ func (r *nodeRun) handle(in input) (done bool, err error) {
 // deliver hands a message to the node, waking it first if needed.
 func (r *nodeRun) deliver(l *link, f *Frame) error {
 	r.recv++
+	r.latency.Add(r.batchAt - f.Sent)
 	r.events++
 	r.lamport = max(r.lamport, f.Lamport) + 1
 	r.clock = r.lamport
@@ -359,6 +366,7 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 		Index: r.me, ID: r.d.Nodes[r.me].ID, Decision: r.dec.String(), Leader: r.leader,
 		MessagesByType: map[string]int64{}, Sent: r.sent, Received: r.recv, Events: r.events,
 		Depth: r.depth, Lamport: r.lamport, WallSeconds: time.Since(r.start).Seconds(), Lost: -1,
+		SentByPort: r.sentOn, Latency: &r.latency,
 	}
 	for t, mt := range r.cfg.Algorithm.Messages {
 		res.MessagesByType[mt.Name] = r.counts[t]

@@ -71,6 +71,13 @@ type NodeResult struct {
 	Depth          int64            `json:"depth"`   // the deepest causal chain that reached it
 	Lamport        int64            `json:"lamport"` // its Lamport clock at the end
 	WallSeconds    float64          `json:"wall_seconds"`
+	// SentByPort counts the messages it sent on each port (to
+	// cluster.json's neighbors, in order).
+	SentByPort []int64 `json:"sent_by_port"`
+	// Latency is the histogram of its deliveries' latencies: from the
+	// sender's hand-over (its clock) to this node's taking the message
+	// (its clock); on one machine, or clocks kept in step, a delivery time.
+	Latency *election.Latency `json:"latency,omitempty"`
 	// Fault says what went wrong when the node could not finish: a lost or
 	// unreachable peer, or an abort sent by node 0.
 	Fault string `json:"fault,omitempty"`
@@ -140,6 +147,12 @@ type nodeRun struct {
 	depth   int64
 	trace   *election.Tracer
 	clock   int64
+	// The run report: messages sent by port, the latencies of deliveries,
+	// the hand-over time of the handler running (Unix ns, 0: none yet)
+	// and the time the batch of inputs being handled was taken.
+	sentOn            []int64
+	latency           election.Latency
+	handedAt, batchAt int64
 
 	data    []*link // by port
 	control []*link // node 0: by index; others: [0] is the link to node 0
@@ -207,6 +220,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 		opt: opt, d: d, cfg: cfg, me: opt.Index, tls: tc, start: time.Now(), log: opt.Log,
 		leader: -1, counts: make([]int64, len(cfg.Algorithm.Messages)),
 		data: make([]*link, cfg.Graph.Degree(opt.Index)), ready: make(chan struct{}),
+		sentOn: make([]int64, cfg.Graph.Degree(opt.Index)),
 		inSig: make(chan struct{}, 1), closed: make(chan struct{}), closing: make(chan struct{}),
 	}
 	if r.me == 0 {

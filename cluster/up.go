@@ -242,6 +242,10 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 		return nil, lines, err
 	}
 	rec.WallSeconds = wall.Seconds()
+	if t := rec.Transport; t != nil && wall > 0 {
+		t.WallSeconds = wall.Seconds()
+		t.MessagesPerSecond = float64(rec.Messages) / wall.Seconds()
+	}
 	if traceDir != "" {
 		if err := mergeTraces(traceDir, d.N, opt.Trace); err != nil {
 			return rec, lines, err

@@ -100,12 +100,13 @@ func NewTransport(links []LinkCount, lat *Latency, messages int64, wall float64)
 const latencyBuckets = 64
 
 // Latency is a histogram of delivery latencies in nanoseconds, two buckets
-// per power of two, with the exact maximum. The zero value is empty; it is
+// per power of two (Count[b]: bucket b), with their number and the exact
+// maximum; it is printed as JSON by the TCP runtime's nodes and merged. The zero value is empty; it is
 // not safe for concurrent use (a runtime keeps one per node and merges).
 type Latency struct {
-	count   [latencyBuckets]uint32
-	overall int64
-	max     int64
+	Count   [latencyBuckets]uint32 `json:"buckets"`
+	Overall int64                  `json:"count"`
+	Max     int64                  `json:"max_ns"`
 }
 
 // bucket is the bucket of ns: 2k for [2^k, 1.5*2^k), 2k+1 for [1.5*2^k, 2^(k+1)).
@@ -131,42 +132,42 @@ func upper(b int) float64 {
 func (l *Latency) Add(ns int64) {
 	ns = max(ns, 0)
 	b := bucket(ns)
-	if l.count[b] == math.MaxUint32 {
+	if l.Count[b] == math.MaxUint32 {
 		return // a bucket of four billion: the percentiles are settled
 	}
-	l.count[b]++
-	l.overall++
-	l.max = max(l.max, ns)
+	l.Count[b]++
+	l.Overall++
+	l.Max = max(l.Max, ns)
 }
 
 // Merge adds o's latencies to l.
 func (l *Latency) Merge(o *Latency) {
-	for b, c := range o.count {
-		l.count[b] = uint32(min(uint64(l.count[b])+uint64(c), math.MaxUint32))
+	for b, c := range o.Count {
+		l.Count[b] = uint32(min(uint64(l.Count[b])+uint64(c), math.MaxUint32))
 	}
-	l.overall += o.overall
-	l.max = max(l.max, o.max)
+	l.Overall += o.Overall
+	l.Max = max(l.Max, o.Max)
 }
 
 // Quantile is an upper bound of the q-quantile, in nanoseconds (0 when
 // empty), never above the maximum.
 func (l *Latency) Quantile(q float64) float64 {
-	if l.overall == 0 {
+	if l.Overall == 0 {
 		return 0
 	}
-	rank := int64(math.Ceil(q * float64(l.overall)))
+	rank := int64(math.Ceil(q * float64(l.Overall)))
 	rank = max(rank, 1)
 	var seen int64
-	for b, c := range l.count {
+	for b, c := range l.Count {
 		seen += int64(c)
 		if seen >= rank {
 			if b == latencyBuckets-1 {
 				break
 			}
-			return min(upper(b), float64(l.max))
+			return min(upper(b), float64(l.Max))
 		}
 	}
-	return float64(l.max)
+	return float64(l.Max)
 }
 
 // Stats are the histogram's count, p50, p99 and maximum in seconds.
@@ -174,5 +175,5 @@ func (l *Latency) Stats() LatencyStats {
 	if l == nil {
 		return LatencyStats{}
 	}
-	return LatencyStats{Count: l.overall, P50: l.Quantile(0.5) / 1e9, P99: l.Quantile(0.99) / 1e9, Max: float64(l.max) / 1e9}
+	return LatencyStats{Count: l.Overall, P50: l.Quantile(0.5) / 1e9, P99: l.Quantile(0.99) / 1e9, Max: float64(l.Max) / 1e9}
 }
