@@ -221,7 +221,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 		leader: -1, counts: make([]int64, len(cfg.Algorithm.Messages)),
 		data: make([]*link, cfg.Graph.Degree(opt.Index)), ready: make(chan struct{}),
 		sentOn: make([]int64, cfg.Graph.Degree(opt.Index)),
-		inSig: make(chan struct{}, 1), closed: make(chan struct{}), closing: make(chan struct{}),
+		inSig:  make(chan struct{}, 1), closed: make(chan struct{}), closing: make(chan struct{}),
 	}
 	if r.me == 0 {
 		r.control = make([]*link, d.N)
