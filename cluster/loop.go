@@ -13,6 +13,7 @@ import (
 // writing what the node sends to its links' writers, and flushing them
 // whenever no input is waiting.
 func (r *nodeRun) loop() error {
+	r.batchAt = time.Now().UnixNano()
 	if r.initiator() {
 		r.events++
 		r.lamport++
@@ -86,7 +87,6 @@ const (
 // call runs one handler of the node and carries out what it asked for.
 func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 	r.rec.ClearEffects()
-	r.handedAt = 0
 	switch input {
 	case inputWake, inputSpontaneousWake:
 		r.code.Wake(r.rec, input == inputSpontaneousWake)
@@ -109,11 +109,8 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 			if r.trace != nil {
 				r.trace.Send(int32(r.me), f.Port, to, f.Msg)
 			}
-			if r.handedAt == 0 {
-				r.handedAt = time.Now().UnixNano() // once per handler
-			}
 			r.sentOn[f.Port]++
-			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1, Sent: r.handedAt})
+			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1, Sent: r.batchAt})
 		case elect.EffectDecide:
 			if r.dec != elect.Undecided && f.Decision != r.dec {
 				return r.fault(-1, "decision-changed: node %d changed its decision from %s to %s", r.me, r.dec, f.Decision)

@@ -75,8 +75,10 @@ type NodeResult struct {
 	// cluster.json's neighbors, in order).
 	SentByPort []int64 `json:"sent_by_port"`
 	// Latency is the histogram of its deliveries' latencies: from the
-	// sender's hand-over (its clock) to this node's taking the message
-	// (its clock); on one machine, or clocks kept in step, a delivery time.
+	// moment the sender took the batch of inputs whose handler sent the
+	// message (its clock) to the moment this node took the batch holding
+	// it (its clock); on one machine, or clocks kept in step, a delivery
+	// time.
 	Latency *election.Latency `json:"latency,omitempty"`
 	// Fault says what went wrong when the node could not finish: a lost or
 	// unreachable peer, or an abort sent by node 0.
@@ -148,11 +150,12 @@ type nodeRun struct {
 	trace   *election.Tracer
 	clock   int64
 	// The run report: messages sent by port, the latencies of deliveries,
-	// the hand-over time of the handler running (Unix ns, 0: none yet)
-	// and the time the batch of inputs being handled was taken.
-	sentOn            []int64
-	latency           election.Latency
-	handedAt, batchAt int64
+	// and when the batch of inputs being handled was taken (Unix ns): the
+	// time its deliveries are received and its sends stamped with (one
+	// clock reading per batch, not per message).
+	sentOn  []int64
+	latency election.Latency
+	batchAt int64
 
 	data    []*link // by port
 	control []*link // node 0: by index; others: [0] is the link to node 0
