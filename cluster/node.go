@@ -302,9 +302,18 @@ func (r *nodeRun) run() (*NodeResult, error) {
 	if err != nil {
 		return r.result(r.fault(-1, "cannot listen on %s: %v", addr, err))
 	}
+	// On the way out: the run is over, the listener closes, and the
+	// connections still in their handshake are closed and waited for, so
+	// that nothing of the node logs after it has left.
+	var accepting sync.WaitGroup
+	defer accepting.Wait()
 	defer ln.Close()
 	defer close(r.closed)
-	go r.accept(ln)
+	accepting.Add(1)
+	go func() {
+		defer accepting.Done()
+		r.accept(ln)
+	}()
 	deadline := time.Now().Add(r.opt.Timeout)
 	dialErrs := make(chan error, len(r.data)+1)
 	dials := 0
@@ -446,6 +455,17 @@ func (r *nodeRun) dialTLS(addr string, cfg *tls.Config, deadline time.Time) (*tl
 func (r *nodeRun) accept(ln net.Listener) {
 	slots := make(chan struct{}, r.opt.MaxHandshakes)
 	failures := 0
+	var mu sync.Mutex
+	admitting := map[net.Conn]bool{}
+	var admits sync.WaitGroup
+	defer func() {
+		mu.Lock()
+		for c := range admitting {
+			c.Close()
+		}
+		mu.Unlock()
+		admits.Wait()
+	}()
 	for {
 		select {
 		case slots <- struct{}{}:
@@ -478,10 +498,23 @@ func (r *nodeRun) accept(ln net.Listener) {
 			r.logf("accepting again after %d failed attempts", failures)
 			failures = 0
 		}
+		mu.Lock()
+		admitting[conn] = true
+		mu.Unlock()
+		admits.Add(1)
 		go func() {
+			defer admits.Done()
 			defer func() { <-slots }()
-			if err := r.admit(conn); err != nil {
-				r.logf("refused a connection from %s: %v", conn.RemoteAddr(), err)
+			err := r.admit(conn)
+			mu.Lock()
+			delete(admitting, conn)
+			mu.Unlock()
+			if err != nil {
+				select {
+				case <-r.closed: // the node has left: the connection was closed for it
+				default:
+					r.logf("refused a connection from %s: %v", conn.RemoteAddr(), err)
+				}
 				conn.Close()
 			}
 		}()
