@@ -6,6 +6,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -69,6 +70,102 @@ func BenchmarkTCP(b *testing.B) {
 				b.Fatalf("node %d: %v", i, err)
 			}
 			msgs += res[i].Sent
+		}
+	}
+	b.ReportMetric(float64(msgs)/elapsed.Seconds(), "messages/s")
+	b.ReportMetric(float64(msgs)/float64(b.N), "messages/run")
+}
+
+// repeatedLCR runs the catalog's LCR node code lcrRepeats times at once on
+// one ring: instance k's messages carry k in field B (LCR uses only its
+// type and ID), and instance 0's decisions are the node's. On a decreasing
+// ring each instance sends n(n+1)/2 messages, so a run at n = 16 moves
+// lcrRepeats * 136 of them: LCR's own handlers over the TCP runtime, in a
+// run heavy enough to time.
+var repeatedLCR = &elect.Algorithm{
+	Name:     "lcr-repeated",
+	Model:    elect.Model{Topology: elect.UniRing, Async: true, Elects: elect.ElectsMax, WakeUp: elect.AnySubset, UniqueIDs: true},
+	Messages: ring.LCR.Messages,
+	New: func(info elect.NodeInfo) elect.Node {
+		r := &repeatedNode{nodes: make([]elect.Node, lcrRepeats)}
+		for k := range r.nodes {
+			r.nodes[k] = ring.LCR.New(info)
+		}
+		return r
+	},
+}
+
+const lcrRepeats = 2000
+
+type repeatedNode struct{ nodes []elect.Node }
+
+// instanceEnv is the Env of one instance: it tags sends with the instance
+// and keeps only instance 0's decisions.
+type instanceEnv struct {
+	elect.Env
+	k int64
+}
+
+func (e instanceEnv) Send(p elect.Port, m elect.Message) {
+	m.B = e.k
+	e.Env.Send(p, m)
+}
+
+func (e instanceEnv) Decide(d elect.Decision) {
+	if e.k == 0 {
+		e.Env.Decide(d)
+	}
+}
+
+func (e instanceEnv) SetLeader(id elect.ID) {
+	if e.k == 0 {
+		e.Env.SetLeader(id)
+	}
+}
+
+func (e instanceEnv) Terminate() {}
+
+func (r *repeatedNode) Wake(env elect.Env, spontaneous bool) {
+	for k, nd := range r.nodes {
+		nd.Wake(instanceEnv{env, int64(k)}, spontaneous)
+	}
+}
+
+func (r *repeatedNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	k := m.B
+	m.B = 0
+	r.nodes[k].Receive(instanceEnv{env, k}, from, m)
+}
+
+// BenchmarkTCPRepeatedLCR: LCR's node code over TCP at n = 16 on a
+// decreasing ring, 2000 elections at once (272,000 messages a run), nodes
+// on goroutines of this process with their own sockets and TLS, start-up
+// handshakes and termination detection included.
+func BenchmarkTCPRepeatedLCR(b *testing.B) {
+	cat, err := catalog.Default().With(repeatedLCR)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 16
+	var msgs int64
+	var elapsed time.Duration
+	for b.Loop() {
+		dir := b.TempDir()
+		d, err := Init(dir, scenario.Spec{Catalog: cat, Algorithm: repeatedLCR.Name, N: n, Seed: 1, IDs: "decreasing"}, InitOptions{Host: "127.0.0.1"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		res, errs := runInProcess(b, dir, n, NodeOptions{Catalog: cat, Timeout: 10 * time.Second})
+		elapsed += time.Since(start)
+		for i, err := range errs {
+			if err != nil {
+				b.Fatalf("node %d: %v", i, err)
+			}
+			msgs += res[i].Sent
+		}
+		if rec, err := Judge(d, cat, res, nil); err != nil || rec.Outcome != "elected" || rec.Messages != lcrRepeats*n*(n+1)/2 {
+			b.Fatalf("%v %v", rec, err)
 		}
 	}
 	b.ReportMetric(float64(msgs)/elapsed.Seconds(), "messages/s")
