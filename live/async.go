@@ -1,11 +1,13 @@
 package live
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 )
 
@@ -79,6 +81,8 @@ type asyncRun struct {
 	// ready (so n slots suffice); the workers take them from it.
 	ready chan *node
 
+	workers []*worker
+
 	breakMu    sync.Mutex
 	lastParked atomic.Int32
 	overflows  atomic.Int64 // deadlocks broken (reported in tests)
@@ -114,10 +118,13 @@ func (r *run) runAsync() {
 	}
 	var wg sync.WaitGroup
 	for range workers(len(r.nodes)) {
+		w := &worker{}
+		w.rec = elect.NewRecorder(func() *rand.Rand { return r.random(w.node) })
+		a.workers = append(a.workers, w)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.serve()
+			a.serve(w)
 		}()
 	}
 	var tick <-chan time.Time
@@ -157,15 +164,26 @@ func (a *asyncRun) signal(nd *node) { a.ready <- nd }
 // end stops the run (once).
 func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 
+// worker is one of the goroutines that run an asynchronous run's nodes,
+// with the recorder it lends the node it works and the latencies of the
+// deliveries it made.
+type worker struct {
+	node    *node
+	rec     *elect.Recorder
+	latency election.Latency
+}
+
 // serve is one worker: it takes ready nodes from the queue and works each
 // until it goes idle or parks.
-func (a *asyncRun) serve() {
+func (a *asyncRun) serve(w *worker) {
 	for {
 		select {
 		case nd := <-a.ready:
 			if a.stopped.Load() {
 				return
 			}
+			w.node = nd
+			nd.rec, nd.latency = w.rec, &w.latency
 			a.work(nd)
 		case <-a.done:
 			return

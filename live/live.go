@@ -136,7 +136,8 @@ type node struct {
 	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
 	// waiters (the nodes parked on this one's full inbox), blockedOn and
 	// wokenEarly. The node's own: next (its first message of out not handed
-	// over), overflow, the latency histogram.
+	// over), overflow. The latency histogram and the recorder are the
+	// node's own in synchronous runs, its worker's in asynchronous ones.
 	state        uint8
 	wokenEarly   bool
 	overflow     bool
@@ -237,7 +238,14 @@ func newRun(cfg *election.Config) *run {
 		degrees += cfg.Graph.Degree(i)
 	}
 	ports := make([]int64, degrees)
-	lat := make([]election.Latency, n)
+	// Synchronous runs keep a recorder and a latency histogram per node
+	// (each node has its goroutine); asynchronous runs one per worker
+	// (async.go), which lends them to the node it works.
+	sync := cfg.Delivery == election.Sync
+	var lat []election.Latency
+	if sync {
+		lat = make([]election.Latency, n)
+	}
 	used := 0
 	for i := range r.nodes {
 		nd := &slab[i]
@@ -250,21 +258,25 @@ func newRun(cfg *election.Config) *run {
 			out:      outs[i*slots : i*slots : (i+1)*slots],
 			sentOn:   ports[used : used+deg : used+deg],
 			capacity: window(deg),
-			latency:  &lat[i],
 		}
 		used += deg
-		if cfg.Delivery == election.Sync {
+		if sync {
 			nd.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
+			nd.latency = &lat[i]
+			nd.rec = elect.NewRecorder(func() *rand.Rand { return r.random(nd) })
 		}
-		nd.rec = elect.NewRecorder(func() *rand.Rand {
-			if nd.rng == nil {
-				nd.rng = election.Stream(cfg.Seed, "node", uint64(nd.index))
-			}
-			return nd.rng
-		})
 		r.nodes[i] = nd
 	}
 	return r
+}
+
+// random is nd's own random source, made when first asked for:
+// election.StreamSource(seed, "node", i), as in the simulator.
+func (r *run) random(nd *node) *rand.Rand {
+	if nd.rng == nil {
+		nd.rng = election.Stream(r.cfg.Seed, "node", uint64(nd.index))
+	}
+	return nd.rng
 }
 
 // The inputs a node handles.
@@ -558,7 +570,14 @@ func (r *run) transport(wall float64, messages int64) *election.Transport {
 			to, _ := r.cfg.Graph.Neighbor(nd.index, elect.Port(p))
 			links = append(links, election.LinkCount{From: int(nd.index), To: int(to), Messages: c})
 		}
-		lat.Merge(nd.latency)
+		if r.async == nil { // a synchronous run's node has its own
+			lat.Merge(nd.latency)
+		}
+	}
+	if r.async != nil {
+		for _, w := range r.async.workers {
+			lat.Merge(&w.latency)
+		}
 	}
 	t := election.NewTransport(links, &lat, messages, wall)
 	if r.async != nil {
