@@ -3,7 +3,6 @@ package cluster
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -258,21 +257,21 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 // time, node), keeping each node's own order: an order consistent with
 // causality, since a delivery's time exceeds that of the handler that sent
 // the message. Every node's trace begins with the same header (format
-// version 2) but for nothing; the merged file has it once, first.
+// version 2) but for nothing; the merged file has it once, first. A node's
+// lines come in the order of its Lamport clock, which never goes back, so
+// the merge streams: it holds one line per node, never a whole trace.
 func mergeTraces(dir string, n int, out string) error {
-	type line struct {
+	type cursor struct {
+		sc   *bufio.Scanner
 		t    int64
 		node int
 		text []byte
 	}
-	var all []line
+	// next reads c's next event line (false at the end of its file).
 	var header []byte
-	for i := range n {
-		data, err := os.ReadFile(filepath.Join(dir, NodeName(i)+".jsonl"))
-		if err != nil {
-			continue // a node that never started or died before writing
-		}
-		for _, text := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+	next := func(c *cursor) bool {
+		for c.sc.Scan() {
+			text := c.sc.Bytes()
 			var head struct {
 				T  int64  `json:"t"`
 				Ev string `json:"ev"`
@@ -282,16 +281,30 @@ func mergeTraces(dir string, n int, out string) error {
 			}
 			if head.Ev == "header" {
 				if header == nil {
-					header = text
+					header = slices.Clone(text)
 				}
 				continue
 			}
-			all = append(all, line{t: head.T, node: i, text: text})
+			c.t, c.text = head.T, text
+			return true
+		}
+		return false
+	}
+	var live []*cursor
+	for i := range n {
+		f, err := os.Open(filepath.Join(dir, NodeName(i)+".jsonl"))
+		if err != nil {
+			continue // a node that never started or died before writing
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		c := &cursor{sc: sc, node: i}
+		if next(c) {
+			live = append(live, c)
 		}
 	}
-	slices.SortStableFunc(all, func(a, b line) int {
-		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, b.node))
-	})
+	less := func(a, b *cursor) bool { return a.t < b.t || a.t == b.t && a.node < b.node }
 	f, err := os.Create(out)
 	if err != nil {
 		return err
@@ -301,9 +314,18 @@ func mergeTraces(dir string, n int, out string) error {
 		w.Write(header)
 		w.WriteByte('\n')
 	}
-	for _, l := range all {
-		w.Write(l.text)
+	for len(live) > 0 {
+		k := 0
+		for j := range live {
+			if less(live[j], live[k]) {
+				k = j
+			}
+		}
+		w.Write(live[k].text)
 		w.WriteByte('\n')
+		if !next(live[k]) {
+			live = slices.Delete(live, k, k+1)
+		}
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()
