@@ -436,11 +436,12 @@ const (
 	// doubling; the handlers, the monitor and a lock's slow path reach 4
 	// or 8 KiB). Asynchronous runs have no goroutine per node.
 	stackBytes = 8 << 10
-	// recordBytes is the rest of what a node costs: its record, recorder,
-	// latency histogram, first buffers, and the garbage collector's room
-	// (measured: lcr n = 6000 decreasing peaks at 52 MB of RSS, 14 MB of
-	// which the program holds before any node exists, so 6.3 KB a node,
-	// 1.8 KB of it in full inboxes and output).
+	// recordBytes is the rest of what a node costs: its record, its first
+	// buffers, and the garbage collector's room; in a synchronous run its
+	// recorder and latency histogram too (measured: lcr n = 6000
+	// decreasing peaks at 43 MB of RSS, 14 MB of which the program holds
+	// before any node exists, so 4.8 KB a node, 1.8 KB of it in full
+	// inboxes and output; the estimate is 6 KB, on the safe side).
 	recordBytes = 4 << 10
 	// envelopeBytes and outgoingBytes are the sizes of a message in an
 	// inbox and in a node's output.
