@@ -158,9 +158,16 @@ func (p *yoyoNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 	l := &p.links[from]
 	switch m.Type {
 	case yyID:
-		l.dir = linkOut
-		if m.ID < p.id {
+		switch {
+		case m.ID == p.id:
+			// The node's own ID: with unique IDs this link leads back to
+			// the node itself (the ring of one node is a self-loop), and
+			// carries nothing: cut it.
+			l.dir = linkCut
+		case m.ID < p.id:
 			l.dir = linkIn
+		default:
+			l.dir = linkOut
 		}
 		p.count++
 		if int(p.count) < len(p.links) {

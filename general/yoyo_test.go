@@ -92,3 +92,18 @@ func TestYoYoSingleSourceCompleteGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestYoYoRingOfOneElectsItself: the ring of one node is a self-loop, on
+// which the node's ID comes back to it on both ports; the node cuts the
+// link (a link to itself carries nothing) and, left without links, is
+// elected, after the set-up's 2|E| = 2 ID messages and nothing else. (It
+// used to take the loop for an outgoing link and wait forever for its own
+// votes: no leader.)
+func TestYoYoRingOfOneElectsItself(t *testing.T) {
+	for _, d := range []election.Delivery{election.FIFO, election.Random, election.NewestFirst} {
+		res := yoyoRun(t, topology.NewRing(1), "random", d, 1)
+		if m := res.MessagesByType; m["ID"] != 2 || res.Messages != 2 {
+			t.Errorf("%s: %v; want the 2 ID messages and nothing else", d, m)
+		}
+	}
+}
