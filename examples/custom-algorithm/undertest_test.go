@@ -1,0 +1,6 @@
+//go:build !broken
+
+package main
+
+// underTest is the algorithm TestAllTheWayConforms checks.
+var underTest = AllTheWay
