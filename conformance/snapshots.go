@@ -158,7 +158,7 @@ func States(t testing.TB, alg *elect.Algorithm, opt Options) {
 		}
 		growSlices(v)
 		before := s.AppendState(nil)
-		leaves(alg.Name, v, func(path string, leaf reflect.Value) {
+		leaves(v.Type().Name(), v, func(path string, leaf reflect.Value) {
 			if !leaf.IsValid() {
 				r.fail("parameters %v: %s: a field of a kind the check cannot change (integers, booleans, structs, arrays and slices of them)", params, path)
 				return
@@ -194,7 +194,7 @@ func States(t testing.TB, alg *elect.Algorithm, opt Options) {
 		if !bytes.Equal(want, s.AppendState(nil)) {
 			r.fail("parameters %v: the clone's state differs from the original's", params)
 		}
-		leaves(alg.Name, v, func(_ string, leaf reflect.Value) {
+		leaves(v.Type().Name(), v, func(_ string, leaf reflect.Value) {
 			if leaf.IsValid() {
 				bump(leaf)
 			}
