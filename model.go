@@ -12,7 +12,9 @@ import (
 // how its measures grow, its parameters, and how to build its nodes.
 //
 // One declaration, a variable of this type listed in package catalog, is all
-// it takes to add an algorithm; everything else derives from it:
+// the code it takes to add an algorithm (in this repository the tests also
+// ask for a row of the README's table and a reproduction of its claims:
+// docs/adding-an-algorithm.md); everything else derives from it:
 //
 //   - the command line: its name, parameters (flags, checked by Param.Check),
 //     and 'elect list', which prints Title, Source, Summary, Model, Messages
@@ -25,6 +27,10 @@ import (
 //   - tests over whole classes: for example every deterministic ring
 //     algorithm (Model.Topology a ring, Model.Randomized false) must stay
 //     symmetric on anonymous rings (Lemma 5.1.1 of seed 001);
+//   - the conformance kit (package conformance), which the catalog's test
+//     and users' own tests run: elections on random networks under every
+//     delivery the model allows, both engines, snapshots, the exhaustive
+//     checker;
 //   - checks that the rest keeps up: the README's algorithm table must list
 //     the catalog in order with each algorithm's topology class
 //     (catalog/readme_test.go), and some reproduction of 'elect reproduce'
