@@ -109,6 +109,10 @@ func nlFloorLog2(n int) int { return bits.Len(uint(n)) - 1 }
 // and their neighbours.
 var nlSizes = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100}
 
+// propertySizes are the ring sizes of the property tests that run the
+// conformance kit's elects check beyond its defaults.
+var propertySizes = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 17, 23, 31, 32, 33, 47, 64, 65, 89, 97}
+
 // nlSeeds is the number of seeds per ring size in the property tests of
 // HS, Peterson and Franklin: 6, or 2 with -short.
 func nlSeeds() int {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/conformance"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
 )
@@ -175,23 +176,11 @@ func TestLCRAnnouncementAddsNMessagesAndNTime(t *testing.T) {
 	}
 }
 
-// Property: on random rings of many sizes, under every delivery model and
-// random initiator sets, LCR elects exactly the maximum and every declared
-// bound holds.
+// Property: on random rings of many sizes (up to 97), under every delivery
+// model, with random ID arrangements, initiator sets and wake-up times, with
+// and without the announcement, LCR elects exactly the maximum and every
+// declared bound holds: the conformance kit's elects check, on more sizes
+// and seeds than its defaults.
 func TestLCRElectsTheMaximumEverywhere(t *testing.T) {
-	for seed := uint64(1); seed <= 300; seed++ {
-		n := 1 + int(seed*13)%97
-		idList := nlIDs(t, "random", n, seed)
-		var wake []election.Wake
-		if seed%3 == 0 {
-			rng := election.Stream(seed, "test-wake", 0)
-			for _, i := range rng.Perm(n)[:1+rng.IntN(n)] {
-				wake = append(wake, election.Wake{Node: i, At: rng.Int64N(5)})
-			}
-		}
-		for _, d := range []election.Delivery{election.Sync, election.FIFO, election.Random, election.RandomFIFO, election.NewestFirst} {
-			res := runRing(t, ring.LCR, idList, d, wake, seed%2 == 0, seed)
-			requireElected(t, res, fmt.Sprintf("seed %d n=%d %s", seed, n, d))
-		}
-	}
+	conformance.Elects(t, ring.LCR, conformance.Options{Sizes: propertySizes, Seeds: 6})
 }
