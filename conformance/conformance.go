@@ -122,9 +122,6 @@ var DefaultEngineSizes = []int{1, 2, 3, 4, 5, 8, 9, 13}
 // DefaultTopologies are the networks general-graph algorithms run on.
 var DefaultTopologies = []string{"ring", "line", "star", "tree", "complete", "gnp:0.4", "grid:3x4", "torus:3x3", "hypercube"}
 
-// deliveries are every delivery model, by command-line name.
-var deliveries = []string{"sync", "fifo", "random", "random-fifo", "newest-first"}
-
 // maxFailures is how many failures a check reports before it stops.
 const maxFailures = 3
 
