@@ -17,6 +17,7 @@ import (
 // counterexample. The build needs no network: the module cache has every
 // dependency.
 func TestExampleModuleRunsTheKit(t *testing.T) {
+	t.Parallel() // the go command's builds overlap the catalog's checks
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go tool is needed to test the example module: %v", err)
