@@ -34,12 +34,12 @@ type Session struct {
 	// rootHi and rootLo are each configuration's extremes from its start,
 	// kept when its search is dropped.
 	rootHi, rootLo [][]int64
-	cur   int         // the configuration chosen, -1 before
-	x     *explorer
-	s     *state
-	undos []undo
-	sent  [][]int64 // the messages each step taken sent, by quantity
-	steps []step
+	cur            int // the configuration chosen, -1 before
+	x              *explorer
+	s              *state
+	undos          []undo
+	sent           [][]int64 // the messages each step taken sent, by quantity
+	steps          []step
 }
 
 // Choice is a step the scheduler may take.
