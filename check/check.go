@@ -401,7 +401,7 @@ func configurations(opt Options, base *election.Config) ([]*config, error) {
 				c.Delivery = election.FIFO
 			}
 			c.CausalTime = c.Delivery != election.Sync
-			if err := c.CheckModel(); err != nil && opt.Spec.Force == false {
+			if err := c.CheckModel(); err != nil && !opt.Spec.Force {
 				return nil, err
 			}
 			out = append(out, &config{cfg: &c})

@@ -53,8 +53,6 @@ type sendOn struct {
 	digest stateKey
 }
 
-const moveTag = drawnTag + 1
-
 // moveKey returns the key of step st at s in the table of moves, or false
 // when the step is one that is always made in full.
 func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
@@ -66,7 +64,7 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 	// a key in a table of its own, so it needs no tag.
 	d := s.links[x.inLinks[i]+int64(st.port)][st.k].digest
 	h := s.nodeH[i]
-	return hasher{h.a, h.b}.pair(uint64(st.port), 0).pair(d.a, d.b).sum(), true
+	return hasher(h).pair(uint64(st.port), 0).pair(d.a, d.b).sum(), true
 }
 
 // knownStep makes step st at s from its known move, if it is known (the

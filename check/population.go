@@ -1,7 +1,6 @@
 package check
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -196,8 +195,6 @@ func (g *popGraph[S]) add(c []int32, from popStep) (int, bool) {
 	g.parent = append(g.parent, from)
 	return i, true
 }
-
-var errPopLimit = errors.New("limit")
 
 func explorePopulation[S comparable](o PopulationOptions, p pp.Protocol[S], name func(S) string) (*PopulationReport, error) {
 	start := time.Now()

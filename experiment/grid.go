@@ -160,9 +160,6 @@ func ppEntry(name string) (protocols.Entry, error) {
 	return e, nil
 }
 
-// ppParams are the parameters population protocols take.
-var ppParams = []string{"m", "variant", "min-interactions", "fraction-a"}
-
 // Allowed is the value of --delivery and --initiators that expands, per
 // algorithm, to every choice its model allows: every delivery model (those
 // of the grid's timing when one is given), and for initiators all nodes

@@ -99,8 +99,7 @@ func kruskal(g *topology.Graph, less func(a, b [2]int32) int) [][2]int32 {
 	for i := range parent {
 		parent[i] = int32(i)
 	}
-	var find func(x int32) int32
-	find = func(x int32) int32 {
+	find := func(x int32) int32 {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]

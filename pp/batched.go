@@ -136,7 +136,6 @@ type pairType struct {
 type batchScratch struct {
 	ini, res, row, upd []int64
 	types              []pairType
-	used               []int64
 	neutral            []int64
 }
 

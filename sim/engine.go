@@ -18,7 +18,6 @@ type engine struct {
 	g     *topology.Graph
 	n     int
 	ids   []elect.ID
-	env   elect.Env
 	mon   *election.Monitor
 	nodes nodeStore // where the nodes and their statuses live (nodes.go)
 

@@ -280,7 +280,7 @@ func (p *parser) file(root *yaml.Node) error {
 		return err
 	}
 	p.f.initLine = keys["initial"].Line
-	return p.initial(vals["initial"])
+	return p.initial(v)
 }
 
 // noAliases refuses YAML anchors and aliases (a protocol file has no use
