@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"runtime"
 	"time"
 )
@@ -83,10 +84,15 @@ func Bench(p *Point, master uint64, minTime time.Duration, minIters int) (BenchR
 	return res, nil
 }
 
-// WriteBenchHeader writes the lines that start 'go test -bench' output, so
-// benchstat groups the results.
+// benchPackage is the import path of this package, which 'go test -bench
+// Elect ./experiment' prints on its pkg line: github.com/electkit/elect/experiment.
+var benchPackage = reflect.TypeFor[BenchResult]().PkgPath()
+
+// WriteBenchHeader writes the lines that start 'go test -bench' output, the
+// same as 'go test -bench Elect ./experiment' writes them (pkg: the
+// package's import path), so that benchstat groups the results of both.
 func WriteBenchHeader(w io.Writer) {
-	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: elect\n", runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: %s\n", runtime.GOOS, runtime.GOARCH, benchPackage)
 }
 
 // WriteBench writes r as a Go benchmark line.

@@ -1,6 +1,9 @@
 package experiment
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // BenchmarkElect runs the benchmarks 'elect bench' prints, in the same
 // format: go test -bench Elect ./experiment | benchstat.
@@ -52,5 +55,17 @@ func TestBenchLineFormat(t *testing.T) {
 	}
 	if r.Iterations != 3 || r.Name != "Elect/alg=hs/n=16" || r.Metrics[0].Unit != "msgs/op" || r.Metrics[0].Value <= 0 {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// TestBenchHeaderNamesTheModulePath: the header's pkg line is the import
+// path 'go test -bench Elect ./experiment' prints, so that benchstat puts
+// the lines of 'elect bench' and of go test in one group.
+func TestBenchHeaderNamesTheModulePath(t *testing.T) {
+	var b strings.Builder
+	WriteBenchHeader(&b)
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) < 3 || lines[2] != "pkg: github.com/electkit/elect/experiment" {
+		t.Fatalf("header %q, want its third line to be pkg: github.com/electkit/elect/experiment", b.String())
 	}
 }
