@@ -21,7 +21,14 @@ func (e *AssumptionError) Error() string {
 
 // CheckModel returns an AssumptionError for the first assumption of the
 // algorithm's declared model that cfg breaks, or nil.
-func (cfg *Config) CheckModel() error {
+func (cfg *Config) CheckModel() error { return cfg.checkModel(false) }
+
+// CheckModelOfDistinctIDs is CheckModel for a configuration whose maker
+// knows its IDs to be distinct (it generated them as a permutation, say,
+// ids.Spec.Distinct): it does not look for a repeated ID again.
+func (cfg *Config) CheckModelOfDistinctIDs() error { return cfg.checkModel(true) }
+
+func (cfg *Config) checkModel(distinctIDs bool) error {
 	alg, m := cfg.Algorithm, cfg.Algorithm.RunModel(cfg.Params)
 	fail := func(assumption, format string, args ...any) error {
 		return &AssumptionError{Assumption: assumption, Detail: alg.Name + " " + fmt.Sprintf(format, args...)}
@@ -48,7 +55,7 @@ func (cfg *Config) CheckModel() error {
 	if m.FIFO && !cfg.Delivery.IsFIFO() {
 		return fail("FIFO channels", "needs FIFO channels, and %s delivery can reorder messages on a link", cfg.Delivery)
 	}
-	if m.UniqueIDs {
+	if m.UniqueIDs && !distinctIDs {
 		if i, j, dup := ids.Duplicate(cfg.IDs); dup {
 			return fail("unique IDs", "needs unique IDs, but nodes %d and %d both hold %d", i, j, cfg.IDs[i])
 		}

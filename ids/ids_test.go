@@ -95,3 +95,108 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// duplicateByMap is Duplicate's plain reference: the first index whose ID
+// an earlier node holds, and that node.
+func duplicateByMap(idList []elect.ID) (i, j int, ok bool) {
+	first := map[elect.ID]int{}
+	for k, id := range idList {
+		if prev, dup := first[id]; dup {
+			return prev, k, true
+		}
+		first[id] = k
+	}
+	return 0, 0, false
+}
+
+// TestDuplicateMatchesAMap: on 20,000 random lists, dense (the bitmap) and
+// sparse (the sorted copy), with and without repeats, negative IDs too,
+// Duplicate returns the pair a map finds.
+func TestDuplicateMatchesAMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 30))
+	for trial := range 20000 {
+		n := 1 + rng.IntN(40)
+		span := int64(1 + rng.IntN(3*n))
+		if trial%2 == 1 {
+			span = 1 << (20 + rng.IntN(40))
+		}
+		base := rng.Int64N(1<<40) - 1<<39
+		idList := make([]elect.ID, n)
+		if trial%3 == 0 { // distinct: a sample of a permutation
+			for k, v := range rng.Perm(n) {
+				idList[k] = elect.ID(base + int64(v)*(1+span/int64(n)))
+			}
+		} else {
+			for k := range idList {
+				idList[k] = elect.ID(base + rng.Int64N(span))
+			}
+		}
+		i, j, ok := Duplicate(idList)
+		wi, wj, wok := duplicateByMap(idList)
+		if i != wi || j != wj || ok != wok {
+			t.Fatalf("%v: Duplicate gives %d, %d, %v; the map %d, %d, %v", idList, i, j, ok, wi, wj, wok)
+		}
+	}
+	for _, idList := range [][]elect.ID{nil, {5}, {-1 << 63, 1<<63 - 1}, {1<<63 - 1, -1 << 63, 1<<63 - 1}} {
+		i, j, ok := Duplicate(idList)
+		wi, wj, wok := duplicateByMap(idList)
+		if i != wi || j != wj || ok != wok {
+			t.Errorf("%v: Duplicate gives %d, %d, %v; the map %d, %d, %v", idList, i, j, ok, wi, wj, wok)
+		}
+	}
+}
+
+// TestDistinctArrangementsGenerateDistinctIDs: every arrangement that
+// Distinct vouches for gives distinct IDs, and those it does not vouch for
+// can repeat one.
+func TestDistinctArrangementsGenerateDistinctIDs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, text := range []string{"random", "increasing", "decreasing", "bit-reversal", "range:10..80", "range:0..1000000000000", "anonymous", "list:1,2,3,4,5,6,7,8", "list:1,2,3,1,5,6,7,8"} {
+		for _, n := range []int{1, 2, 8} {
+			s, err := Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Check(n) != nil {
+				continue
+			}
+			got, err := s.Generate(n, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, dup := Duplicate(got)
+			if s.Distinct(n) && dup {
+				t.Errorf("%s, n = %d: Distinct, but %v repeats an ID", text, n, got)
+			}
+			if !s.Distinct(n) && n == 8 && !dup && text != "list:1,2,3,4,5,6,7,8" {
+				t.Errorf("%s, n = %d: not vouched for, and %v has no repeat: the test lost its negative case", text, n, got)
+			}
+		}
+	}
+}
+
+// BenchmarkDuplicate: a permutation of 0..10^6-1 (the bitmap) and 10^6
+// IDs drawn from 0..2^48 (the sorted copy).
+func BenchmarkDuplicate(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	perm := make([]elect.ID, 1_000_000)
+	for i, v := range rng.Perm(len(perm)) {
+		perm[i] = elect.ID(v)
+	}
+	sparse, err := Arrange("range:0..281474976710655", len(perm), rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ids  []elect.ID
+	}{{"permutation", perm}, {"sparse", sparse}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, dup := Duplicate(c.ids); dup {
+					b.Fatal("duplicate")
+				}
+			}
+		})
+	}
+}
