@@ -122,7 +122,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	idText := *idsFlag
 	if idText == "" {
 		idText = "all"
-		if spec.N > 6 {
+		if n, ok := scenario.SpecNodes(spec.Topology); spec.N > 6 || spec.N == 0 && ok && n > 6 {
 			idText = "random"
 		}
 		if *draws {

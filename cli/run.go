@@ -150,8 +150,10 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 }
 
 // setParamsAndN copies into s the algorithm parameters given on the command
-// line and, when --n was not given, takes n from a topology that fixes it
-// (grid:WxH, torus:WxH and file:PATH; errors surface in Build).
+// line and, when --n was not given, sets s.N to 0 for a topology that fixes
+// the node count (grid:WxH, torus:WxH, file:PATH), so that scenario.Build
+// takes that count from the topology (an edge-list file is then read once,
+// by Build).
 func setParamsAndN(fs *flag.FlagSet, params map[string]*string, s *scenario.Spec) {
 	nGiven := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -160,10 +162,8 @@ func setParamsAndN(fs *flag.FlagSet, params map[string]*string, s *scenario.Spec
 		}
 		nGiven = nGiven || fl.Name == "n"
 	})
-	if !nGiven {
-		if k, ok := scenario.SpecNodes(s.Topology); ok {
-			s.N = k
-		}
+	if !nGiven && scenario.FixesNodes(s.Topology) {
+		s.N = 0
 	}
 }
 
@@ -207,7 +207,10 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		defer replay.Close()
 		first.Replay = replay
 	}
-	if _, err := scenario.Build(first); err != nil {
+	// The configuration of the first trial is built once: here, where it
+	// validates the input, and kept for the run.
+	firstCfg, err := scenario.Build(first)
+	if err != nil {
 		return inputError(err)
 	}
 	if f.view && f.trials > 1 {
@@ -245,20 +248,22 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			break
 		}
 		ran++
-		s := f.spec(fs, name, t)
-		if traceFile != nil {
-			s.Trace = traceFile
-			s.TraceLimit = f.traceLimit
+		s, cfg := first, firstCfg
+		if t > 0 {
+			s.Seed = f.seed + uint64(t)
+			if cfg, err = scenario.Build(s); err != nil {
+				return inputError(err)
+			}
 		}
-		if replay != nil {
-			s.Replay = replay
+		if traceFile != nil {
+			cfg.Trace, cfg.TraceLimit = traceFile, f.traceLimit
 		}
 		var bar *progressBar
 		if !f.json && f.trials == 1 {
-			bar = runProgressBar(stderr, s)
+			bar = runProgressBar(stderr, s, cfg)
 		}
-		s.Progress = runProgress(bar, f.timeLimit)
-		rec, err := scenario.Run(s)
+		cfg.Progress = runProgress(bar, f.timeLimit)
+		rec, err := scenario.RunBuilt(s, cfg)
 		bar.finish()
 		if err != nil {
 			return inputError(err)
@@ -423,14 +428,15 @@ func seconds(s float64) string {
 	return format.Number(s, 3) + " s"
 }
 
-// runProgressBar is the progress bar of one simulated run of s: messages
-// against the algorithm's declared message bound, whose estimate of the
-// time left is then an upper one, or a spinner when it declares none.
-func runProgressBar(stderr io.Writer, s scenario.Spec) *progressBar {
+// runProgressBar is the progress bar of one simulated run of s, built as
+// cfg: messages against the algorithm's declared message bound, whose
+// estimate of the time left is then an upper one, or a spinner when it
+// declares none.
+func runProgressBar(stderr io.Writer, s scenario.Spec, cfg *election.Config) *progressBar {
 	if !isTerminal(stderr) || s.Runtime != "" && s.Runtime != "sim" {
 		return nil
 	}
-	bound, ok := scenario.MessageBoundOf(s)
+	bound, ok := scenario.MessageBound(cfg.Algorithm, cfg.BoundContext())
 	if !ok || bound > math.MaxInt64/2 {
 		return newProgressBar(stderr, s.Algorithm, 0, "")
 	}

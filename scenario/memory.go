@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -215,26 +216,12 @@ func MessageBound(alg *elect.Algorithm, c elect.BoundContext) (bound float64, ok
 	return bound, !math.IsInf(bound, 1)
 }
 
-// checkMemory refuses, before anything is allocated, a run of s that would
-// not fit in its memory limit, with the estimate and the limit.
-func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string, announce bool, delivery election.Delivery) error {
-	limit := s.MemLimit
-	if limit <= 0 {
-		limit = DefaultMemLimit()
-	}
-	n := s.N
-	var fileEdges int64
+// checkMemory refuses, before anything is allocated, a run of s on n
+// nodes of topo (with fileEdges edges when it is an edge-list file) that
+// would not fit in its memory limit, with the estimate and the limit.
+func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery) error {
+	limit := memLimit(s)
 	file := strings.HasPrefix(topo, "file:")
-	if file {
-		var ok bool
-		var fileN int64
-		if fileN, fileEdges, ok = scanEdgeList(strings.TrimPrefix(topo, "file:")); !ok || fileN > topology.MaxEdgeListNodes {
-			return nil // the parser says what is wrong with the file
-		}
-		n = int(min(fileN, MaxN))
-	} else if k, ok, err := topology.SpecNodes(topo); err == nil && ok {
-		n = k
-	}
 	est := estimateMemory(alg, params, n, topo, fileEdges, announce, delivery, s.Runtime)
 	est.Kept = float64(s.KeptBytes)
 	if est.Total() <= float64(limit) {
@@ -282,71 +269,56 @@ func checkMemory(alg *elect.Algorithm, params elect.Params, s Spec, topo string,
 		n, alg.Name, BytesString(int64(min(est.Total(), math.MaxInt64/2))), parts, BytesString(limit), advice)
 }
 
-// scanEdgeList reads the node and edge counts of an edge-list file (see
-// topology.ParseEdgeList) without keeping its edges; ok is false when the
-// file cannot be read or is malformed, which the parser then reports.
-func scanEdgeList(path string) (nodes, edges int64, ok bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, false
+// memLimit is the memory limit of a run of s.
+func memLimit(s Spec) int64 {
+	if s.MemLimit > 0 {
+		return s.MemLimit
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	largest := int64(-1)
-	declared := int64(-1)
-	for sc.Scan() {
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		fields := strings.Fields(text)
-		switch {
-		case len(fields) == 0:
-		case len(fields) == 2 && fields[0] == "nodes":
-			v, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil {
-				return 0, 0, false
-			}
-			declared = v
-		case len(fields) == 2 || len(fields) == 3: // an edge, with its weight or not
-			for _, x := range fields[:2] {
-				v, err := strconv.ParseInt(x, 10, 64)
-				if err != nil {
-					return 0, 0, false
-				}
-				largest = max(largest, v)
-			}
-			edges++
-		default:
-			return 0, 0, false
-		}
-	}
-	if sc.Err() != nil {
-		return 0, 0, false
-	}
-	if declared > 0 {
-		return declared, edges, true
-	}
-	return largest + 1, edges, largest >= 0
+	return DefaultMemLimit()
 }
 
-// SpecNodes is topology.SpecNodes without building the graph: the node
-// count a topology specification fixes (grid:WxH, torus:WxH, file:PATH),
-// read from an edge-list file by a scan that keeps nothing, so that a file
-// saying "nodes 1000000000" costs nothing before the memory guard refuses
-// it. ok is false when the specification fixes no count or the file is
-// malformed (Build then says what is wrong).
-func SpecNodes(topo string) (n int, ok bool) {
-	if path, isFile := strings.CutPrefix(topo, "file:"); isFile {
-		k, _, ok := scanEdgeList(path)
-		if !ok || k < 1 || k > MaxN {
-			return 0, false
-		}
-		return int(k), true
+// fileBytesPerEdge is the memory an edge of an edge-list file takes at the
+// peak of building its graph, as topology.MemoryBytes counts it.
+const fileBytesPerEdge = 32
+
+// readEdgeList reads the edge-list file at path for a run of s, once: it
+// stops as soon as the edges alone would pass the memory limit, which the
+// memory guard then applies to the whole run.
+func readEdgeList(alg *elect.Algorithm, path string, s Spec) (*topology.EdgeList, error) {
+	limit := memLimit(s)
+	l, err := topology.ReadEdgeListFile(path, max(1, limit/fileBytesPerEdge))
+	var tooMany *topology.TooManyEdgesError
+	if errors.As(err, &tooMany) {
+		return nil, errorf("%s (%s) has more than %d edges, which need more than %s of memory, more than the limit of %s; use a smaller graph or raise --mem-limit",
+			path, alg.Name, tooMany.Edges, BytesString(tooMany.Edges*fileBytesPerEdge), BytesString(limit))
 	}
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	if err := l.CheckNodes(path, s.N); err != nil {
+		return nil, errorf("%v", err)
+	}
+	return l, nil
+}
+
+// FixesNodes reports whether a topology specification names a topology
+// that fixes the node count (grid, torus, file), whether or not the
+// specification is well formed: a Spec with N 0 then takes that count.
+func FixesNodes(topo string) bool {
+	name, _, _ := strings.Cut(topo, ":")
+	return name == "grid" || name == "torus" || name == "file"
+}
+
+// SpecNodes is topology.SpecNodes without its error: the node count a
+// topology specification fixes (grid:WxH, torus:WxH, file:PATH, whose
+// edges are counted and not kept). ok is false when the specification
+// fixes no count or is malformed (Build then says what is wrong).
+func SpecNodes(topo string) (n int, ok bool) {
 	k, ok, err := topology.SpecNodes(topo)
-	return k, ok && err == nil
+	if err != nil || !ok || k < 1 || k > MaxN {
+		return 0, false
+	}
+	return k, true
 }
 
 // physicalMemory returns the machine's memory in bytes, or 0 if unknown.
@@ -403,15 +375,4 @@ func ParseBytes(v string) (int64, error) {
 		return 0, bad
 	}
 	return int64(f * mult), nil
-}
-
-// MessageBoundOf is MessageBound for the run s describes (built to learn
-// its context): the most messages its algorithm's declared bounds allow.
-func MessageBoundOf(s Spec) (float64, bool) {
-	s.Trace, s.Replay = nil, nil
-	cfg, err := Build(s)
-	if err != nil {
-		return 0, false
-	}
-	return MessageBound(cfg.Algorithm, cfg.BoundContext())
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,49 @@ func TestMemLimitCountsTheGoroutineRuntime(t *testing.T) {
 	spec.Runtime, spec.MemLimit = "sim", 20e6
 	if _, err := Build(spec); err != nil {
 		t.Fatalf("simulator at 20MB: %v", err)
+	}
+}
+
+// TestBuildTakesTheTopologysNodeCount: a Spec with N 0 takes the count of a
+// topology that fixes one (grid, torus, an edge-list file), a wrong N is
+// refused with the count, and N 0 on a topology that fixes none is refused.
+func TestBuildTakesTheTopologysNodeCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if err := os.WriteFile(path, []byte("0 1\n1 2\n2 3\n3 0\n0 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for topo, want := range map[string]int{"grid:3x4": 12, "torus:3x5": 15, "file:" + path: 4} {
+		cfg, err := Build(Spec{Algorithm: "echo", Topology: topo, Seed: 1})
+		if err != nil || cfg.Graph.N != want || len(cfg.IDs) != want {
+			t.Errorf("%s with N 0: %v; want %d nodes", topo, err, want)
+		}
+		if _, err := Build(Spec{Algorithm: "echo", N: want + 1, Topology: topo, Seed: 1}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has %d nodes but --n is %d", want, want+1)) {
+			t.Errorf("%s with N %d: %v", topo, want+1, err)
+		}
+	}
+	if _, err := Build(Spec{Algorithm: "echo", Topology: "ring"}); err == nil || err.Error() != "n must be at least 1, got 0" {
+		t.Errorf("ring with N 0: %v", err)
+	}
+}
+
+// TestEdgeListReadStopsAtTheMemoryLimit: an edge-list file is read once,
+// and the read stops as soon as its edges alone pass the memory limit (32
+// bytes each at the peak of building the graph), with one clear error.
+func TestEdgeListReadStopsAtTheMemoryLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "line.txt")
+	var text strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&text, "%d %d\n", i, i+1)
+	}
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Build(Spec{Algorithm: "echo", Topology: "file:" + path, MemLimit: 32 * 100})
+	want := path + " (echo) has more than 100 edges, which need more than 3200 bytes of memory, more than the limit of 3200 bytes; use a smaller graph or raise --mem-limit"
+	if err == nil || err.Error() != want || !IsUserError(err) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if cfg, err := Build(Spec{Algorithm: "echo", Topology: "file:" + path, MemLimit: 1 << 30}); err != nil || cfg.Graph.N != 1001 {
+		t.Fatalf("with room: %v", err)
 	}
 }

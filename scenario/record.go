@@ -51,6 +51,20 @@ func Run(s Spec) (rec *Record, err error) {
 	if err != nil {
 		return nil, err
 	}
+	return RunBuilt(s, cfg)
+}
+
+// RunBuilt runs cfg, which Build made of s, on s's runtime: Run without
+// building the configuration again, for a caller that built it already (to
+// validate the input before it creates any file, say). The caller may have
+// set cfg's Trace, TraceLimit and Progress since. A panic is reported as
+// Run reports it.
+func RunBuilt(s Spec, cfg *election.Config) (rec *Record, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = PanicRecord(s, p), nil
+		}
+	}()
 	var res *election.Result
 	runtime := s.Runtime
 	start := time.Now()

@@ -26,7 +26,9 @@ const MaxN = 1<<31 - 1
 
 // Spec describes one run in the words of the command line.
 type Spec struct {
-	Algorithm  string
+	Algorithm string
+	// N is the number of nodes; 0 takes the count of a topology that fixes
+	// one (grid:WxH, torus:WxH, file:PATH).
 	N          int
 	IDs        string // ids.Parse form; "" is random
 	Topology   string // topology.Parse form; "" is the algorithm's natural one
@@ -85,17 +87,11 @@ func Build(s Spec) (*election.Config, error) {
 	if !ok {
 		return nil, errorf("unknown algorithm %q%s; 'elect list' shows them all", s.Algorithm, Suggest(s.Algorithm, cat.Names()))
 	}
-	if s.N < 1 {
+	if s.N < 0 {
 		return nil, errorf("n must be at least 1, got %d", s.N)
-	}
-	if s.N > MaxN {
-		return nil, errorf("n = %d is larger than the simulator's limit of %d nodes", s.N, MaxN)
 	}
 	idSpec, err := ids.Parse(s.IDs)
 	if err != nil {
-		return nil, errorf("%v", err)
-	}
-	if err := idSpec.Check(s.N); err != nil {
 		return nil, errorf("%v", err)
 	}
 	delivery, err := chooseDelivery(alg, s.Timing, s.Delivery)
@@ -127,17 +123,54 @@ func Build(s Spec) (*election.Config, error) {
 	case elect.AlwaysAnnounce:
 		announce = true
 	}
+	// The node count: s.N, or the topology's when it fixes one and s.N is
+	// 0. An edge-list file is read here, once, and its graph built from
+	// what was read.
+	n := s.N
+	var edgeList *topology.EdgeList
+	if path, isFile := strings.CutPrefix(s.Topology, "file:"); isFile {
+		if edgeList, err = readEdgeList(alg, path, s); err != nil {
+			return nil, err
+		}
+		n = edgeList.N
+	} else if k, ok, err := topology.SpecNodes(s.Topology); err != nil {
+		return nil, errorf("%v", err) // a malformed grid or torus
+	} else if ok {
+		if n > 0 && n != k {
+			_, err := topology.Parse(s.Topology, n, nil) // the count's mismatch
+			return nil, errorf("%v", err)
+		}
+		n = k
+	}
+	if n < 1 {
+		return nil, errorf("n must be at least 1, got %d", n)
+	}
+	if n > MaxN {
+		return nil, errorf("n = %d is larger than the simulator's limit of %d nodes", n, MaxN)
+	}
+	if err := idSpec.Check(n); err != nil {
+		return nil, errorf("%v", err)
+	}
 	topoSpec := s.Topology
 	if topoSpec == "" {
 		topoSpec = naturalTopology(alg.Model)
 		if alg.NaturalTopology != nil {
-			topoSpec = alg.NaturalTopology(s.N)
+			topoSpec = alg.NaturalTopology(n)
 		}
 	}
-	if err := checkMemory(alg, params, s, topoSpec, announce, delivery); err != nil {
+	var fileEdges int64
+	if edgeList != nil {
+		fileEdges = int64(len(edgeList.Edges))
+	}
+	if err := checkMemory(alg, params, s, n, topoSpec, fileEdges, announce, delivery); err != nil {
 		return nil, err
 	}
-	g, err := topology.Parse(topoSpec, s.N, election.Stream(s.Seed, "topology", 0))
+	var g *topology.Graph
+	if edgeList != nil {
+		g, err = edgeList.Graph(topoSpec)
+	} else {
+		g, err = topology.Parse(topoSpec, n, election.Stream(s.Seed, "topology", 0))
+	}
 	if err != nil {
 		var unknown *topology.UnknownError
 		if errors.As(err, &unknown) {
@@ -167,7 +200,11 @@ func Build(s Spec) (*election.Config, error) {
 			return nil, errorf("%s: %v", alg.Name, err)
 		}
 	}
-	if err := cfg.CheckModel(); err != nil {
+	checkModel := cfg.CheckModel
+	if idSpec.Distinct(g.N) {
+		checkModel = cfg.CheckModelOfDistinctIDs
+	}
+	if err := checkModel(); err != nil {
 		if !s.Force {
 			return nil, err
 		}

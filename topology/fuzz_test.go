@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,6 +63,42 @@ func FuzzParseEdgeList(f *testing.F) {
 					seen[w] = true
 				}
 			}
+		}
+	})
+}
+
+// FuzzEdgeListReaders: the ways to read an edge list agree on any input:
+// CountEdgeList gives the node and edge counts ReadEdgeList keeps, or the
+// same error; ReadEdgeList with a limit of k edges gives the same list when
+// it has at most k edges, and a *TooManyEdgesError (wrapping ErrInvalid)
+// when the whole list has more.
+func FuzzEdgeListReaders(f *testing.F) {
+	for _, s := range []string{"0 1\n1 2\n", "nodes 3\n0 1\n1 2\n2 0\n", "0 1 2.5\n1 2 -1e3\n", "0 1 1\n1 2\n", "nodes 0\n", "x\n", ""} {
+		for k := range 4 {
+			f.Add([]byte(s), uint8(k))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
+		all, err := ReadEdgeList(bytes.NewReader(data), 0)
+		nodes, edges, cerr := CountEdgeList(bytes.NewReader(data))
+		if (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error() {
+			t.Fatalf("ReadEdgeList: %v; CountEdgeList: %v", err, cerr)
+		}
+		if err != nil {
+			return
+		}
+		if nodes != all.N || edges != int64(len(all.Edges)) || all.Weights != nil && len(all.Weights) != len(all.Edges) {
+			t.Fatalf("CountEdgeList: %d nodes, %d edges; ReadEdgeList: %d nodes, %d edges, %d weights", nodes, edges, all.N, len(all.Edges), len(all.Weights))
+		}
+		limited, err := ReadEdgeList(bytes.NewReader(data), int64(k)+1)
+		var tooMany *TooManyEdgesError
+		switch {
+		case int64(len(all.Edges)) > int64(k)+1:
+			if !errors.As(err, &tooMany) || tooMany.Edges != int64(k)+1 || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("%d edges, limit %d: %v", len(all.Edges), int(k)+1, err)
+			}
+		case err != nil || limited.N != all.N || !slices.Equal(limited.Edges, all.Edges) || !slices.Equal(limited.Weights, all.Weights):
+			t.Fatalf("%d edges, limit %d: %v, %+v; without the limit %+v", len(all.Edges), int(k)+1, err, limited, all)
 		}
 	})
 }

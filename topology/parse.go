@@ -115,11 +115,16 @@ func SpecNodes(spec string) (n int, ok bool, err error) {
 		}
 		return w * h, true, nil
 	case "file":
-		g, err := parseFile(spec, arg, 0)
+		f, err := os.Open(arg)
+		if err != nil {
+			return 0, false, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		defer f.Close()
+		n, _, err := CountEdgeList(f)
 		if err != nil {
 			return 0, false, err
 		}
-		return g.N, true, nil
+		return n, true, nil
 	}
 	return 0, false, nil
 }
@@ -153,19 +158,14 @@ func parseProbability(arg string) (float64, error) {
 
 // parseFile reads file:PATH; n > 0 must equal the file's node count.
 func parseFile(spec, path string, n int) (*Graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	defer f.Close()
-	g, err := ParseEdgeList(f, spec)
+	l, err := ReadEdgeListFile(path, 0)
 	if err != nil {
 		return nil, err
 	}
-	if n > 0 && g.N != n {
-		return nil, fmt.Errorf("%w: node count mismatch: %s has %d nodes but --n is %d; omit --n or give --n %d", ErrInvalid, path, g.N, n, g.N)
+	if err := l.CheckNodes(path, n); err != nil {
+		return nil, err
 	}
-	return g, nil
+	return l.Graph(spec)
 }
 
 // MemoryBytes estimates the memory that building the graph spec on n nodes
