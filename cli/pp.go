@@ -65,16 +65,18 @@ flags:
 // ppFlags are the flags of "elect pp"; protocol parameters are checked
 // against the chosen protocol's parameter list.
 type ppFlags struct {
-	n, trials, m, minInter int
-	fracA                  float64
-	seed                   uint64
-	variant, scheduler     string
-	engine                 string
-	maxSteps               int64
-	json, noStates         bool
-	trace                  string
-	tracePoints            int
-	timeLimit              time.Duration
+	n, trials      int
+	seed           uint64
+	scheduler      string
+	engine         string
+	maxSteps       int64
+	json, noStates bool
+	trace          string
+	tracePoints    int
+	timeLimit      time.Duration
+	// params are the protocols' parameters (protocols.ParamNames), as
+	// given; the chosen protocol checks and sets them (Entry.SetParam).
+	params map[string]*string
 }
 
 func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
@@ -84,10 +86,10 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&f.engine, "engine", "auto", "simulation engine: "+strings.Join(pp.EngineNames(), ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of trial 0 (later trials derive theirs from it)")
 	fs.IntVar(&f.trials, "trials", 1, "number of independent trials")
-	fs.IntVar(&f.m, "m", 0, "protocol parameter m (epidemic-term: multiplier, default 4; pll, pll-sym: m >= lg n, default ceil(lg n))")
-	fs.IntVar(&f.minInter, "min-interactions", 0, "epidemic-term: interactions a declaring agent must have taken part in")
-	fs.StringVar(&f.variant, "variant", "", "reading of the pseudo-code (see 'elect pp list'); default prose")
-	fs.Float64Var(&f.fracA, "fraction-a", 0, "approx-majority: fraction of agents that start with opinion A (default 0.6)")
+	f.params = map[string]*string{}
+	for _, name := range protocols.ParamNames() {
+		f.params[name] = fs.String(name, "", "protocol parameter: "+protocols.ParamHelp(name))
+	}
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit); a run whose expected time is known and exceeds it stops as soon as that is clear")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
@@ -123,23 +125,17 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	} else if !ok {
 		return usagef("pp: unknown protocol %q%s; protocols: %s (or a protocol file, NAME.yaml or NAME.json)", pos[0], suggest(pos[0], protocols.Names()), strings.Join(protocols.Names(), ", "))
 	}
+	cfg := protocols.Config{}
 	var badParam error
 	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "m", "variant", "min-interactions", "fraction-a":
-			if !entry.HasParam(fl.Name) && badParam == nil {
-				badParam = usagef("pp: %s has no parameter --%s; its parameters: %s", entry.Name, fl.Name, paramList(entry))
+		if v, ok := f.params[fl.Name]; ok && badParam == nil {
+			if err := entry.SetParam(&cfg, fl.Name, *v); err != nil {
+				badParam = usagef("pp: %v", err)
 			}
 		}
 	})
 	if badParam != nil {
 		return badParam
-	}
-	if flagGiven(fs, "fraction-a") && !(f.fracA > 0 && f.fracA <= 1) {
-		return usagef("pp: --fraction-a must be in (0, 1], got %g", f.fracA)
-	}
-	if f.m < 0 || (f.m == 0 && flagGiven(fs, "m")) {
-		return usagef("pp: --m must be at least 1, got %d (omit --m for the protocol's default)", f.m)
 	}
 	engine, err := pp.ParseEngine(f.engine)
 	if err != nil {
@@ -164,10 +160,8 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
 	}
-	cfg := protocols.Config{
-		N: f.n, M: f.m, Variant: f.variant, MinInteractions: f.minInter, FractionA: f.fracA,
-		Options: pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates, Engine: engine},
-	}
+	cfg.N = f.n
+	cfg.Options = pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates, Engine: engine}
 	var results []pp.Result
 	enc := json.NewEncoder(stdout)
 	var sampler *pp.Sampler
@@ -185,7 +179,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		var bar *progressBar
 		expected, known := expectedInteractions(entry.Name, f.n, sched, f.maxSteps)
 		if !f.json && f.trials == 1 {
-			switch measured, ok := measuredInteractions(entry.Name, f, sched); {
+			switch measured, ok := measuredInteractions(entry.Name, cfg); {
 			case known:
 				bar = newProgressBar(stderr, entry.Name, int64(expected), "expected")
 			case ok:
@@ -214,7 +208,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		}
 		results = append(results, res)
 		if sampler != nil {
-			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs), Seed: cfg.Seed}
+			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs, f.params), Seed: cfg.Seed}
 			if err := writeFile(f.trace, func(w io.Writer) error { return pp.WriteTrace(w, th, sampler, res) }); err != nil {
 				return err
 			}
@@ -238,13 +232,13 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// ppParams lists the protocol parameters and run options given on the
-// command line, for a trace's header.
-func ppParams(fs *flag.FlagSet) map[string]string {
+// ppParams lists the protocol parameters (params) and run options given on
+// the command line, for a trace's header.
+func ppParams(fs *flag.FlagSet, params map[string]*string) map[string]string {
 	ps := map[string]string{}
 	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "m", "variant", "min-interactions", "fraction-a", "scheduler", "engine", "max-steps":
+		_, param := params[fl.Name]
+		if param || fl.Name == "scheduler" || fl.Name == "engine" || fl.Name == "max-steps" {
 			ps[fl.Name] = fl.Value.String()
 		}
 	})
@@ -270,17 +264,17 @@ func expectedInteractions(protocol string, n int, sched pp.Scheduler, maxSteps i
 // reproductions measured (docs/reproduce; mean parallel time over the
 // largest sizes), for the protocols' default parameters and the ordered
 // scheduler. It only sizes the bar; --time-limit does not stop a run on it.
-func measuredInteractions(protocol string, f ppFlags, sched pp.Scheduler) (float64, bool) {
-	if sched != pp.Ordered || f.maxSteps != 0 || f.m != 0 || f.variant != "" && f.variant != "prose" {
+func measuredInteractions(protocol string, c protocols.Config) (float64, bool) {
+	if c.Options.Scheduler != pp.Ordered || c.Options.MaxSteps != 0 || c.M != 0 || c.Variant != "" && c.Variant != "prose" {
 		return 0, false
 	}
-	n := float64(f.n)
+	n := float64(c.N)
 	harmonic := math.Log(n) + 0.5772156649
 	switch protocol {
 	case "epidemic": // seed000-numbered/figure1: every agent informed after about n H_n
 		return n * harmonic, true
 	case "epidemic-term": // seed000-figure1: the declaration after about 2.56 n H_n (m = 4)
-		if f.minInter != 0 {
+		if c.MinInteractions != 0 {
 			return 0, false
 		}
 		return 2.56 * n * harmonic, true
@@ -289,7 +283,7 @@ func measuredInteractions(protocol string, f ppFlags, sched pp.Scheduler) (float
 	case "pll-sym": // seed004-pll-sym: about 6.9 lg n
 		return 6.9 * n * math.Log2(n), true
 	case "approx-majority": // approx-majority (60% A): about 1.1 lg n
-		if f.fracA != 0 && f.fracA != 0.6 {
+		if c.FractionA != 0 && c.FractionA != 0.6 {
 			return 0, false
 		}
 		return 1.1 * n * math.Log2(n), true
@@ -332,17 +326,6 @@ func engineUsed(rs []pp.Result) string {
 		}
 	}
 	return strings.Join(names, ",")
-}
-
-func paramList(e protocols.Entry) string {
-	if len(e.Params) == 0 {
-		return "none"
-	}
-	var s []string
-	for _, p := range e.Params {
-		s = append(s, "--"+p.Name)
-	}
-	return strings.Join(s, ", ")
 }
 
 // printPPListJSON prints the protocols as one JSON array: name, goal,

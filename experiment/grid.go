@@ -325,7 +325,7 @@ func (g *Grid) Points() ([]*Point, error) {
 			if kind == Population {
 				e := pe
 				for _, c := range combos {
-					cfg, err := ppConfig(g, n, c)
+					cfg, err := ppConfig(g, e, n, c)
 					if err != nil {
 						return nil, errorf("%s: %v", name, err)
 					}
@@ -408,31 +408,16 @@ func paramCombos(names []string, values map[string][]string) []map[string]string
 	return combos
 }
 
-func ppConfig(g *Grid, n int, c map[string]string) (protocols.Config, error) {
+// ppConfig is the configuration of protocol e on n agents with the
+// parameters c (each checked and set by e's declaration of it).
+func ppConfig(g *Grid, e protocols.Entry, n int, c map[string]string) (protocols.Config, error) {
 	cfg := protocols.Config{
-		N: n, Variant: c["variant"],
+		N:       n,
 		Options: pp.Options{Scheduler: g.Scheduler, MaxSteps: g.MaxSteps, TrackStates: !g.NoStates, Engine: g.Engine},
 	}
-	if v, ok := c["fraction-a"]; ok {
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(x > 0 && x <= 1) {
-			return cfg, fmt.Errorf("--fraction-a must be a number in (0, 1], got %q", v)
-		}
-		cfg.FractionA = x
-	}
-	for _, k := range []string{"m", "min-interactions"} {
-		v, ok := c[k]
-		if !ok {
-			continue
-		}
-		x, err := strconv.Atoi(v)
-		if err != nil {
-			return cfg, fmt.Errorf("--%s must be an integer, got %q", k, v)
-		}
-		if k == "m" {
-			cfg.M = x
-		} else {
-			cfg.MinInteractions = x
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		if err := e.SetParam(&cfg, k, c[k]); err != nil {
+			return cfg, err
 		}
 	}
 	return cfg, nil

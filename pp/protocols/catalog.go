@@ -7,17 +7,76 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/electkit/elect/pp"
 )
 
-// Param is one protocol parameter, as a command-line flag name.
+// Param is one protocol parameter: its flag name, its default and help as
+// "elect pp list" shows them, and how a value given as text sets it in a
+// Config. A protocol declares its parameters once, in its Entry's Params;
+// the command's flags, the sweeps' grids and the traces' headers derive
+// from that declaration (Names, Entry.SetParam).
 type Param struct {
 	Name    string // flag name without dashes
 	Default string // default value, as shown by "elect pp list"
 	Help    string // one line
+	// set checks a value given as text and stores it in a Config.
+	set func(c *Config, value string) error
 }
+
+// The parameters' defaults where the catalog's code needs them as numbers.
+const (
+	defaultTermM     = 4   // epidemic-term's m
+	defaultFractionA = 0.6 // approx-majority's fraction-a
+)
+
+// mParam is parameter m (Config.M): an integer of at least 1 (0 in a
+// Config is the protocol's default, which --m 0 must not silently give).
+func mParam(def, help string) Param {
+	return Param{"m", def, help, func(c *Config, v string) error {
+		m, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("--m must be an integer, got %q", v)
+		}
+		if m < 1 {
+			return fmt.Errorf("--m must be at least 1, got %d (omit --m for the protocol's default)", m)
+		}
+		c.M = m
+		return nil
+	}}
+}
+
+// variantParam is parameter variant (Config.Variant), whose values the
+// protocol checks when it runs.
+func variantParam(help string) Param {
+	return Param{"variant", "prose", help, func(c *Config, v string) error {
+		c.Variant = v
+		return nil
+	}}
+}
+
+var minInteractionsParam = Param{"min-interactions", "0", "interactions a declaring agent must have taken part in", func(c *Config, v string) error {
+	k, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("--min-interactions must be an integer, got %q", v)
+	}
+	c.MinInteractions = k
+	return nil
+}}
+
+var fractionAParam = Param{"fraction-a", strconv.FormatFloat(defaultFractionA, 'g', -1, 64), "fraction of agents that start with opinion A (the others hold B)", func(c *Config, v string) error {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return fmt.Errorf("--fraction-a: %q is not a number", v)
+	}
+	if !(f > 0 && f <= 1) {
+		return fmt.Errorf("--fraction-a must be in (0, 1], got %g", f)
+	}
+	c.FractionA = f
+	return nil
+}}
 
 // Config is the configuration of one run of a catalog protocol.
 type Config struct {
@@ -78,7 +137,52 @@ func (e Entry) HasParam(name string) bool {
 	return slices.ContainsFunc(e.Params, func(p Param) bool { return p.Name == name })
 }
 
-var variantParam = Param{"variant", "prose", "reading of the pseudo-code: prose or literal"}
+// SetParam checks value, given as text for the entry's parameter name, and
+// stores it in c. The error says what the parameter accepts, or that the
+// entry has no such parameter and which it has.
+func (e Entry) SetParam(c *Config, name, value string) error {
+	for _, p := range e.Params {
+		if p.Name == name {
+			return p.set(c, value)
+		}
+	}
+	var names []string
+	for _, p := range e.Params {
+		names = append(names, "--"+p.Name)
+	}
+	have := "none"
+	if len(names) > 0 {
+		have = strings.Join(names, ", ")
+	}
+	return fmt.Errorf("%s has no parameter --%s; its parameters: %s", e.Name, name, have)
+}
+
+// ParamNames returns the names of the parameters the catalog's protocols
+// declare, sorted, each once.
+func ParamNames() []string {
+	var names []string
+	for _, e := range Catalog {
+		for _, p := range e.Params {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// ParamHelp describes parameter name for a flag's help: each protocol that
+// takes it, with its help and default.
+func ParamHelp(name string) string {
+	var parts []string
+	for _, e := range Catalog {
+		for _, p := range e.Params {
+			if p.Name == name {
+				parts = append(parts, fmt.Sprintf("%s: %s (default %s)", e.Name, p.Help, p.Default))
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // Catalog lists the protocols in the order "elect pp list" shows them.
 var Catalog = []Entry{
@@ -111,7 +215,7 @@ var Catalog = []Entry{
 		// Theorem 1: (n-1)H(n-1) interactions; the states are the n IDs, each
 		// with or without isLeader.
 		Growth: Growth{ParallelTime: "H_n", States: "n"},
-		Params: []Param{variantParam},
+		Params: []Param{variantParam("reading of the pseudo-code: prose or literal")},
 		run: func(c Config) (pp.Result, error) {
 			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
 				return pp.Result{}, err
@@ -127,9 +231,9 @@ var Catalog = []Entry{
 		// their counters (which add a slowly growing factor).
 		Growth: Growth{ParallelTime: "H_n", States: "n"},
 		Params: []Param{
-			{"m", "4", "multiplier of the termination test"},
-			{"min-interactions", "0", "interactions a declaring agent must have taken part in"},
-			variantParam,
+			mParam(strconv.Itoa(defaultTermM), "multiplier of the termination test"),
+			minInteractionsParam,
+			variantParam("reading of the pseudo-code: prose or literal"),
 		},
 		run: func(c Config) (pp.Result, error) {
 			if err := checkVariant(c.Variant, []string{"prose", "literal"}); err != nil {
@@ -137,7 +241,7 @@ var Catalog = []Entry{
 			}
 			m := c.M
 			if m == 0 {
-				m = 4
+				m = defaultTermM
 			}
 			if m < 1 || m > 1<<20 {
 				return pp.Result{}, fmt.Errorf("m must be between 1 and %d; got %d", 1<<20, m)
@@ -157,11 +261,11 @@ var Catalog = []Entry{
 		// Theorem 1: O(log n) parallel time w.h.p. from a large enough gap;
 		// three states (A, B, blank).
 		Growth: Growth{ParallelTime: "lg n", States: "1"},
-		Params: []Param{{"fraction-a", "0.6", "fraction of agents that start with opinion A (the others hold B)"}},
+		Params: []Param{fractionAParam},
 		run: func(c Config) (pp.Result, error) {
 			f := c.FractionA
 			if f == 0 {
-				f = 0.6
+				f = defaultFractionA
 			}
 			if !(f > 0 && f <= 1) {
 				return pp.Result{}, fmt.Errorf("fraction-a must be in (0, 1]; got %g", f)
@@ -192,8 +296,8 @@ func pllEntry(name string, sym bool) Entry {
 		// states, for both variants.
 		Growth: Growth{ParallelTime: "lg n", States: "lg n"},
 		Params: []Param{
-			{"m", "ceil(lg n)", "knowledge of n: m >= lg n, c_max = 41m"},
-			{"variant", "prose", "prose, literal-epoch, literal-relay or literal"},
+			mParam("ceil(lg n)", "knowledge of n: m >= lg n, c_max = 41m"),
+			variantParam("prose, literal-epoch, literal-relay or literal"),
 		},
 		run: func(c Config) (pp.Result, error) {
 			if sym && c.N < 3 {
