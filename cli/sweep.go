@@ -118,11 +118,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 			names = append(names, p.Name)
 		}
 	}
-	for _, e := range protocols.Catalog {
-		for _, p := range e.Params {
-			names = append(names, p.Name)
-		}
-	}
+	names = append(names, protocols.ParamNames()...)
 	slices.Sort(names)
 	for _, name := range slices.Compact(names) {
 		f.params[name] = fs.String(name, "", "parameter --"+name+" of the algorithms that take it, comma-separated values (see 'elect list', 'elect pp list')")
