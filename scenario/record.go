@@ -63,6 +63,7 @@ func RunBuilt(s Spec, cfg *election.Config) (rec *Record, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			rec, err = PanicRecord(s, p), nil
+			rec.N = cfg.Graph.N // s.N is 0 when the topology fixed the count
 		}
 	}()
 	var res *election.Result
