@@ -21,6 +21,7 @@ import (
 	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/format"
+	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
@@ -118,6 +119,13 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	spec := scenario.Spec{Catalog: cat, Algorithm: name, N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
 	setParamsAndN(fs, params, &spec)
 	alg, ok := cat.Lookup(name)
+	if _, pop := protocols.Lookup(name); !ok && pop {
+		var names []string
+		for _, e := range check.Populations {
+			names = append(names, e.Name)
+		}
+		return usagef("%s is a population protocol the checker does not take; it checks the population protocols %s over their configurations ('elect check angluin --n 8'); 'elect pp %s' runs %s", name, strings.Join(names, ", "), name, name)
+	}
 	if !ok {
 		return usagef("unknown algorithm %q%s; 'elect list' shows them all", name, scenario.Suggest(name, cat.Names()))
 	}
@@ -370,7 +378,7 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
 		printSteps(w, r)
 		if replay != "" {
-			fmt.Fprintf(w, "          the execution is in %s (completed to the end of a run); replay it:\n          %s\n", r.Counterexample, replay)
+			fmt.Fprintf(w, "          the execution is in %s; replay it:\n          %s\n", r.Counterexample, replay)
 		}
 		return
 	}
