@@ -38,10 +38,17 @@
 // ID (without an announcement, nodes other than the leader need not learn
 // the outcome: LCR's do not). A state the search returns to while
 // still exploring from it is a cycle: an infinite execution, reported as
-// non-termination with the path to it. A violated property is reported
-// with the shortest execution that reaches it (found breadth-first once
-// the depth-first search has found one), written as a trace that `elect
-// run --replay` replays.
+// non-termination with the path to it. A node whose code panics breaks
+// the property "panic" (as on every engine), and its execution ends there.
+// A violated property is reported with the shortest execution that
+// reaches it (found breadth-first once the depth-first search has found
+// one), written as a trace that `elect run --replay` replays to the same
+// property: the step that breaks it is whole (every effect of the node's
+// handler), and the execution is completed to the end of a run when that
+// run still breaks the property, or else ends where it broke (a "cut"
+// line of reason "violation", at which the replay stops). The declared
+// bounds are checked against the exact extremes: a bound that fails in
+// some execution makes the verdict "bound-failed".
 //
 // # Reductions, and what is not reduced
 //

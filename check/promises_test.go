@@ -194,7 +194,7 @@ func TestNoShortestSearchWithoutViolation(t *testing.T) {
 // (11! up to rotation) is counted, not listed, and refused by the memory
 // guard with what to pass instead.
 func TestLCRTwelveIsRefusedBeforeListing(t *testing.T) {
-	_, err := Run(Options{Spec: scenario.Spec{Algorithm: "lcr", N: 12}, IDs: "all", Delivery: "fifo"})
+	_, err := Run(Options{Spec: scenario.Spec{Algorithm: "lcr", N: 12}, IDs: "all", Delivery: "fifo", MemLimit: 16 << 30, Workers: 2})
 	if err == nil || !strings.Contains(err.Error(), "39,916,800 configurations") || !strings.Contains(err.Error(), "--ids LIST") {
 		t.Fatalf("%v", err)
 	}

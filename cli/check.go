@@ -68,11 +68,21 @@ the simulator:
   elect check itai-rodeh --n 3 --draws --max-draws 9
   elect check lcr-random --n 4 --bits 2 --draws
 
-A counterexample or extreme written with --counterexample or --worst is a
-trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
+A violation prints the shortest execution that breaks the property, step by
+step, and is always saved as a trace: to --counterexample FILE, or to a new
+file named after the check (ALG-nN-PROPERTY.jsonl) in the current directory.
+The report prints the 'elect run ... --replay FILE' command that replays it;
+--worst writes an execution with the most messages the same way.
 
-Exit status: 0 when every property holds in every execution; 1 when one
-fails (the report names it) or the search was incomplete; 2 for bad input.
+Before it starts, the check counts its configurations and refuses (exit 2)
+what its memory guard says cannot fit; on a terminal it shows its progress.
+Ctrl-C stops it and prints the report of the configurations that finished
+(verdict incomplete, exit 130).
+
+Exit status: 0 when every property holds in every execution and every
+declared bound holds; 1 when a property fails (verdict violation), a bound
+fails (bound-failed) or the search was incomplete; 2 for bad input or a
+check too large for memory; 130 when interrupted.
 
 flags:
 `
@@ -105,6 +115,8 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
 	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
+	var memLimit int64
+	memLimitVar(fs, &memLimit)
 	params := registerParams(fs, cat)
 	name, err := parseOne(fs, args, stdout, "check takes one algorithm name (got %d); 'elect list' shows them")
 	if err != nil {
@@ -161,7 +173,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
 	}
 	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
-		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials}
+		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials, MemLimit: memLimit}
 	if *draws {
 		opt.Draws = -1 // the algorithm's declared range
 		if *trials == 0 {
