@@ -186,7 +186,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		bar = newCheckProgress(stderr, est)
+		bar = newCheckProgress(stderr, est, *maxStates)
 		opt.Progress = bar.update
 	}
 	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -443,20 +443,25 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 // states so far and per second, and the states to expect in all, from the
 // configurations done so far.
 type checkProgress struct {
-	bar     *progressBar
-	configs int64
+	bar *progressBar
+	// single: one configuration, whose share done is its states against
+	// --max-states (the time left is then an upper bound).
+	single bool
 }
 
 // newCheckProgress prints the estimate of a check on w (a terminal) and
 // starts its progress line.
-func newCheckProgress(w io.Writer, est *check.Estimate) *checkProgress {
-	fmt.Fprintf(w, "elect: checking %s configurations (%s), up to %s of memory (the guard: %s)\n",
-		groupInt(est.Configurations), est.Describe, scenario.BytesString(int64(est.Bytes)), scenario.BytesString(est.Limit))
-	total := est.Configurations
-	if total <= 1 {
-		total = 0 // one search: no share done to show, a spinner
+func newCheckProgress(w io.Writer, est *check.Estimate, maxStates int64) *checkProgress {
+	configs := groupInt(est.Configurations) + " configurations"
+	if est.Configurations == 1 {
+		configs = "1 configuration"
 	}
-	return &checkProgress{bar: newProgressBar(w, "check", total, ""), configs: est.Configurations}
+	fmt.Fprintf(w, "elect: checking %s (%s), up to %s of memory (the guard: %s)\n",
+		configs, est.Describe, scenario.BytesString(int64(est.Bytes)), scenario.BytesString(est.Limit))
+	if est.Configurations <= 1 {
+		return &checkProgress{bar: newProgressBar(w, "check", maxStates, "at most: at --max-states"), single: true}
+	}
+	return &checkProgress{bar: newProgressBar(w, "check", est.Configurations, "")}
 }
 
 func (p *checkProgress) update(pr check.Progress) {
@@ -467,6 +472,10 @@ func (p *checkProgress) update(pr check.Progress) {
 	text := fmt.Sprintf("%s/%s configurations, %s states, %s states/s", groupInt(pr.Done), groupInt(pr.Configurations), groupInt(pr.States), groupInt(int64(rate)))
 	if pr.Done > 0 && pr.Done < pr.Configurations {
 		text += fmt.Sprintf(", about %s states in all", groupInt(pr.States*pr.Configurations/pr.Done))
+	}
+	if p.single {
+		p.bar.set(pr.States, text)
+		return
 	}
 	p.bar.set(pr.Done, text)
 }
