@@ -322,8 +322,12 @@ func writeTrace(path string, write func(io.Writer) (bool, error)) (bool, error) 
 // the algorithm, n and IDs, and every option of the check that changes the
 // run (the topology, the algorithm's parameters, --announce, --force, the
 // seed of a randomized algorithm, the delivery and the initiators).
+//
+// A synchronous check writes no trace (its runs have no other schedule):
+// the command then reruns the violating configuration.
 func replayCommand(r *check.Report, spec scenario.Spec) string {
-	if r.Counterexample == "" {
+	sync := r.Delivery == "sync" && r.Violation != ""
+	if r.Counterexample == "" && !sync {
 		return ""
 	}
 	args := []string{"elect", "run", r.Algorithm, "--n", strconv.Itoa(r.N), "--ids", strings.TrimPrefix(check.IDsFlag(r.ViolationIDs), "list:")}
@@ -342,13 +346,18 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 	if r.Seed != 0 {
 		args = append(args, "--seed", strconv.FormatUint(r.Seed, 10))
 	}
-	if r.Delivery == "bag" {
+	switch r.Delivery {
+	case "bag":
 		args = append(args, "--delivery", "random") // a bag execution: the replay takes the message each line names
+	case "sync":
+		args = append(args, "--delivery", "sync")
 	}
 	if r.ViolationWake != nil {
 		args = append(args, "--initiators", strings.TrimSpace(wakeText(r.ViolationWake)))
 	}
-	args = append(args, "--replay", r.Counterexample)
+	if r.Counterexample != "" {
+		args = append(args, "--replay", r.Counterexample)
+	}
 	for i, a := range args {
 		args[i] = shellQuote(a)
 	}
@@ -389,8 +398,11 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		}
 		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
 		printSteps(w, r)
-		if replay != "" {
+		switch {
+		case replay != "" && r.Counterexample != "":
 			fmt.Fprintf(w, "          the execution is in %s; replay it:\n          %s\n", r.Counterexample, replay)
+		case replay != "":
+			fmt.Fprintf(w, "          a synchronous run has no other schedule; rerun it:\n          %s\n", replay)
 		}
 		return
 	}

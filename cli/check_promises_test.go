@@ -107,6 +107,22 @@ func TestCheckReplayCommandAsPrinted(t *testing.T) {
 	}
 }
 
+// TestCheckSynchronousViolationRerunsAsPrinted: a synchronous check's
+// violation (slow-fast with the literal wake-up rule, seed 003) prints the
+// 'elect run' command that reruns it, with its initiators' rounds and its
+// parameter, and that command, run as printed, breaks the same property.
+func TestCheckSynchronousViolationRerunsAsPrinted(t *testing.T) {
+	code, out, errOut := runCLI("check", "slow-fast", "--n", "3", "--initiators", "times", "--wake", "literal")
+	m := regexp.MustCompile(`(?m)^ +(elect run .*--delivery sync.*)$`).FindStringSubmatch(out)
+	if code != 1 || m == nil {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	code, rerun, _ := runCLI(strings.Fields(m[1])[1:]...)
+	if code != 1 || !strings.Contains(rerun, "violation wrong-leader: node 1 with ID 2") {
+		t.Errorf("%s: exit %d\n%s", m[1], code, rerun)
+	}
+}
+
 // TestCheckViolationPrintsStepsAndSaves (issue 31: "without
 // --counterexample a violation prints one line and neither the steps nor
 // the flag that saves them"): the text output numbers the shortest
