@@ -38,10 +38,17 @@
 // ID (without an announcement, nodes other than the leader need not learn
 // the outcome: LCR's do not). A state the search returns to while
 // still exploring from it is a cycle: an infinite execution, reported as
-// non-termination with the path to it. A violated property is reported
-// with the shortest execution that reaches it (found breadth-first once
-// the depth-first search has found one), written as a trace that `elect
-// run --replay` replays.
+// non-termination with the path to it. A node whose code panics breaks
+// the property "panic" (as on every engine), and its execution ends there.
+// A violated property is reported with the shortest execution that
+// reaches it (found breadth-first once the depth-first search has found
+// one), written as a trace that `elect run --replay` replays to the same
+// property: the step that breaks it is whole (every effect of the node's
+// handler), and the execution is completed to the end of a run when that
+// run still breaks the property, or else ends where it broke (a "cut"
+// line of reason "violation", at which the replay stops). The declared
+// bounds are checked against the exact extremes: a bound that fails in
+// some execution makes the verdict "bound-failed".
 //
 // # Reductions, and what is not reduced
 //
@@ -155,7 +162,28 @@ type Options struct {
 	// Trials runs of the simulator (0: 10,000; below 0: none) measure the
 	// same rates.
 	Draws, MaxDraws, Trials int
+	// MemLimit is the memory guard (0: scenario.DefaultMemLimit): a check
+	// whose Estimate exceeds it is refused before anything is listed or
+	// explored.
+	MemLimit int64
+	// Progress, when not nil, is called about every ProgressInterval
+	// while the check runs (from another goroutine; never after Run
+	// returns).
+	Progress func(Progress)
+	// Stop, when it is closed, ends the check early: no configuration is
+	// started after it, the running searches stop within a few thousand
+	// states, and the report (of what finished) has the verdict
+	// incomplete and Interrupted set, unless a violation was found.
+	Stop <-chan struct{}
 }
+
+// ProgressInterval is how often Options.Progress is called.
+const ProgressInterval = 250 * time.Millisecond
+
+// defaultMaxStates is Options.MaxStates when it is 0.
+const defaultMaxStates = 2_000_000
+
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // Extreme is the largest or smallest value of a quantity over every
 // execution of every configuration, with one that reaches it.
@@ -179,10 +207,16 @@ type BoundVerdict struct {
 	Name     string  `json:"name"`
 	Relation string  `json:"relation"`
 	Holds    bool    `json:"holds"`
-	Worst    float64 `json:"worst"`    // the extreme measured in the configuration closest to the bound
-	Bound    float64 `json:"bound"`    // the bound's value there
-	Tightest float64 `json:"tightest"` // worst / bound (AtMost, Exactly) or bound / worst (AtLeast)
+	Worst    float64 `json:"worst"` // the extreme measured in the configuration closest to the bound
+	Bound    float64 `json:"bound"` // the bound's value there
+	// Tightest is worst / bound (AtMost, Exactly) or bound / worst
+	// (AtLeast); 1 when both are 0, the largest float64 when the divisor
+	// alone is 0.
+	Tightest float64 `json:"tightest"`
 	Checked  int     `json:"configurations"`
+	// WorstIDs is the ID assignment of the configuration closest to the
+	// bound (where it fails, if it fails).
+	WorstIDs []elect.ID `json:"worst_ids"`
 }
 
 // Report is the outcome of a check.
@@ -195,8 +229,12 @@ type Report struct {
 	Delivery string `json:"delivery"`
 	// Reduction is "partial-order" when the search took one node's
 	// deliveries for all where it could (under fifo), else "none".
-	Reduction      string `json:"reduction"`
-	Verdict        string `json:"verdict"` // ok, violation, incomplete
+	Reduction string `json:"reduction"`
+	// Verdict is ok, violation (a property failed), bound-failed (every
+	// property held, but a declared bound fails in some execution: Bounds
+	// says which) or incomplete (a state limit or an interruption cut the
+	// search).
+	Verdict        string `json:"verdict"`
 	Configurations int    `json:"configurations"`
 	// Finished is how many configurations' searches ended with extremes
 	// (not cut by the state limit or a violation): the extremes are over
@@ -224,6 +262,9 @@ type Report struct {
 	Bounds         []BoundVerdict `json:"bounds"`
 	// Probabilities are exact probabilities over every draw (Draws).
 	Probabilities *Probabilities `json:"probabilities,omitempty"`
+	// Interrupted says Options.Stop ended the check: the report is of
+	// the configurations that finished before it.
+	Interrupted bool `json:"interrupted,omitempty"`
 
 	counterexample []step
 	violationCfg   *config
@@ -271,7 +312,10 @@ func Run(opt Options) (*Report, error) {
 		}
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 2_000_000
+		opt.MaxStates = defaultMaxStates
+	}
+	if err := estimate(opt, base).refusal(opt, base); err != nil {
+		return nil, err
 	}
 	cfgs, err := configurations(opt, base)
 	if err != nil {
@@ -285,7 +329,7 @@ func Run(opt Options) (*Report, error) {
 	start := time.Now()
 	workers := opt.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = defaultWorkers()
 	}
 	// The configurations wait in a full channel, so that taking the next
 	// one never puts a worker to sleep.
@@ -294,19 +338,61 @@ func Run(opt Options) (*Report, error) {
 		next <- c
 	}
 	close(next)
+	sh := &shared{}
+	finished := make(chan struct{})
+	var watchers sync.WaitGroup
+	if opt.Stop != nil {
+		watchers.Go(func() {
+			select {
+			case <-opt.Stop:
+				sh.stop.Store(true)
+			case <-finished:
+			}
+		})
+	}
+	if opt.Progress != nil {
+		watchers.Go(func() {
+			tick := time.NewTicker(ProgressInterval)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					opt.Progress(Progress{Configurations: int64(len(cfgs)), Done: sh.done.Load(), States: sh.states.Load(), Elapsed: time.Since(start)})
+				case <-finished:
+					return
+				}
+			}
+		})
+	}
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var spare *explorer // the last search's memory, reused
 			for c := range next {
-				spare = c.run(opt, spare)
+				select {
+				case <-opt.Stop: // nil: never
+					sh.stop.Store(true)
+				default:
+				}
+				if sh.stop.Load() {
+					continue // interrupted: the rest are not started
+				}
+				spare = c.run(opt, spare, sh)
+				sh.states.Add(c.states % progressEvery)
+				sh.done.Add(1)
 			}
-		}()
+		})
 	}
 	wg.Wait()
+	close(finished)
+	watchers.Wait()
 	r := report(opt, base, cfgs)
+	if sh.stop.Load() {
+		r.Interrupted = true
+		if r.Verdict != "violation" {
+			r.Verdict, r.Bounds = "incomplete", nil
+		}
+	}
 	if opt.Draws > 0 {
 		r.Seed = 0 // no stream: every draw is branched on
 	}
@@ -477,7 +563,7 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // run checks configuration c; spare, when not nil, is a finished search
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
-func (c *config) run(opt Options, spare *explorer) *explorer {
+func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 	if c.cfg.Delivery == election.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
@@ -495,6 +581,7 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
 	x.reuseMemory(spare)
+	x.shared = sh
 	c.reduce = !opt.NoReduction && reducible(x.bag)
 	x.reduce = c.reduce
 	if opt.Draws > 0 {
@@ -505,7 +592,8 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
 		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
-		if !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
+		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
+			// A state limit is no violation: nothing to shorten.
 			// Report the shortest execution that breaks a property.
 			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
 				c.violation, c.bad = v, path
@@ -515,6 +603,9 @@ func (c *config) run(opt Options, spare *explorer) *explorer {
 	}
 	hi, lo := x.extremes(id)
 	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
+	if opt.Draws > 0 && hi[len(hi)-2] < noEndMax/2 {
+		c.max, c.min = nil, nil // every execution was cut at the draws' cap
+	}
 	if opt.Draws > 0 {
 		c.probs = x.probabilities(id)
 	}
@@ -590,6 +681,12 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 	}
 	if r.Verdict == "ok" {
 		r.Bounds = bounds(alg, cfgs, names)
+		for _, b := range r.Bounds {
+			if !b.Holds {
+				r.Verdict = "bound-failed" // a declared bound is a promise too
+				break
+			}
+		}
 	}
 	return r
 }
@@ -609,7 +706,7 @@ func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict
 			// not limit (a chain may pass a node twice).
 			continue
 		}
-		v := BoundVerdict{Name: fmt.Sprintf("%s %s %s", b.Name, b.Relation, b.Formula), Relation: b.Relation.String(), Holds: true, Tightest: math.Inf(-1)}
+		v := BoundVerdict{Name: fmt.Sprintf("%s %s %s", b.Name, b.Relation, b.Formula), Relation: b.Relation.String(), Holds: true}
 		for _, c := range cfgs {
 			ctx := c.cfg.BoundContext()
 			if b.Applies != nil && !b.Applies(ctx) {
@@ -622,20 +719,23 @@ func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict
 			var worst float64
 			switch b.Relation {
 			case elect.AtMost:
-				worst, ratio = hi, hi/want
+				worst, ratio = hi, ratioOf(hi, want)
 				v.Holds = v.Holds && hi <= want
 			case elect.AtLeast:
-				worst, ratio = lo, want/lo
+				worst, ratio = lo, ratioOf(want, lo)
 				v.Holds = v.Holds && lo >= want
 			default:
-				worst, ratio = hi, hi/want
+				worst, ratio = hi, ratioOf(hi, want)
 				if lo != hi || hi != want {
-					ratio = math.Max(hi/want, want/lo)
+					ratio = math.Max(ratio, ratioOf(want, lo))
+					if ratioOf(want, lo) > ratioOf(hi, want) {
+						worst = lo
+					}
 				}
 				v.Holds = v.Holds && lo == want && hi == want
 			}
-			if ratio > v.Tightest {
-				v.Tightest, v.Worst, v.Bound = ratio, worst, want
+			if v.Checked == 1 || ratio > v.Tightest {
+				v.Tightest, v.Worst, v.Bound, v.WorstIDs = ratio, worst, want, c.cfg.IDs
 			}
 		}
 		if v.Checked > 0 {
@@ -643,6 +743,19 @@ func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict
 		}
 	}
 	return out
+}
+
+// ratioOf is a/b as a tightness: 1 when both are 0, and the largest
+// finite float when only b is (a bound of 0 exceeded), so that the report
+// stays finite (JSON has no infinities).
+func ratioOf(a, b float64) float64 {
+	switch {
+	case a == b:
+		return 1
+	case b == 0:
+		return math.MaxFloat64
+	}
+	return a / b
 }
 
 // quantity is what bound b measures, from a configuration's extremes
@@ -671,7 +784,7 @@ func quantity(b elect.Bound, alg *elect.Algorithm, ext []int64) float64 {
 // state and saw every declared bound hold; otherwise an error that says
 // what failed first.
 func (r *Report) Failure() error {
-	if r.Verdict != "ok" {
+	if r.Verdict != "ok" && r.Verdict != "bound-failed" {
 		return fmt.Errorf("%s %s: verdict %s: %s", r.Algorithm, r.Delivery, r.Verdict, cmp.Or(r.Violation, "a configuration reached the state limit"))
 	}
 	for _, b := range r.Bounds {
@@ -698,7 +811,7 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 		// replay can check that it comes back to where the loop began.
 		return true, x.writeLoop(w, c.bad, c.loopFrom)
 	}
-	return true, x.writeSchedule(w, x.complete(r.counterexample))
+	return true, x.writeCounterexample(w, r.counterexample, r.Property)
 }
 
 // WriteExtreme writes an execution that reaches the largest (or smallest)
@@ -707,6 +820,9 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
 	if r.Probabilities != nil {
 		return false, errNoTraceWithDraws
+	}
+	if q < 0 || q >= len(r.Extremes) {
+		return false, nil // no configuration's search ended: no extremes
 	}
 	e := r.Extremes[q]
 	c := e.minCfg

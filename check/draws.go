@@ -183,8 +183,25 @@ func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []in
 	}
 	x.scriptBufs[depth] = script
 	x.weights[id] = ws
+	if j == 0 {
+		// Every branch was cut: no execution from here ends within the
+		// cap, so none counts in the extremes (which are of the
+		// executions that end; the cut ones are Probabilities.CutMessages).
+		for q := range x.quantities {
+			x.max[at+q], x.min[at+q] = noEndMax, noEndMin
+		}
+	}
 	return nil
 }
+
+// noEndMax and noEndMin are the extremes of a state from which no
+// execution ends within the draws' cap: far below (above) any count, so
+// that a step's extremes, which add a few messages, keep them out of the
+// largest (smallest), and far from overflow.
+const (
+	noEndMax = math.MinInt64 / 4
+	noEndMin = math.MaxInt64 / 4
+)
 
 // setDrawn records that n draws have been made on the way to s.
 func (x *explorer) setDrawn(s *state, n int) {
@@ -249,6 +266,11 @@ type Probabilities struct {
 	// execution cut at the cap has sent fewer messages by then).
 	Messages   []MessagesProbability `json:"messages"`
 	ExactBelow int64                 `json:"exact_below"`
+	// CutMessages are the probabilities of the executions cut at the
+	// cap, by the number of messages they sent before it: apart from
+	// Messages and from the report's extremes, which are of the
+	// executions that end.
+	CutMessages []MessagesProbability `json:"cut_messages"`
 	// Trials is how many runs of the simulator (seeds 1..Trials) the
 	// measured rates come from.
 	Trials int `json:"trials"`
@@ -266,6 +288,7 @@ func (x *explorer) probabilities(root int32) *Probabilities {
 	}
 	for _, e := range ws.cut {
 		cut += e.w
+		p.CutMessages = append(p.CutMessages, MessagesProbability{Messages: e.messages, Probability: fraction(e.w, den)})
 	}
 	if len(ws.cut) > 0 {
 		p.ExactBelow = ws.cut[0].messages

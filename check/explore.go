@@ -63,6 +63,9 @@ type state struct {
 	elected int
 	rngs    []rand.PCG // each node's random stream (randomized algorithms)
 	drawn   int        // draws made so far (draws mode, see draws.go)
+	// stopped says a node's code panicked: the execution ends there, as
+	// on every engine (a violation, so the search never goes on from it).
+	stopped bool
 	// The hashes of the state's parts (see keys): each node's and each
 	// link's behaviour and depths, and their sums, which apply keeps up to
 	// date for the parts a step changes and restore puts back.
@@ -256,6 +259,11 @@ type explorer struct {
 	sentBufs [][]int64
 	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
 	full     bool // the state limit was reached
+	// shared is the check's progress and stop flag (nil: none), which the
+	// search reads every progressEvery states; interrupted says the stop
+	// flag ended the search.
+	shared      *shared
+	interrupted bool
 }
 
 type linkUndo struct {
@@ -439,6 +447,9 @@ func (x *explorer) graphTables() {
 // enabled lists the steps possible in s, in a fixed order.
 func (x *explorer) enabled(s *state, out []step) []step {
 	out = out[:0]
+	if s.stopped {
+		return out
+	}
 	// Initiators wake at time 0, before any message can arrive; wake-ups
 	// of different nodes commute, so one order of them stands for all.
 	for i := range s.nodes {
@@ -557,29 +568,52 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 	}
 	if !s.woken[i] {
 		s.woken[i] = true
-		if v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent); v != "" || s.halted[i] {
+		// A violation in the wake-up does not stop the delivery that
+		// caused it (as on every engine); a panic or a halt does.
+		v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
+		if s.stopped || s.halted[i] {
 			return v
 		}
+		if w := x.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent); v == "" {
+			v = w
+		}
+		return v
 	}
 	return x.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent)
 }
 
 // call runs one handler of node i and carries out its effects, checking
-// the properties that every state must keep.
-func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) string {
+// the properties that every state must keep. It returns the first
+// property violated, but carries out every effect of the handler all the
+// same, as every engine does (a send after the decision that breaks a
+// property is still sent), so that the step recorded is the whole step and
+// its trace replays. A panic of the node's code is a violation too
+// ("panic", as every engine reports it); what the node asked for before it
+// is carried out, and the execution stops there (see stopped).
+func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) (v string) {
 	x.rec.ClearEffects()
 	x.st, x.cur = s, i
-	handler(x.rec)
+	if p, panicked := runRecovered(handler, x.rec); panicked {
+		v = "panic: " + election.PanicMessage(i, p)
+		s.stopped = true
+	}
+	violate := func(msg string) {
+		if v == "" {
+			v = msg
+		}
+	}
 	for _, f := range x.rec.Effects() {
 		switch f.Kind {
 		case elect.EffectSend:
 			to, q, ok := x.cfg.Route(i, f.Port)
 			if !ok {
 				name, msg := x.cfg.RouteViolation(i, f.Port)
-				return name + ": " + msg
+				violate(name + ": " + msg)
+				continue
 			}
 			if int(f.Msg.Type) >= len(x.cfg.Algorithm.Messages) {
-				return fmt.Sprintf("bad-message-type: node %d sent undeclared type %d", i, f.Msg.Type)
+				violate(fmt.Sprintf("bad-message-type: node %d sent undeclared message type %d", i, f.Msg.Type))
+				continue
 			}
 			sent[f.Msg.Type]++
 			key := x.cfg.Graph.PortIndex(to, q)
@@ -597,16 +631,17 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 				continue
 			}
 			if old != elect.Undecided {
-				return fmt.Sprintf("decision-changed: node %d changed its decision from %s to %s", i, old, f.Decision)
+				violate(fmt.Sprintf("decision-changed: node %d changed its decision from %s to %s", i, old, f.Decision))
+				continue
 			}
 			s.dec[i] = f.Decision
 			if f.Decision == elect.Elected {
 				s.elected++
 				if s.elected > 1 {
-					return fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, x.cfg.IDs[i])
+					violate(fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, x.cfg.IDs[i]))
 				}
-				if x.promise >= 0 && x.cfg.IDs[i] != x.promise {
-					return fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, x.cfg.IDs[i], x.promise)
+				if x.promise >= 0 && x.cfg.IDs[i] != x.promise && s.elected == 1 {
+					violate(fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, x.cfg.IDs[i], x.promise))
 				}
 				if x.knowsMax < 0 {
 					s.knows[i] = x.cfg.IDs[i]
@@ -617,26 +652,41 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 		case elect.EffectTerminate:
 			s.halted[i] = true
 		case elect.EffectSetTimer, elect.EffectCancelTimers:
-			return fmt.Sprintf("bad-timer: node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i)
+			violate(fmt.Sprintf("bad-timer: node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i))
 		}
 	}
 	x.rec.ClearEffects()
-	return ""
+	return v
 }
 
-// terminal checks the properties of a state where nothing can happen.
+// runRecovered runs handler on env and returns the value of its panic, if
+// it panicked.
+func runRecovered(handler func(elect.Env), env elect.Env) (p any, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, panicked = r, true
+		}
+	}()
+	handler(env)
+	return nil, false
+}
+
+// terminal checks the properties of a state where nothing can happen, in
+// the order in which every engine's monitor reports them at a run's end
+// (election.Monitor.Finish), so that a counterexample replays to the
+// property the check names: the number of leaders, the leader's recorded
+// ID, what the other nodes know; then, when announcing, that every node
+// decided.
 func (x *explorer) terminal(s *state) string {
 	if s.elected != 1 {
 		return fmt.Sprintf("no-leader: the execution ended with %d leaders", s.elected)
 	}
-	var undecided []string
-	for i, d := range s.dec {
-		if d == elect.Undecided {
-			undecided = append(undecided, fmt.Sprint(i))
+	if x.knowsMax >= 0 {
+		for i, d := range s.dec {
+			if d == elect.Elected && s.knows[i] != x.knowsMax {
+				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], x.knowsMax)
+			}
 		}
-	}
-	if len(undecided) > 0 && x.announce {
-		return fmt.Sprintf("deadlock-undecided: the execution ended with node(s) %s undecided", strings.Join(undecided, ", "))
 	}
 	want := x.knowsMax
 	for i, k := range s.knows {
@@ -647,12 +697,14 @@ func (x *explorer) terminal(s *state) string {
 			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, want)
 		}
 	}
-	if x.knowsMax >= 0 {
-		for i, d := range s.dec {
-			if d == elect.Elected && s.knows[i] != x.knowsMax {
-				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], x.knowsMax)
-			}
+	var undecided []string
+	for i, d := range s.dec {
+		if d == elect.Undecided {
+			undecided = append(undecided, fmt.Sprint(i))
 		}
+	}
+	if len(undecided) > 0 && x.announce {
+		return fmt.Sprintf("deadlock-undecided: the execution ended with node(s) %s undecided", strings.Join(undecided, ", "))
 	}
 	return ""
 }
@@ -691,7 +743,7 @@ func sortFlights(l []flight) {
 // (one cut because it never ends) is written as its schedule alone.
 func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 	var schedule, full bytes.Buffer
-	if err := x.writeSteps(&schedule, steps, -1); err != nil {
+	if err := x.writeSteps(&schedule, steps, -1, ""); err != nil {
 		return err
 	}
 	cfg := *x.cfg
@@ -706,17 +758,62 @@ func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 	return err
 }
 
+// writeCounterexample writes the execution steps, which breaks property,
+// as a trace that replays to that property: completed to the end of a run
+// (complete) when the completion's replay reports the same property, and
+// otherwise (every completion would break another property first, as a
+// decision changed after a second leader) cut where the property broke,
+// with a "cut" line of reason "violation" that the replay stops at.
+func (x *explorer) writeCounterexample(w io.Writer, steps []step, property string) error {
+	var out bytes.Buffer
+	if err := x.writeSchedule(&out, x.complete(steps)); err != nil {
+		return err
+	}
+	if x.replaysTo(out.Bytes(), property) {
+		_, err := w.Write(out.Bytes())
+		return err
+	}
+	var schedule, full bytes.Buffer
+	if err := x.writeSteps(&schedule, steps, -1, "violation"); err != nil {
+		return err
+	}
+	cfg := *x.cfg
+	cfg.Trace, cfg.TraceLimit = &full, 0
+	data := schedule.Bytes()
+	if _, err := reference.Replay(cfg, bytes.NewReader(data)); err == nil {
+		data = full.Bytes()
+	}
+	data = bytes.Replace(data, []byte(`"runtime":"reference"`), []byte(`"runtime":"check"`), 1)
+	_, err := w.Write(data)
+	return err
+}
+
+// replaysTo says whether trace replays to a run that breaks property.
+func (x *explorer) replaysTo(trace []byte, property string) bool {
+	res, err := reference.Replay(*x.cfg, bytes.NewReader(trace))
+	if err != nil {
+		return false
+	}
+	got := string(res.Outcome)
+	if res.Outcome == election.OutcomeViolation {
+		got, _, _ = strings.Cut(res.Violation, ":")
+	}
+	return got == property
+}
+
 // writeLoop writes an execution that never ends as its schedule: steps
 // return to the state after their first loopFrom steps, marked with a
 // "loop" line there and a "cut" line at the end; the replay checks that
 // the two states are equal.
 func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
-	return x.writeSteps(w, steps, loopFrom)
+	return x.writeSteps(w, steps, loopFrom, "non-termination")
 }
 
 // writeSteps writes an execution's schedule as trace lines: wake-ups,
-// deliveries and decisions, with the loop's marks when loopFrom >= 0.
-func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
+// deliveries and decisions, with a "loop" line before step loopFrom (when
+// it is >= 0) and a "cut" line with reason cut at the end (when it is not
+// "").
+func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut string) error {
 	var now int64
 	tr := election.NewTracer(w, x.cfg, func() int64 { return now })
 	s := x.initial()
@@ -742,30 +839,48 @@ func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int) error {
 			}
 		}
 	}
-	if loopFrom >= 0 {
-		tr.Cut("non-termination")
+	if cut != "" {
+		tr.Cut(cut)
 	}
 	return tr.Flush()
 }
 
-// complete extends a counterexample to a whole execution, taking the first
-// possible step each time, so that its trace replays as a run: the
-// properties it violated stay violated (decisions are irrevocable). An
-// execution that never ends is cut after as many steps again.
+// complete extends a counterexample to a whole execution, so that its
+// trace replays as a run: the properties it violated stay violated
+// (decisions are irrevocable). At each state it takes the first step that
+// breaks no other property (a second leader after a wrong one would
+// replay as multiple-leaders), or the first step when every one does. An
+// execution that a panic stopped ends there, as a run does; one that
+// never ends is cut after as many steps again.
 func (x *explorer) complete(steps []step) []step {
 	s := x.initial()
 	sent := make([]int64, x.nq()-2)
 	for _, st := range steps {
 		x.apply(s, st, sent)
 	}
+	x.linkLog = x.linkLog[:0]
 	out := append([]step(nil), steps...)
 	for range len(steps) + 1000 {
 		next := x.enabled(s, nil)
 		if len(next) == 0 {
 			break
 		}
-		x.apply(s, next[0], sent)
-		out = append(out, next[0])
+		pick := next[0]
+		for _, st := range next {
+			var u undo
+			x.save(&u, s, st.node)
+			v := x.apply(s, st, sent)
+			stopped := s.stopped
+			x.restore(s, &u)
+			s.stopped = false
+			if v == "" && !stopped {
+				pick = st
+				break
+			}
+		}
+		x.apply(s, pick, sent)
+		x.linkLog = x.linkLog[:0]
+		out = append(out, pick)
 	}
 	return out
 }

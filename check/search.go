@@ -30,6 +30,10 @@ func (x *explorer) visit(s *state) (int32, error) {
 		return 0, errLimit
 	}
 	x.states++
+	if x.states&(progressEvery-1) == 0 && x.shared != nil && x.shared.tick() {
+		x.full, x.interrupted = true, true // Options.Stop
+		return 0, errLimit
+	}
 	x.longest = max(x.longest, len(x.path))
 	x.onPath.push(behaviour) // at its place, len(x.path)
 	defer x.onPath.pop()

@@ -1,15 +1,27 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"maps"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/format"
+	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
@@ -56,11 +68,21 @@ the simulator:
   elect check itai-rodeh --n 3 --draws --max-draws 9
   elect check lcr-random --n 4 --bits 2 --draws
 
-A counterexample or extreme written with --counterexample or --worst is a
-trace; 'elect run ALG --n N --ids LIST --replay FILE' replays it (fifo).
+A violation prints the shortest execution that breaks the property, step by
+step, and is always saved as a trace: to --counterexample FILE, or to a new
+file named after the check (ALG-nN-PROPERTY.jsonl) in the current directory.
+The report prints the 'elect run ... --replay FILE' command that replays it;
+--worst writes an execution with the most messages the same way.
 
-Exit status: 0 when every property holds in every execution; 1 when one
-fails (the report names it) or the search was incomplete; 2 for bad input.
+Before it starts, the check counts its configurations and refuses (exit 2)
+what its memory guard says cannot fit; on a terminal it shows its progress.
+Ctrl-C stops it and prints the report of the configurations that finished
+(verdict incomplete, exit 130).
+
+Exit status: 0 when every property holds in every execution and every
+declared bound holds; 1 when a property fails (verdict violation), a bound
+fails (bound-failed) or the search was incomplete; 2 for bad input or a
+check too large for memory; 130 when interrupted.
 
 flags:
 `
@@ -93,6 +115,8 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
 	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
+	var memLimit int64
+	memLimitVar(fs, &memLimit)
 	params := registerParams(fs, cat)
 	name, err := parseOne(fs, args, stdout, "check takes one algorithm name (got %d); 'elect list' shows them")
 	if err != nil {
@@ -107,6 +131,13 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	spec := scenario.Spec{Catalog: cat, Algorithm: name, N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
 	setParamsAndN(fs, params, &spec)
 	alg, ok := cat.Lookup(name)
+	if _, pop := protocols.Lookup(name); !ok && pop {
+		var names []string
+		for _, e := range check.Populations {
+			names = append(names, e.Name)
+		}
+		return usagef("%s is a population protocol the checker does not take; it checks the population protocols %s over their configurations ('elect check angluin --n 8'); 'elect pp %s' runs %s", name, strings.Join(names, ", "), name, name)
+	}
 	if !ok {
 		return usagef("unknown algorithm %q%s; 'elect list' shows them all", name, scenario.Suggest(name, cat.Names()))
 	}
@@ -142,26 +173,50 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
 	}
 	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
-		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials}
+		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials, MemLimit: memLimit}
 	if *draws {
 		opt.Draws = -1 // the algorithm's declared range
 		if *trials == 0 {
 			opt.Trials = -1 // none
 		}
 	}
+	var bar *checkProgress
+	if isTerminal(stderr) {
+		est, err := check.Estimated(opt)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		bar = newCheckProgress(stderr, est, *maxStates)
+		opt.Progress = bar.update
+	}
+	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	opt.Stop = stop.Done()
 	r, err := check.Run(opt)
+	bar.finish()
+	cancel()
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if *counter != "" && r.Verdict == "violation" {
-		r.Counterexample = *counter
-		if err := writeTrace(*counter, func(w io.Writer) (bool, error) { return r.WriteCounterexample(w) }); err != nil {
+	if r.Verdict == "violation" {
+		// The execution is always saved, in --counterexample or a file
+		// of its own, as a model checker saves its error trace.
+		path, err := saveCounterexample(*counter, r)
+		if err != nil {
 			return err
 		}
+		r.Counterexample = path
 	}
+	var worstNote string
 	if *worst != "" {
-		if err := writeTrace(*worst, func(w io.Writer) (bool, error) { return r.WriteExtreme(w, len(r.Extremes)-2, true) }); err != nil {
+		wrote, err := writeTrace(*worst, func(w io.Writer) (bool, error) { return r.WriteExtreme(w, len(r.Extremes)-2, true) })
+		switch {
+		case err != nil:
 			return err
+		case !wrote && r.Finished == 0:
+			worstNote = fmt.Sprintf("no --worst execution written: no configuration's search ended (verdict %s)", r.Verdict)
+		case !wrote:
+			worstNote = "no --worst execution written: a synchronous check's runs are rerun with their IDs (elect run --ids)"
 		}
 	}
 	if *asJSON {
@@ -169,27 +224,157 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	} else {
-		printCheck(stdout, r, idText, *force, *delivery)
+		printCheck(stdout, r, idText, replayCommand(r, spec))
 	}
-	if r.Verdict != "ok" {
+	if worstNote != "" {
+		fmt.Fprintf(stderr, "elect: %s\n", worstNote)
+	}
+	switch {
+	case r.Interrupted:
+		fmt.Fprintf(stderr, "elect: check interrupted: %d of %d configurations finished; the report is of those\n", r.Finished, r.Configurations)
+		return errInterrupted
+	case r.Verdict != "ok":
 		return errFailed
 	}
 	return nil
 }
 
-func writeTrace(path string, write func(io.Writer) (bool, error)) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return usagef("cannot create %s: %v", path, err)
+// saveCounterexample writes r's violating execution as a trace to path, or,
+// when path is "", to a new file named after the check in the current
+// directory (never one that exists). It returns the path written, or ""
+// when the check has no trace to write (a synchronous check: its runs are
+// rerun with their IDs; --draws).
+func saveCounterexample(path string, r *check.Report) (string, error) {
+	var buf bytes.Buffer
+	wrote, err := r.WriteCounterexample(&buf)
+	if err != nil && r.Probabilities == nil {
+		return "", err
 	}
-	defer f.Close()
-	if _, err := write(f); err != nil {
-		return err
+	if !wrote || err != nil {
+		return "", nil
 	}
-	return f.Close()
+	if path != "" {
+		_, err := writeTrace(path, func(w io.Writer) (bool, error) { _, err := w.Write(buf.Bytes()); return true, err })
+		return path, err
+	}
+	base := fmt.Sprintf("%s-n%d-%s", r.Algorithm, r.N, cmp.Or(r.Property, "violation"))
+	for k := 1; k < 1000; k++ {
+		name := base + ".jsonl"
+		if k > 1 {
+			name = fmt.Sprintf("%s-%d.jsonl", base, k)
+		}
+		switch err := createNew(name, buf.Bytes()); {
+		case err == nil:
+			return name, nil
+		case !errors.Is(err, fs.ErrExist):
+			return "", fmt.Errorf("saving the counterexample: %w", err)
+		}
+	}
+	return "", fmt.Errorf("saving the counterexample: %s.jsonl and 998 numbered files like it exist; give --counterexample FILE", base)
 }
 
-func printCheck(w io.Writer, r *check.Report, idText string, force bool, delivery string) {
+// createNew writes data to a new file name, through a temporary file
+// linked into place, so that neither an existing file nor a partial one
+// is ever left at name.
+func createNew(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".elect-check-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), name)
+}
+
+// writeTrace writes a trace to path through write, via a temporary file
+// renamed into place; when write reports that there is nothing to write,
+// no file is made.
+func writeTrace(path string, write func(io.Writer) (bool, error)) (bool, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".elect-check-*")
+	if err != nil {
+		return false, usagef("cannot create %s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	wrote, err := write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || !wrote {
+		return false, err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return false, usagef("cannot create %s: %v", path, err)
+	}
+	return true, nil
+}
+
+// replayCommand is the 'elect run' command that replays r's counterexample:
+// the algorithm, n and IDs, and every option of the check that changes the
+// run (the topology, the algorithm's parameters, --announce, --force, the
+// seed of a randomized algorithm, the delivery and the initiators).
+//
+// A synchronous check writes no trace (its runs have no other schedule):
+// the command then reruns the violating configuration.
+func replayCommand(r *check.Report, spec scenario.Spec) string {
+	sync := r.Delivery == "sync" && r.Violation != ""
+	if r.Counterexample == "" && !sync {
+		return ""
+	}
+	args := []string{"elect", "run", r.Algorithm, "--n", strconv.Itoa(r.N), "--ids", strings.TrimPrefix(check.IDsFlag(r.ViolationIDs), "list:")}
+	if spec.Topology != "" {
+		args = append(args, "--topology", spec.Topology)
+	}
+	for _, k := range slices.Sorted(maps.Keys(spec.Params)) {
+		args = append(args, "--"+k, spec.Params[k])
+	}
+	if spec.Announce {
+		args = append(args, "--announce")
+	}
+	if spec.Force {
+		args = append(args, "--force")
+	}
+	if r.Seed != 0 {
+		args = append(args, "--seed", strconv.FormatUint(r.Seed, 10))
+	}
+	switch r.Delivery {
+	case "bag":
+		args = append(args, "--delivery", "random") // a bag execution: the replay takes the message each line names
+	case "sync":
+		args = append(args, "--delivery", "sync")
+	}
+	if r.ViolationWake != nil {
+		args = append(args, "--initiators", strings.TrimSpace(wakeText(r.ViolationWake)))
+	}
+	if r.Counterexample != "" {
+		args = append(args, "--replay", r.Counterexample)
+	}
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:,@=+%", c))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 	configs := fmt.Sprintf("%d configurations", r.Configurations)
 	if r.Configurations == 1 {
 		configs = "1 configuration"
@@ -197,6 +382,9 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
 		r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
+	if r.Interrupted {
+		fmt.Fprintf(w, "          interrupted: %d of %d configurations finished before Ctrl-C\n", r.Finished, r.Configurations)
+	}
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
 	}
@@ -209,20 +397,16 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 			wake = " --initiators" + wakeText(r.ViolationWake)
 		}
 		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
-		if r.Counterexample != "" {
-			extra := ""
-			if force {
-				extra = " --force"
-			}
-			if r.Delivery == "bag" {
-				extra += " --delivery random" // a bag execution replays only where FIFO kept its order
-			}
-			fmt.Fprintf(w, "          the execution is in %s: elect run %s --n %d --ids %s%s --replay %s\n",
-				r.Counterexample, r.Algorithm, r.N, strings.TrimPrefix(check.IDsFlag(r.ViolationIDs), "list:"), extra, r.Counterexample)
+		printSteps(w, r)
+		switch {
+		case replay != "" && r.Counterexample != "":
+			fmt.Fprintf(w, "          the execution is in %s; replay it:\n          %s\n", r.Counterexample, replay)
+		case replay != "":
+			fmt.Fprintf(w, "          a synchronous run has no other schedule; rerun it:\n          %s\n", replay)
 		}
 		return
 	}
-	if r.Verdict == "incomplete" {
+	if r.Verdict == "incomplete" && !r.Interrupted {
 		if r.Finished == 0 {
 			fmt.Fprintln(w, "          every configuration reached --max-states before its search ended: no extremes (raise --max-states)")
 			return
@@ -231,6 +415,9 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 	}
 	if r.Probabilities != nil {
 		printProbabilities(w, r.Probabilities)
+		return
+	}
+	if r.Finished == 0 {
 		return
 	}
 	fmt.Fprintf(w, "%-14s %10s  %-22s %10s  %s\n", "over all", "min", "reached with --ids", "max", "reached with --ids")
@@ -256,7 +443,120 @@ func printCheck(w io.Writer, r *check.Report, idText string, force bool, deliver
 		if b.Holds && b.Worst == b.Bound {
 			how += " (tight)"
 		}
+		if !b.Holds {
+			how += " with --ids " + strings.TrimPrefix(check.IDsFlag(b.WorstIDs), "list:")
+		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
+	}
+}
+
+// checkProgress is the progress line of a check on a terminal: the
+// configurations done (with the time left, from their rate), the distinct
+// states so far and per second, and the states to expect in all, from the
+// configurations done so far.
+type checkProgress struct {
+	bar *progressBar
+	// single: one configuration, whose share done is its states against
+	// --max-states (the time left is then an upper bound).
+	single bool
+}
+
+// newCheckProgress prints the estimate of a check on w (a terminal) and
+// starts its progress line.
+func newCheckProgress(w io.Writer, est *check.Estimate, maxStates int64) *checkProgress {
+	configs := groupInt(est.Configurations) + " configurations"
+	if est.Configurations == 1 {
+		configs = "1 configuration"
+	}
+	fmt.Fprintf(w, "elect: checking %s (%s), up to %s of memory (the guard: %s)\n",
+		configs, est.Describe, scenario.BytesString(int64(est.Bytes)), scenario.BytesString(est.Limit))
+	if est.Configurations <= 1 {
+		return &checkProgress{bar: newProgressBar(w, "check", maxStates, "at most: at --max-states"), single: true}
+	}
+	return &checkProgress{bar: newProgressBar(w, "check", est.Configurations, "")}
+}
+
+func (p *checkProgress) update(pr check.Progress) {
+	if p == nil {
+		return
+	}
+	rate := float64(pr.States) / max(pr.Elapsed.Seconds(), 1e-9)
+	text := fmt.Sprintf("%s/%s configurations, %s states, %s states/s", groupInt(pr.Done), groupInt(pr.Configurations), groupInt(pr.States), groupInt(int64(rate)))
+	if pr.Done > 0 && pr.Done < pr.Configurations {
+		text += fmt.Sprintf(", about %s states in all", groupInt(pr.States*pr.Configurations/pr.Done))
+	}
+	if p.single {
+		p.bar.set(pr.States, text)
+		return
+	}
+	p.bar.set(pr.Done, text)
+}
+
+func (p *checkProgress) finish() {
+	if p != nil {
+		p.bar.finish()
+	}
+}
+
+// groupInt writes k with thousands separators.
+func groupInt(k int64) string {
+	s := strconv.FormatInt(k, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// printSteps prints the violating execution as numbered steps: who
+// wakes, who delivers what from whom, what each node sends and decides,
+// and where the property breaks.
+func printSteps(w io.Writer, r *check.Report) {
+	steps := r.Steps()
+	if len(steps) == 0 {
+		return
+	}
+	what := "the shortest execution that breaks it"
+	if r.Property == "non-termination" {
+		what = "an execution that goes round for ever: the way into the cycle and once round it"
+	}
+	fmt.Fprintf(w, "          %s, %d steps:\n", what, len(steps))
+	width := len(strconv.Itoa(len(steps)))
+	for k, st := range steps {
+		var b strings.Builder
+		switch {
+		case st.Wake:
+			fmt.Fprintf(&b, "node %d wakes up (initiator)", st.Node)
+		case st.Dropped:
+			fmt.Fprintf(&b, "node %d drops %s from node %d (%s port): it has halted", st.Node, st.Message, st.From, st.Port)
+		default:
+			fmt.Fprintf(&b, "node %d receives %s from node %d (%s port)", st.Node, st.Message, st.From, st.Port)
+		}
+		if len(st.Sent) > 0 {
+			fmt.Fprintf(&b, ", sends %s", strings.Join(st.Sent, ", "))
+		}
+		if st.Decided != "" {
+			fmt.Fprintf(&b, ", decides %s", st.Decided)
+		}
+		if st.Learned != "" {
+			fmt.Fprintf(&b, ", learns leader %s", st.Learned)
+		}
+		if st.Violation != "" {
+			name, _, _ := strings.Cut(st.Violation, ":")
+			fmt.Fprintf(&b, "   <- %s", name)
+		}
+		if st.LoopStart {
+			fmt.Fprintf(w, "          -- the cycle starts here --\n")
+		}
+		fmt.Fprintf(w, "  %*d. %s\n", width, k+1, b.String())
+	}
+	if r.Property == "non-termination" {
+		fmt.Fprintf(w, "          -- back to the state where the cycle started --\n")
+	} else if steps[len(steps)-1].Violation == "" {
+		fmt.Fprintf(w, "          -- the execution ends here: %s --\n", r.Property)
 	}
 }
 

@@ -213,6 +213,17 @@ func (m *Monitor) Finish(end End) *Result {
 			if uninformed > 0 && wrongLeader == "" {
 				wrongLeader = fmt.Sprintf("not-informed: %d of %d nodes do not know the leader's ID after the announcement", uninformed, len(m.ids))
 			}
+			// An announcement tells every node the outcome: one that
+			// never decided is a failure too (as the checker reports it).
+			undecided := 0
+			for _, d := range m.decisions {
+				if d == elect.Undecided {
+					undecided++
+				}
+			}
+			if undecided > 0 && wrongLeader == "" && !end.StepLimit && !end.Stopped {
+				wrongLeader = fmt.Sprintf("deadlock-undecided: %d of %d nodes never decided after the announcement", undecided, len(m.ids))
+			}
 		}
 	}
 	r.Checks = append(r.Checks, m.boundChecks(r, end.TypeCounts, typeBits)...)

@@ -30,7 +30,11 @@ import (
 // link that it names. A record that ends with a "cut" line is an
 // execution that never ends (a checker's counterexample): its "loop" line
 // marks the state it must come back to at the cut, which the replay
-// checks, reporting the run as a non-termination violation. Under
+// checks, reporting the run as a non-termination violation. A "cut" line
+// with reason "violation" and no "loop" (a checker's counterexample whose
+// every completion would break another property first) ends the replay
+// there: the run is reported as it stands, messages in flight or not. A step in
+// which a node's code panics ends the replay, as it ends a run. Under
 // synchronous delivery a line's
 // "t" is its round; otherwise the time of the replay, like that of the
 // runtimes with real timing, is the causal depth.
@@ -83,6 +87,15 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			loopLine = line
 			continue
 		case "cut":
+			if loop == nil && l.Reason == "violation" {
+				// A checker's counterexample cut where it broke a
+				// property that no completion keeps: the run is reported
+				// as it stands there (messages may be in flight).
+				if e.trace != nil {
+					e.trace.Cut(l.Reason)
+				}
+				return e.Finish()
+			}
 			// A record that is not a whole run: a checker's execution that
 			// never ends, which must come back to its loop's state.
 			if loop == nil {
@@ -100,6 +113,12 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 		}
 		if err := e.replayLine(&l); err != nil {
 			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
+		}
+		if e.stopped {
+			// A node's code panicked: the run ends there, as it did
+			// where it was recorded (the checker's counterexample of a
+			// panic ends with that step), messages in flight or not.
+			return e.Finish()
 		}
 	}
 	inFlight := 0

@@ -108,3 +108,21 @@ func TestSmallestOrderClass(t *testing.T) {
 		t.Errorf("increasing n=8, l=3: smallest class %d, want 1", got)
 	}
 }
+
+// TestBurnsRecurrence: Burns' recurrence (seed 001 §5.4.1) gives T(2) = 1,
+// n lg n / 4 - 3n/4 + 2 at powers of two, and an election bound T(n) - 2n
+// that first turns positive at n = 2047.
+func TestBurnsRecurrence(t *testing.T) {
+	for _, n := range []int{2, 4, 8, 16, 1024} {
+		lg := 0
+		for 1<<lg < n {
+			lg++
+		}
+		if want := float64(n*lg)/4 - 3*float64(n)/4 + 2; burnsT(n) != want {
+			t.Errorf("T(%d) = %v, want %v", n, burnsT(n), want)
+		}
+	}
+	if burnsElection(2046) > 0 || burnsElection(2047) <= 0 {
+		t.Errorf("T(n) - 2n at 2046, 2047: %v, %v", burnsElection(2046), burnsElection(2047))
+	}
+}

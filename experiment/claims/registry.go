@@ -100,6 +100,7 @@ var registry = []*Reproduction{
 	dkrBRepro(),
 	hpRepro(),
 	krsRepro(),
+	burnsRepro(),
 	{
 		Name: "time-slice", Title: "Time slice: exactly n messages, n(m+1) rounds", Source: "seed 003 (slides), a Theta(n)-messages synchronous algorithm",
 		Needs: []string{"time-slice"},
