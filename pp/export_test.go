@@ -14,3 +14,7 @@ func ReportAtEveryChance() (restore func()) {
 	progressEvery = 0
 	return func() { progressEvery = old }
 }
+
+// NonNullEvents returns the number of non-null interactions a count
+// engine has applied one by one (null-skipping events).
+func NonNullEvents[S comparable, P Protocol[S]](s *CountSim[S, P]) int64 { return s.events }
