@@ -132,6 +132,7 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 			continue
 		}
 		w.draws += 2 * C
+		s.work += 2 * int64(C)
 		if u == w.left[a] {
 			copy(w.split, cells)
 		} else {
@@ -178,6 +179,7 @@ func (s *CountSim[S, P]) matchByClass(pairs, total int64) (dl, dg int64) {
 func (s *CountSim[S, P]) sameOutcome(i int32, cells []int64, C int) (x int32, ok bool) {
 	c, w := s.c, &s.cm
 	x = -1
+	s.work += int64(len(cells))
 	for k, room := range cells {
 		if room == 0 {
 			continue

@@ -66,7 +66,17 @@ type CountSim[S comparable, P Protocol[S]] struct {
 
 	usedBatch, usedSkip bool
 	batches, events     int64
-	sinceCheck          int
+
+	// Auto's move onto the agent array (autoswitch.go): the array once
+	// moved, whether it may move, the work counted and the window's start.
+	arr              *Sim[S, P]
+	usedArray        bool
+	arrayOK, noArray bool
+	work             int64
+	winWork, winStep int64
+	windows          int64
+	cost             [2]float64 // the last measured cost per interaction of batches [0] and null-skipping [1]
+	costAt, backoff  [2]int64   // the window it was measured in; windows it stays valid
 
 	b  batchScratch
 	cm classScratch
@@ -110,6 +120,8 @@ func NewCountSim[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Opt
 	}
 	s.done = s.reached()
 	s.skipping = mode == NullSkipping
+	s.arrayOK = s.arrayAllowed()
+	s.backoff = [2]int64{4, 4}
 	return s, nil
 }
 
@@ -136,6 +148,7 @@ func (s *CountSim[S, P]) Leaders() int64 { return s.c.leaders }
 
 // Count returns the number of agents currently in state st.
 func (s *CountSim[S, P]) Count(st S) int64 {
+	s.syncCounts()
 	if i, ok := s.c.index[st]; ok {
 		return s.c.counts[i]
 	}
@@ -143,7 +156,10 @@ func (s *CountSim[S, P]) Count(st S) int64 {
 }
 
 // Counts lists the configuration (discovery order, zero counts omitted).
-func (s *CountSim[S, P]) Counts() []StateCount[S] { return s.c.census() }
+func (s *CountSim[S, P]) Counts() []StateCount[S] {
+	s.syncCounts()
+	return s.c.census()
+}
 
 // Advance simulates up to k more interactions (never beyond the step limit)
 // and stops at the exact step at which the goal first holds or a monitored
@@ -151,6 +167,10 @@ func (s *CountSim[S, P]) Counts() []StateCount[S] { return s.c.census() }
 func (s *CountSim[S, P]) Advance(k int64) bool {
 	end := s.step + min(k, s.maxSteps-s.step)
 	for !s.Stopped() && s.step < end {
+		if s.arr != nil {
+			s.advanceArray(end)
+			break
+		}
 		if s.rep.fn != nil && s.rep.due(64) && !s.rep.report(s.progress()) {
 			break
 		}
@@ -161,22 +181,12 @@ func (s *CountSim[S, P]) Advance(k int64) bool {
 		if s.skipping {
 			s.usedSkip = true
 			s.skipStep(end)
-			if s.mode == Hybrid && !s.silent && s.ns.shouldBatch(s.c.n) {
-				s.skipping = false
-			}
-			continue
+		} else {
+			s.usedBatch = true
+			s.batch(end)
 		}
-		s.usedBatch = true
-		s.batch(end)
-		if s.mode == Hybrid {
-			s.sinceCheck++
-			if s.sinceCheck >= s.checkEvery() {
-				s.sinceCheck = 0
-				if !s.nonNullAbove(skipThreshold * float64(s.liveStates()) / math.Sqrt(float64(s.c.n))) {
-					s.skipping = true
-					s.ns.valid = false
-				}
-			}
+		if s.mode == Hybrid && !s.silent {
+			s.decide()
 		}
 	}
 	return s.Stopped()
@@ -194,14 +204,10 @@ func (s *CountSim[S, P]) account(dl int64) {
 // Result reports the run as it stands.
 func (s *CountSim[S, P]) Result() Result {
 	c := s.c
+	s.syncCounts()
 	eng := s.mode
 	if s.mode == Hybrid {
-		switch {
-		case s.usedBatch && !s.usedSkip:
-			eng = Batched
-		case s.usedSkip && !s.usedBatch:
-			eng = NullSkipping
-		}
+		eng = hybridName(s.usedBatch, s.usedSkip, s.usedArray)
 	}
 	res := Result{Protocol: c.spec.Name, N: int(c.n), Seed: s.seed, Engine: string(eng), Scheduler: s.opt.Scheduler.String(),
 		Interactions: s.step, Leaders: int(c.leaders), OneLeaderStep: s.oneStep}
@@ -224,6 +230,27 @@ func (s *CountSim[S, P]) Result() Result {
 		f.FinishCounts(c.census(), &res)
 	}
 	return res
+}
+
+// hybridName names the parts of a hybrid run that ran, in the order
+// batched, null-skipping, agent-array, joined by '+'.
+func hybridName(batch, skip, array bool) Engine {
+	var name string
+	for _, part := range []struct {
+		used bool
+		e    Engine
+	}{{batch, Batched}, {skip, NullSkipping}, {array, AgentArray}} {
+		if part.used {
+			if name != "" {
+				name += "+"
+			}
+			name += string(part.e)
+		}
+	}
+	if name == "" {
+		return Hybrid
+	}
+	return Engine(name)
 }
 
 // RunCount runs protocol p on a count-based engine until its goal holds, a

@@ -203,7 +203,11 @@ func (s *CountSim[S, P]) multibatch(T, n int64, touched int64, watch bool) {
 	if c.classOf != nil {
 		match = s.matchByClass
 	}
+	s.work += 5*int64(len(c.order)) + done*(4+int64(len(c.order))) + 100 // picks visit the states in order
 	a, b := match(pairs, cTotal)
+	if c.classOf != nil {
+		s.work += int64(s.cm.draws)
+	}
 	dl += a
 	dg += b
 	for _, i := range c.order {

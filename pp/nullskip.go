@@ -52,11 +52,11 @@ type skipState struct {
 	cap   int     // slots allocated
 	words int     // cap / 64
 	nlive int
-	live  []uint64 // live slots
-	compl []uint64 // slots whose row sum is kept by complement
-	rowNN []uint64 // cap x words: bit t of row s: (state(s), state(t)) non-null
-	colNN []uint64 // cap x words: bit t of row s: (state(t), state(s)) non-null
-	sum   []int64  // per slot: S_i
+	live  []uint64  // live slots
+	compl []uint64  // slots whose row sum is kept by complement
+	rowNN []uint64  // cap x words: bit t of row s: (state(s), state(t)) non-null
+	colNN []uint64  // cap x words: bit t of row s: (state(t), state(s)) non-null
+	sum   []int64   // per slot: S_i
 	wcur  []float64 // per slot: the weight c_i S_i the tree holds
 	wfen  []float64
 	cfen  []int64
@@ -82,15 +82,6 @@ func (k *skipState) grow(q int) {
 // fewer than q / sqrt(n) of the pairs are non-null; the constant was set by
 // the benchmarks.
 const skipThreshold = 1.0
-
-// checkEvery returns how many batches the hybrid runs between two checks of
-// the non-null fraction: a check costs q^2 lookups for q live states, a
-// batch or an epoch at least about q draws, so checks come every 8 + q/4
-// batches (with P_LL's q = 250 at every 8 they took a sixth of the time,
-// before nonNullAbove stopped at the first rows that settle the answer).
-func (s *CountSim[S, P]) checkEvery() int {
-	return 8 + len(s.c.order)/4
-}
 
 func (s *CountSim[S, P]) liveStates() int {
 	q := 0
@@ -233,6 +224,7 @@ func (s *CountSim[S, P]) birth(i int32) int32 {
 		t = int32(k.top)
 		k.top++
 	}
+	s.work += 8 * int64(k.nlive+1) // 2 transition lookups and 4 bits per live slot
 	k.slot[i], k.state[t] = t, i
 	k.live[t>>6] |= 1 << (t & 63)
 	k.nlive++
@@ -429,6 +421,7 @@ func (s *CountSim[S, P]) skipStep(end int64) {
 			}
 		}
 	}
+	s.work += 4*int64(k.words) + 40
 	x2, y2 := c.trans(i, j)
 	s.applyEvent([4]int32{i, j, x2, y2})
 	dl, dg := c.deltas(i, j, x2, y2)

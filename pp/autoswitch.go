@@ -1,0 +1,184 @@
+package pp
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Auto's engines are chosen by cost and re-chosen during a run. The
+// hybrid count engine (Hybrid, auto's engine from n = 2^12) counts the work
+// it does (CountSim.work, in units of about one draw or one state visited):
+// the draws and state visits of its batches and epochs, the transition
+// lookups of its class matchings, the bit-matrix words of its null-skipping
+// events and the lookups of the states that become live. Every window of
+// n/4 interactions (decide) it turns that work into an estimate of its
+// cost per interaction (batchUnitNs or skipUnitNs per unit) and compares:
+//
+//   - with the agent array's cost (arrayCostNs: one interaction, more when
+//     the array outgrows the caches): when the agent array fits (at most
+//     autoArrayBytes of states) and the count engine costs more than
+//     arraySwitch times as much, the run moves onto an agent array: the
+//     configuration's n agents laid out state by state, the leader and goal
+//     counters, the step, the one-leader step and the states met carried
+//     over, and a pair source seeded from the count engine's stream. The
+//     move is one way (P_LL's clocks at n = 10^4 to 10^5, the case it is
+//     for, do not come back to a few states);
+//   - with the other count mode's cost, as last measured: batches give way
+//     to null-skipping when null-skipping was measured cheaper, or, when its
+//     cost is unknown or stale, when few enough pairs are non-null (p
+//     sqrt(n) < live states, checked then, not at every batch) to try it for
+//     a window; null-skipping gives way to batches likewise
+//     (skipState.shouldBatch). A mode left because it cost more is not
+//     tried again for twice as many windows as the last time (4, 8, ...).
+//
+// Exactness. Given its counts, the count engines' configuration is a
+// uniformly random arrangement of the agents (agents are exchangeable),
+// and the agent array's scheduler draws uniform pairs of positions, so the
+// law of the rest of the run does not depend on how the agents are laid
+// out: the run continues with the sequential process's law from the exact
+// step at which it moved. Switching between batches and null-skipping
+// happens between two of their steps, each of which leaves the exact law.
+// Every decision depends only on the run's own counts of work, never on
+// the clock, so the same seed gives the same run on any machine.
+// TestAutoEquivalentToAgentArray checks the law against the agent array.
+//
+// The constants were measured (CPU time) on P_LL-sym at n = 10^4 to 10^6,
+// see the engine table in docs/performance.md: a unit of work costs about
+// 0.7-1.4 ns in batches and 5-15 ns in null-skipping; an agent-array
+// interaction of P_LL-sym about 45 ns in the processor's own caches,
+// 50-60 ns within 8 MiB, more beyond.
+const (
+	batchUnitNs = 1.2
+	skipUnitNs  = 6.0
+	arrayNs     = 60.0
+	arrayMissNs = 60.0
+	arraySwitch = 1.4
+	// autoArrayBytes is the largest agent array auto moves a run onto.
+	autoArrayBytes = 1 << 30
+)
+
+// arrayCostNs estimates the agent array's cost per interaction for n agents.
+func arrayCostNs[S comparable](n int64) float64 {
+	var s S
+	switch bytes := n * int64(unsafe.Sizeof(s)); {
+	case bytes <= 256<<10:
+		return 0.75 * arrayNs // in the processor's own caches
+	case bytes <= 8<<20:
+		return arrayNs
+	}
+	return arrayNs + arrayMissNs
+}
+
+// arrayAllowed says whether auto may move this run onto an agent array.
+func (s *CountSim[S, P]) arrayAllowed() bool {
+	var st S
+	return s.mode == Hybrid && s.opt.Sample == nil && !s.noArray &&
+		s.c.n <= MaxN && s.c.n*int64(unsafe.Sizeof(st)) <= min(autoArrayBytes, AgentArrayBudget)
+}
+
+// decide ends a window of at least n/4 interactions (and 1024): it
+// measures the current mode's cost and moves the run as described above.
+func (s *CountSim[S, P]) decide() {
+	steps := s.step - s.winStep
+	if steps < max(s.c.n/4, 1024) {
+		return
+	}
+	m, unit := 0, batchUnitNs
+	if s.skipping {
+		m, unit = 1, skipUnitNs
+	}
+	cost := float64(s.work-s.winWork) / float64(steps) * unit
+	s.winWork, s.winStep = s.work, s.step
+	s.windows++
+	s.cost[m], s.costAt[m] = cost, s.windows
+	o := 1 - m
+	known := s.costAt[o] > 0 && s.windows-s.costAt[o] <= s.backoff[o]
+	best := cost
+	if known {
+		best = min(best, s.cost[o])
+	}
+	if s.arrayOK && best > arraySwitch*arrayCostNs[S](s.c.n) {
+		s.toArray()
+		return
+	}
+	var move bool
+	switch {
+	case known:
+		move = s.cost[o]*1.1 < cost
+		if move {
+			s.backoff[m] *= 2 // m was measured against o and lost
+		}
+	case s.skipping:
+		move = s.ns.shouldBatch(s.c.n)
+	default:
+		move = !s.nonNullAbove(skipThreshold * float64(s.liveStates()) / math.Sqrt(float64(s.c.n)))
+	}
+	if move {
+		s.skipping = !s.skipping
+		s.ns.valid = false
+	}
+}
+
+// toArray moves the run onto an agent array.
+func (s *CountSim[S, P]) toArray() {
+	c := s.c
+	a := &Sim[S, P]{p: c.p, spec: c.spec, n: int(c.n), seed: s.seed, opt: s.opt, leaderWatch: s.leaderWatch, rep: reporter{fn: s.opt.Progress}}
+	for b := range a.events {
+		a.events[b], a.eventLead[b], a.tallyAt[b] = -1, -1, -1
+	}
+	a.states = make([]S, c.n)
+	adviseHugePages(a.states)
+	k := 0
+	for i, x := range c.counts {
+		for range x {
+			a.states[k] = c.states[i]
+			k++
+		}
+	}
+	if int64(k) != c.n {
+		panic("pp: the counts do not add up to n")
+	}
+	a.leaders, a.goal, a.step, a.maxSteps = c.leaders, c.goal, s.step, s.maxSteps
+	a.seen = newStateSet(c.p, c.spec.StateSpace, s.opt.TrackStates)
+	if s.opt.TrackStates {
+		for i, r := range c.reached {
+			if r {
+				a.seen.add(c.states[i])
+			}
+		}
+	}
+	a.done = a.reached()
+	a.src = newPairSource(int(c.n), s.g.r.Uint64(), s.opt.Scheduler)
+	s.arr = a
+	s.usedArray = true
+}
+
+// advanceArray runs the agent array up to step end and copies its state.
+func (s *CountSim[S, P]) advanceArray(end int64) {
+	a := s.arr
+	a.Advance(end - a.step)
+	s.step, s.leaderWatch, s.done, s.rep.halted = a.step, a.leaderWatch, a.done, a.rep.halted
+	s.c.leaders, s.c.goal = a.leaders, a.goal
+}
+
+// syncCounts rebuilds the counts from the agent array (after a move).
+func (s *CountSim[S, P]) syncCounts() {
+	a, c := s.arr, s.c
+	if a == nil {
+		return
+	}
+	clear(c.counts)
+	for _, st := range a.states {
+		c.counts[c.stateIndex(st)]++
+	}
+	for i, x := range c.counts {
+		if x > 0 {
+			c.touch(int32(i))
+		}
+	}
+	c.batchNew = c.batchNew[:0]
+	c.leaders, c.goal = a.leaders, a.goal
+	if s.opt.TrackStates {
+		c.nReached = a.seen.len()
+	}
+}
