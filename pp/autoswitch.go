@@ -79,6 +79,10 @@ func (s *CountSim[S, P]) arrayAllowed() bool {
 // decide ends a window of at least n/4 interactions (and 1024): it
 // measures the current mode's cost and moves the run as described above.
 func (s *CountSim[S, P]) decide() {
+	if s.forceArrayAt > 0 && s.step >= s.forceArrayAt {
+		s.toArray()
+		return
+	}
 	steps := s.step - s.winStep
 	if steps < max(s.c.n/4, 1024) {
 		return

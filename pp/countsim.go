@@ -87,6 +87,10 @@ type CountSim[S comparable, P Protocol[S]] struct {
 	biasHook func(l, n int64) int64
 	// noEpochs disables multibatch epochs (tests compare both).
 	noEpochs bool
+	// forceArrayAt, when positive (tests only), moves a hybrid run onto
+	// the agent array at its first decision from that step on, whatever
+	// the costs, so that the move's law can be tested at small n.
+	forceArrayAt int64
 }
 
 // NewCountSim sets up a run of a count-based engine (mode Batched,

@@ -18,3 +18,10 @@ func ReportAtEveryChance() (restore func()) {
 // NonNullEvents returns the number of non-null interactions a count
 // engine has applied one by one (null-skipping events).
 func NonNullEvents[S comparable, P Protocol[S]](s *CountSim[S, P]) int64 { return s.events }
+
+// ForceArrayAt makes a hybrid run move onto the agent array at its first
+// decision from step on (see CountSim.forceArrayAt).
+func ForceArrayAt[S comparable, P Protocol[S]](s *CountSim[S, P], step int64) { s.forceArrayAt = step }
+
+// UsedArray reports whether a hybrid run moved onto the agent array.
+func UsedArray[S comparable, P Protocol[S]](s *CountSim[S, P]) bool { return s.usedArray }
