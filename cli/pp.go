@@ -171,6 +171,13 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	interrupted, stop := interruptBetweenTrials(f.trials)
 	defer stop()
+	// Several trials: one bar over the trials (trials done, time left),
+	// each trial's share moved by its interactions against the expected
+	// or measured number when one is known; on a terminal only.
+	var trialsBar *progressBar
+	if f.trials > 1 {
+		trialsBar = newProgressBar(stderr, entry.Name, int64(f.trials)*trialUnits, "")
+	}
 	for t := range f.trials {
 		if interrupted.Err() != nil {
 			break
@@ -190,8 +197,15 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		}
 		var estimateOver time.Duration
 		cfg.Options.Progress = ppProgress(bar, f.n, f.timeLimit, expected, known, &estimateOver)
+		if trialsBar != nil {
+			if !known {
+				expected, _ = measuredInteractions(entry.Name, cfg)
+			}
+			cfg.Options.Progress = trialProgress(trialsBar, t, f.trials, expected, cfg.Options.Progress)
+		}
 		res, err := entry.Run(cfg)
 		bar.finish()
+		trialsBar.set(int64(t+1)*trialUnits, fmt.Sprintf("%d of %d trials done", t+1, f.trials))
 		if estimateOver > 0 {
 			fmt.Fprintf(stderr, "elect: pp: stopped early: at this speed the run is expected to take about %s, more than --time-limit %s\n", estimateOver.Round(time.Second), f.timeLimit)
 		}
@@ -217,6 +231,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 			}
 		}
 	}
+	trialsBar.finish()
 	if !f.json {
 		printPPSummary(stdout, entry, f, sched, results)
 	}
@@ -313,6 +328,27 @@ func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, 
 			}
 		}
 		return elapsed < limit
+	}
+}
+
+// trialUnits is a trial's share of the bar of a multi-trial run.
+const trialUnits = 1000
+
+// trialProgress moves the bar of a multi-trial run during trial t of
+// trials (its share by the interactions against expected, when positive,
+// up to 99%) and then calls next, if any, which decides whether the run
+// goes on.
+func trialProgress(bar *progressBar, t, trials int, expected float64, next func(pp.Progress) bool) func(pp.Progress) bool {
+	return func(p pp.Progress) bool {
+		var part int64
+		if expected > 0 {
+			part = int64(min(float64(p.Interactions)/expected, 0.99) * trialUnits)
+		}
+		bar.set(int64(t)*trialUnits+part, fmt.Sprintf("trial %d of %d", t+1, trials))
+		if next == nil {
+			return true
+		}
+		return next(p)
 	}
 }
 

@@ -44,11 +44,10 @@ import (
 //
 // The constants were measured (CPU time) on P_LL-sym at n = 10^4 to 10^6,
 // see the engine table in docs/performance.md: a unit of work costs about
-// 0.7-1.4 ns in batches and 5-15 ns in null-skipping; an agent-array
+// 0.65-1.35 ns in batches (batchUnitNs) and 5-15 ns in null-skipping; an agent-array
 // interaction of P_LL-sym about 45 ns in the processor's own caches,
 // 50-60 ns within 8 MiB, more beyond.
 const (
-	batchUnitNs = 1.2
 	skipUnitNs  = 6.0
 	arrayNs     = 60.0
 	arrayMissNs = 60.0
@@ -56,6 +55,14 @@ const (
 	// autoArrayBytes is the largest agent array auto moves a run onto.
 	autoArrayBytes = 1 << 30
 )
+
+// batchUnitNs is the cost of a unit of the batches' work: 1.35 ns at
+// n = 10^4, 1.0 at 10^5, 0.65 at 10^6 (measured on P_LL-sym: at small n
+// its clocks reach thousands of states, whose transitions are cached in a
+// map rather than the dense table), between 0.5 and 1.4 ns.
+func batchUnitNs(n int64) float64 {
+	return min(max(1.35-0.35*math.Log10(float64(n)/1e4), 0.5), 1.4)
+}
 
 // arrayCostNs estimates the agent array's cost per interaction for n agents.
 func arrayCostNs[S comparable](n int64) float64 {
@@ -87,7 +94,7 @@ func (s *CountSim[S, P]) decide() {
 	if steps < max(s.c.n/4, 1024) {
 		return
 	}
-	m, unit := 0, batchUnitNs
+	m, unit := 0, batchUnitNs(s.c.n)
 	if s.skipping {
 		m, unit = 1, skipUnitNs
 	}
