@@ -22,9 +22,11 @@ const autoMinCount = 1 << 12
 //     states): agent array only, as is the with-repeats scheduler (the count
 //     engines simulate the distinct-pair scheduler);
 //   - for n < 2^12 auto takes the agent array;
-//   - otherwise auto takes the hybrid count engine, which runs batches while
-//     many pairs are non-null and null-skipping when the non-null fraction p
-//     satisfies p sqrt(n) < (live states), and records which it used;
+//   - otherwise auto takes the hybrid engine, which chooses by measured cost
+//     among batches, null-skipping and, when it fits, the agent array,
+//     re-deciding every n/4 interactions (autoswitch.go), and records which
+//     it used (Result.Engine: "batched+null-skipping+agent-array" when it
+//     used all three);
 //   - an explicit engine is honoured when it applies, and refused with a
 //     one-line reason when it does not.
 func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engine) (Engine, error) {
