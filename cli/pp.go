@@ -41,9 +41,12 @@ agent-array (exact reference, one state per agent, n <= 2^31), batched
 (counts per state, Theta(sqrt n) interactions per batch), null-skipping
 (jumps over interactions that change nothing), and auto (default): the agent
 array for n < 4096, for protocols that number their agents and for the
-with-repeats scheduler; otherwise the count engine, switching between
-batches and null-skipping by the fraction of non-null pairs
-("batched+null-skipping" when it used both). The count engines take n up to
+with-repeats scheduler; otherwise the count engine, which chooses by its
+measured cost among batches, null-skipping and (moving the run onto it
+when it fits and costs less) the agent array, and names the parts that ran
+("batched+null-skipping+agent-array"). With several trials a progress bar
+(trials done, time left) is shown on standard error when it is a terminal.
+The count engines take n up to
 2^60 and have the same law as the agent array, stopping at the same exact
 step.
 
