@@ -163,7 +163,7 @@ func (s *CountSim[S, P]) batch(end int64) {
 	n := c.n
 	R := end - s.step
 	l := sampleFresh(g, n, 0, R)
-	s.work += int64(len(c.order)) + 8
+	s.work += int64(len(c.order)) + 40 // the collision length, the collision, the passes
 	if s.biasHook != nil {
 		l = max(1, min(s.biasHook(l, n), R, n/2))
 	}
@@ -228,7 +228,7 @@ func (s *CountSim[S, P]) batch(end int64) {
 // agents' new states in s.b.upd and calls each once per interaction type.
 func (s *CountSim[S, P]) drawPairs(pairs, total int64, each func(t pairType)) {
 	c, g, order := s.c, s.g, s.c.order
-	s.work += 2 * int64(len(order))
+	s.work += 2*int64(len(order)) + 40 // a multivariate draw: its states, and about 20 units of fixed cost
 	g.multiHypergeometric(c.counts, total, pairs, s.b.ini, order)
 	for _, i := range order {
 		c.counts[i] -= s.b.ini[i]
@@ -243,7 +243,7 @@ func (s *CountSim[S, P]) drawPairs(pairs, total int64, each func(t pairType)) {
 		if a == 0 {
 			continue
 		}
-		s.work += int64(len(order))
+		s.work += int64(len(order)) + 20
 		g.multiHypergeometric(s.b.res, remR, a, s.b.row, order)
 		remR -= a
 		left := a
