@@ -45,13 +45,16 @@ import (
 // The constants were measured (CPU time) on P_LL-sym at n = 10^4 to 10^6,
 // see the engine table in docs/performance.md: a unit of work costs about
 // 0.65-1.35 ns in batches (batchUnitNs) and 5-15 ns in null-skipping; an agent-array
-// interaction of P_LL-sym about 45 ns in the processor's own caches,
-// 50-60 ns within 8 MiB, more beyond.
+// interaction of P_LL-sym about 50-60 ns within 8 MiB, more beyond; in the
+// processor's own caches (n = 10^4) the agent array is taken at 25 ns, since
+// pll's own transition (its fast path for two followers) costs 18 ns there
+// against 38 in batches.
 const (
-	skipUnitNs  = 6.0
-	arrayNs     = 60.0
-	arrayMissNs = 60.0
-	arraySwitch = 1.4
+	skipUnitNs   = 6.0
+	arrayNs      = 60.0
+	arrayCacheNs = 25.0
+	arrayMissNs  = 60.0
+	arraySwitch  = 1.4
 	// autoArrayBytes is the largest agent array auto moves a run onto.
 	autoArrayBytes = 1 << 30
 )
@@ -69,7 +72,7 @@ func arrayCostNs[S comparable](n int64) float64 {
 	var s S
 	switch bytes := n * int64(unsafe.Sizeof(s)); {
 	case bytes <= 256<<10:
-		return 0.75 * arrayNs // in the processor's own caches
+		return arrayCacheNs // in the processor's own caches
 	case bytes <= 8<<20:
 		return arrayNs
 	}

@@ -76,11 +76,11 @@ func (k *skipState) grow(q int) {
 	}
 }
 
-// skipThreshold: the hybrid null-skips when p sqrt(n) < skipThreshold *
-// (live states). A batch of ~sqrt(n) interactions costs about q^2 samples,
-// a non-null event about q lookups, so null-skipping pays off roughly when
-// fewer than q / sqrt(n) of the pairs are non-null; the constant was set by
-// the benchmarks.
+// skipThreshold: the hybrid tries null-skipping (for a window, whose
+// measured cost then decides, autoswitch.go) when p sqrt(n) < skipThreshold
+// * (live states): a batch of ~sqrt(n) interactions costs about q^2
+// samples, so null-skipping may pay off when fewer than about q / sqrt(n)
+// of the pairs are non-null.
 const skipThreshold = 1.0
 
 func (s *CountSim[S, P]) liveStates() int {
@@ -342,9 +342,6 @@ func (k *skipState) findC(r int64) (int32, int64) {
 	}
 	return int32(p), r
 }
-
-// weight returns W as a float64.
-func (s *CountSim[S, P]) weight() float64 { return s.ns.wtot }
 
 // shouldBatch says whether the hybrid should go back to batches.
 func (k *skipState) shouldBatch(n int64) bool {
