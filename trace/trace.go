@@ -311,6 +311,10 @@ func (rd *Reader) Header() *Header { return rd.header }
 // Line is the number of the last line read.
 func (rd *Reader) Line() int { return rd.line }
 
+// Text is the last line read, without its line ending; it is valid until
+// the next call to Next.
+func (rd *Reader) Text() []byte { return rd.sc.Bytes() }
+
 // Next returns the next event, or io.EOF after the last one. An error names
 // its line.
 func (rd *Reader) Next() (Event, error) {
