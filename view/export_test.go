@@ -7,3 +7,10 @@ func HoldChecks() (release func()) {
 	g := checkGate
 	return func() { close(g); checkGate = nil }
 }
+
+// SetScanChunk sets the first pass's read size and returns the old one.
+func SetScanChunk(n int) int {
+	old := scanChunk
+	scanChunk = n
+	return old
+}

@@ -128,23 +128,64 @@ func scanLine(data []byte, atEOF bool) (int, []byte, error) {
 
 // scanIndex is the first pass over a version 2 trace of a network run of
 // size bytes: its lines' ends, every event line counted, the first of
-// every w remembered.
+// every w remembered. It reads the source in chunks of whole lines
+// (scanChunk bytes, more for a longer line); in a chunk whose every line
+// starts with '{' (all elect writes) it only counts the line ends, and
+// walks the lines only up to a window's first one; any other chunk it
+// walks line by line, skipping blank ones as the decoder does.
 func scanIndex(src io.ReaderAt, size int64, w int) (*index, error) {
-	sc := bufio.NewScanner(io.NewSectionReader(src, 0, size))
-	sc.Buffer(make([]byte, 1<<20), trace.MaxLine+2)
-	sc.Split(scanLine)
 	ix := &index{src: src, window: w, firstV: -1, more: make(chan struct{})}
-	var pos, last int64 = 0, -1
-	lines, phys := 0, 0
-	for sc.Scan() {
-		phys++
-		tok := sc.Bytes()
-		start := pos
-		pos += int64(len(tok))
-		line := bytes.TrimSpace(tok)
-		if lines == 0 {
+	r := io.NewSectionReader(src, 0, size)
+	buf := make([]byte, scanChunk)
+	var base, last int64 = 0, -1 // base: the file offset of buf[0]
+	phys, have := 0, 0
+	header := true
+	// window records the event line at offset off if it starts a window.
+	window := func(line []byte, off int64) error {
+		if ix.events%w == 0 {
+			var ev struct {
+				T json.RawMessage `json:"t"`
+			}
+			if err := json.Unmarshal(line, &ev); err != nil {
+				return fmt.Errorf("trace: line %d: %v", phys, err)
+			}
+			t, _ := strconv.ParseFloat(string(ev.T), 64)
+			ix.offsets = append(ix.offsets, off)
+			ix.starts = append(ix.starts, t)
+		}
+		last = off
+		ix.events++
+		return nil
+	}
+	for eof := false; !eof; {
+		n, err := io.ReadFull(r, buf[have:])
+		have += n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			eof = true
+		} else if err != nil {
+			return nil, fmt.Errorf("trace: reading line %d: %w", phys+1, err)
+		}
+		// chunk: the whole lines in buf (all of it at the end of the file)
+		end := have
+		if !eof {
+			end = bytes.LastIndexByte(buf[:have], '\n') + 1
+			if end == 0 {
+				if len(buf) >= trace.MaxLine+2 {
+					return nil, fmt.Errorf("trace: reading line %d: %w", phys+1, bufio.ErrTooLong)
+				}
+				buf = append(buf, make([]byte, len(buf))...)
+				continue
+			}
+		}
+		chunk := buf[:end]
+		if header && len(chunk) > 0 {
 			// the header: the first line, blank or not, as trace.NewReader reads it
-			ix.header = append([]byte(nil), bytes.TrimRight(tok, "\r\n")...)
+			i := bytes.IndexByte(chunk, '\n') + 1
+			if i == 0 {
+				i = len(chunk)
+			}
+			phys++
+			ix.header = append([]byte(nil), bytes.TrimRight(chunk[:i], "\r\n")...)
 			rd, err := trace.NewReader(bytes.NewReader(ix.header))
 			if err != nil {
 				return nil, err
@@ -152,41 +193,79 @@ func scanIndex(src io.ReaderAt, size int64, w int) (*index, error) {
 			if h := rd.Header(); h == nil || h.Population() {
 				return nil, fmt.Errorf("view: only a version 2 trace of a network run loads in windows")
 			}
+			header = false
+			chunk, base = chunk[i:], base+int64(i)
+		}
+		lines := bytes.Count(chunk, []byte{'\n'})
+		if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
 			lines++
-			continue
 		}
-		if len(line) == 0 {
-			continue
+		braces := bytes.Count(chunk, []byte("\n{"))
+		if len(chunk) > 0 && chunk[0] == '{' {
+			braces++
 		}
-		if ix.events%w == 0 {
-			var ev struct {
-				T json.RawMessage `json:"t"`
+		rest, off := chunk, base
+		if braces == lines {
+			// every line an event: walk only up to the last window start in it
+			if next := (ix.events + w - 1) / w * w; next < ix.events+lines {
+				upto := (ix.events+lines-1)/w*w - ix.events // the index in chunk of the last window start
+				for k := 0; k <= upto; k++ {
+					i := bytes.IndexByte(rest, '\n') + 1
+					if i == 0 {
+						i = len(rest)
+					}
+					phys++
+					if err := window(rest[:i], off); err != nil {
+						return nil, err
+					}
+					rest, off = rest[i:], off+int64(i)
+				}
 			}
-			if err := json.Unmarshal(line, &ev); err != nil {
-				return nil, fmt.Errorf("trace: line %d: %v", phys, err)
+			if len(rest) > 0 {
+				k := bytes.Count(rest, []byte{'\n'})
+				if rest[len(rest)-1] != '\n' {
+					k++
+				}
+				phys += k
+				ix.events += k
+				last = base + int64(bytes.LastIndexByte(chunk[:len(chunk)-1], '\n')+1)
 			}
-			t, _ := strconv.ParseFloat(string(ev.T), 64)
-			ix.offsets = append(ix.offsets, start)
-			ix.starts = append(ix.starts, t)
+		} else {
+			for len(rest) > 0 {
+				i := bytes.IndexByte(rest, '\n') + 1
+				if i == 0 {
+					i = len(rest)
+				}
+				phys++
+				if line := bytes.TrimSpace(rest[:i]); len(line) > 0 {
+					if err := window(line, off); err != nil {
+						return nil, err
+					}
+				}
+				rest, off = rest[i:], off+int64(i)
+			}
 		}
-		last = start
-		ix.events++
-		lines++
+		base += int64(len(chunk))
+		have = copy(buf, buf[end:have])
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("trace: reading line %d: %w", phys+1, err)
-	}
-	if lines == 0 {
+	if header {
 		return nil, errors.New("trace: the file is empty")
 	}
 	if last >= 0 {
 		l := bufio.NewReaderSize(io.NewSectionReader(src, last, size-last), 4096)
 		text, _ := l.ReadSlice('\n')
-		ix.trunc = bytes.HasPrefix(bytes.TrimSpace(text), []byte(`{"ev":"truncated"`))
+		var ev struct {
+			Ev string `json:"ev"`
+		}
+		json.Unmarshal(text, &ev)
+		ix.trunc = ev.Ev == "truncated"
 	}
 	ix.offsets = append(ix.offsets, size)
 	return ix, nil
 }
+
+// scanChunk is the size of the first pass's reads (a variable for the tests).
+var scanChunk = 512 << 10
 
 // check is the second pass: every line decoded and checked, the
 // checkpoints recorded as the windows go by, then the first violation.

@@ -360,3 +360,65 @@ func TestFirstViolationAskedOfTheServer(t *testing.T) {
 		t.Errorf("console errors: %q", console)
 	}
 }
+
+// TestScanFindsTheWindows: the first pass, whatever its read size (a few
+// bytes to the default) and whatever the lines (LF or CRLF, blank lines,
+// lines starting with spaces, no final newline), serves each window with
+// the event lines a plain split of the file gives, and the page counts
+// them all.
+func TestScanFindsTheWindows(t *testing.T) {
+	data := lcrTrace(t, 40)
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	variants := map[string]string{
+		"lf":       strings.Join(lines, "\n") + "\n",
+		"crlf":     strings.Join(lines, "\r\n") + "\r\n",
+		"no-final": strings.Join(lines, "\n"),
+	}
+	var odd []string
+	for i, l := range lines {
+		switch {
+		case i > 0 && i%97 == 0:
+			odd = append(odd, "", "  \t", l)
+		case i%31 == 5:
+			odd = append(odd, "   "+l)
+		default:
+			odd = append(odd, l)
+		}
+	}
+	variants["blank-and-spaced"] = strings.Join(odd, "\n") + "\n\n"
+	defer view.SetScanChunk(view.SetScanChunk(0))
+	for name, text := range variants {
+		var events []string // the event lines, trimmed
+		for _, l := range strings.Split(text, "\n")[1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				events = append(events, l)
+			}
+		}
+		for _, chunk := range []int{7, 200, 4096, 512 << 10} {
+			view.SetScanChunk(chunk)
+			h, err := view.NewHandler([]byte(text), windowed)
+			if err != nil {
+				t.Fatalf("%s, chunk %d: %v", name, chunk, err)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if !strings.Contains(rec.Body.String(), fmt.Sprintf(`"events":%d,`, len(events))) {
+				t.Errorf("%s, chunk %d: the index does not count %d events", name, chunk, len(events))
+			}
+			for k := 0; k*windowed.Window < len(events); k++ {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", fmt.Sprintf("/window?k=%d", k), nil))
+				var got []string
+				for _, l := range strings.Split(rec.Body.String(), "\n")[1:] {
+					if l = strings.TrimSpace(l); l != "" {
+						got = append(got, l)
+					}
+				}
+				want := events[k*windowed.Window : min(len(events), (k+1)*windowed.Window)]
+				if rec.Code != 200 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("%s, chunk %d, window %d: status %d, %d lines, want %d", name, chunk, k, rec.Code, len(got), len(want))
+				}
+			}
+		}
+	}
+}
