@@ -54,6 +54,13 @@ type Header struct {
 	// algorithm's elect.Algorithm.StateValues): value k of field f is
 	// StateValues[f][k].
 	StateValues map[string][]string `json:"state_values,omitempty"`
+	// Ports lists each node's neighbours in port order: Ports[i][p] is the
+	// node at the other end of node i's port p (for graphs of at most
+	// MaxPortsListed ports; older traces have none).
+	Ports [][]int32 `json:"ports,omitempty"`
+	// Tree names the state field that marks a node's tree ports (the
+	// algorithm's elect.Algorithm.TreePorts), absent when it has none.
+	Tree *Tree `json:"tree,omitempty"`
 
 	// A population protocol's run (Kind "population"; docs/trace.md,
 	// "Population runs") has no network: Protocol, Engine, Scheduler and
@@ -63,6 +70,17 @@ type Header struct {
 	Engine    string  `json:"engine,omitempty"`
 	Scheduler string  `json:"scheduler,omitempty"`
 	States    []State `json:"states,omitempty"`
+}
+
+// MaxPortsListed bounds the ports a header lists (Header.Ports).
+const MaxPortsListed = 1 << 16
+
+// Tree names the state field that marks tree ports: with Value, a slice
+// by port whose element Value (a name of StateValues[Field]) marks a tree
+// port; without, a port number (negative: none).
+type Tree struct {
+	Field string `json:"field"`
+	Value string `json:"value,omitempty"`
 }
 
 // KindPopulation is the header's Kind for a population protocol's run.

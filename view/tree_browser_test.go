@@ -1,0 +1,91 @@
+package view_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/general"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/trace"
+)
+
+// TestGHSTreeEdgesAreTheMST: GHS on a weighted graph of 9 nodes and 16
+// edges (a 3 x 3 grid and four diagonals, distinct weights): the header
+// lists each node's neighbours in port order and names the tree field
+// (edges, value branch); at the start the page draws no tree edge, at the
+// end exactly n - 1 = 8, the minimum spanning tree Kruskal's algorithm
+// finds in Go.
+func TestGHSTreeEdgesAreTheMST(t *testing.T) {
+	edges := [][2]int32{{0, 1}, {1, 2}, {3, 4}, {4, 5}, {6, 7}, {7, 8}, {0, 3}, {3, 6}, {1, 4}, {4, 7}, {2, 5}, {5, 8}, {0, 4}, {4, 8}, {2, 4}, {4, 6}}
+	weights := []float64{12, 3, 15, 7, 1, 9, 4, 14, 2, 11, 16, 5, 8, 6, 13, 10}
+	g, err := topology.FromWeightedEdges(9, edges, weights, "grid+diagonals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := sim.Run(election.Config{Algorithm: general.GHS, Graph: g, IDs: []elect.ID{3, 9, 1, 4, 6, 2, 8, 5, 7}, Delivery: election.FIFO, Trace: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.ReadAll(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Header.Tree == nil || tr.Header.Tree.Field != "edges" || tr.Header.Tree.Value != "branch" || len(tr.Header.Ports) != 9 {
+		t.Fatalf("header: tree %+v, ports of %d nodes", tr.Header.Tree, len(tr.Header.Ports))
+	}
+	// Kruskal: the edges by weight, each kept when it joins two components.
+	order := make([]int, len(edges))
+	for k := range order {
+		order[k] = k
+	}
+	sort.Slice(order, func(a, b int) bool { return weights[order[a]] < weights[order[b]] })
+	parent := make([]int32, 9)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(int32) int32
+	find = func(i int32) int32 {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	var mst []string
+	for _, k := range order {
+		a, b := find(edges[k][0]), find(edges[k][1])
+		if a != b {
+			parent[a] = b
+			mst = append(mst, fmt.Sprintf("%d-%d", min(edges[k][0], edges[k][1]), max(edges[k][0], edges[k][1])))
+		}
+	}
+	slices.Sort(mst)
+	if len(mst) != 8 {
+		t.Fatalf("Kruskal found %d edges", len(mst))
+	}
+	ctx, ev, _ := open(t, buf.Bytes())
+	at := func(when string) []string {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`elect.treeEdges()`))
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		return got
+	}
+	if got := at("start"); len(got) != 0 {
+		t.Errorf("at the start the page draws tree edges %q", got)
+	}
+	click(t, ctx, "#to-end")
+	if got := at("end"); !slices.Equal(got, mst) {
+		t.Errorf("at the end the page draws the tree edges %q, want the MST %q", got, mst)
+	}
+	if console, _ := ev.snapshot(); len(console) > 0 {
+		t.Errorf("console errors: %q", console)
+	}
+}
