@@ -70,6 +70,19 @@ type Header struct {
 	Engine    string  `json:"engine,omitempty"`
 	Scheduler string  `json:"scheduler,omitempty"`
 	States    []State `json:"states,omitempty"`
+	// StateFields, when the protocol declares them, read a state's name
+	// (a packed unsigned integer, in decimal) as named fields.
+	StateFields []StateField `json:"state_fields,omitempty"`
+}
+
+// StateField is one field of a population protocol's state packed in an
+// unsigned integer s: its value is (s >> Shift) & (2^Bits - 1), or s >>
+// Shift when Bits is 0; Values, when set, names value k Values[k].
+type StateField struct {
+	Name   string   `json:"name"`
+	Shift  uint8    `json:"shift"`
+	Bits   uint8    `json:"bits,omitempty"`
+	Values []string `json:"values,omitempty"`
 }
 
 // MaxPortsListed bounds the ports a header lists (Header.Ports).
@@ -275,6 +288,18 @@ func (h *Header) check() error {
 	default:
 		return fmt.Errorf("topology kind %q is not ring, complete or general", h.Topology.Kind)
 	}
+	if len(h.Ports) > 0 {
+		if len(h.Ports) != h.N {
+			return fmt.Errorf("ports are listed for %d nodes, not n = %d", len(h.Ports), h.N)
+		}
+		for i, nb := range h.Ports {
+			for p, j := range nb {
+				if j < 0 || int(j) >= h.N {
+					return fmt.Errorf("node %d's port %d leads to %d, not a node 0..%d", i, p, j, h.N-1)
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, m := range h.Messages {
 		if m.Name == "" || seen[m.Name] {
@@ -300,6 +325,11 @@ const (
 func (h *Header) checkPopulation() error {
 	if h.N < 2 || h.N > maxPopulation {
 		return fmt.Errorf("n = %d is not in 2..2^60", h.N)
+	}
+	for _, f := range h.StateFields {
+		if f.Name == "" || int(f.Shift)+int(f.Bits) > 64 {
+			return fmt.Errorf("state field %q (shift %d, %d bits) is not a named field of a 64-bit integer", f.Name, f.Shift, f.Bits)
+		}
 	}
 	if h.Protocol == "" {
 		return errors.New("a population run names its protocol")
