@@ -89,3 +89,54 @@ func TestGHSTreeEdgesAreTheMST(t *testing.T) {
 		t.Errorf("console errors: %q", console)
 	}
 }
+
+// TestEchoTreeEdgesSpan: echo with extinction on the same weighted graph
+// names its father port as the tree field; at the end the page draws the
+// winning wave's tree: n - 1 = 8 edges of the graph that connect all 9
+// nodes.
+func TestEchoTreeEdgesSpan(t *testing.T) {
+	edges := [][2]int32{{0, 1}, {1, 2}, {3, 4}, {4, 5}, {6, 7}, {7, 8}, {0, 3}, {3, 6}, {1, 4}, {4, 7}, {2, 5}, {5, 8}, {0, 4}, {4, 8}, {2, 4}, {4, 6}}
+	g, err := topology.FromEdges(9, edges, "grid+diagonals")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := sim.Run(election.Config{Algorithm: general.Echo, Graph: g, IDs: []elect.ID{3, 9, 1, 4, 6, 2, 8, 5, 7}, Delivery: election.FIFO, Trace: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, _, _ := open(t, buf.Bytes())
+	click(t, ctx, "#to-end")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`elect.treeEdges()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	isEdge := map[string]bool{}
+	for _, e := range edges {
+		isEdge[fmt.Sprintf("%d-%d", min(e[0], e[1]), max(e[0], e[1]))] = true
+	}
+	parent := make([]int, 9)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	for _, e := range got {
+		var a, b int
+		if _, err := fmt.Sscanf(e, "%d-%d", &a, &b); err != nil || !isEdge[e] {
+			t.Fatalf("tree edge %q is not an edge of the graph", e)
+		}
+		parent[find(a)] = find(b)
+	}
+	roots := map[int]bool{}
+	for i := range 9 {
+		roots[find(i)] = true
+	}
+	if len(got) != 8 || len(roots) != 1 {
+		t.Errorf("at the end the page draws %d tree edges %q joining %d components, want 8 spanning the 9 nodes", len(got), got, len(roots))
+	}
+}
