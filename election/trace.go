@@ -135,7 +135,8 @@ func Header(cfg *Config, runtime string) trace.Header {
 	if alg.TreePorts.Field != "" {
 		h.Tree = &trace.Tree{Field: alg.TreePorts.Field, Value: alg.TreePorts.Value}
 	}
-	if g.Ports() <= trace.MaxPortsListed {
+	// A ring's ports need no list (port 0, left, leads to i+1).
+	if g.Kind != topology.Ring && g.Ports() <= trace.MaxPortsListed {
 		h.Ports = make([][]int32, g.N)
 		for i := range int32(g.N) {
 			h.Ports[i] = make([]int32, g.Degree(int(i)))

@@ -55,8 +55,9 @@ type Header struct {
 	// StateValues[f][k].
 	StateValues map[string][]string `json:"state_values,omitempty"`
 	// Ports lists each node's neighbours in port order: Ports[i][p] is the
-	// node at the other end of node i's port p (for graphs of at most
-	// MaxPortsListed ports; older traces have none).
+	// node at the other end of node i's port p (for complete and general
+	// graphs of at most MaxPortsListed ports; a ring's port 0, left, leads
+	// to i+1 and its port 1 to i-1; older traces have none).
 	Ports [][]int32 `json:"ports,omitempty"`
 	// Tree names the state field that marks a node's tree ports (the
 	// algorithm's elect.Algorithm.TreePorts), absent when it has none.

@@ -140,3 +140,34 @@ func TestEchoTreeEdgesSpan(t *testing.T) {
 		t.Errorf("at the end the page draws %d tree edges %q joining %d components, want 8 spanning the 9 nodes", len(got), got, len(roots))
 	}
 }
+
+// TestGHSTreeOnARing: a ring's header lists no ports (port 0 leads to
+// i+1, port 1 to i-1); GHS on the ring of 6 ends with the page drawing 5
+// tree edges, all ring links: the ring less one link.
+func TestGHSTreeOnARing(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := sim.Run(election.Config{Algorithm: general.GHS, Graph: topology.NewRing(6), IDs: []elect.ID{1, 4, 2, 3, 0, 5}, Delivery: election.FIFO, Trace: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(bytes.SplitN(buf.Bytes(), []byte("\n"), 2)[0], []byte(`"ports"`)) {
+		t.Errorf("a ring's header lists its ports")
+	}
+	ctx, _, _ := open(t, buf.Bytes())
+	click(t, ctx, "#to-end")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`elect.treeEdges()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring := map[string]bool{"0-5": true}
+	for i := range 5 {
+		ring[fmt.Sprintf("%d-%d", i, i+1)] = true
+	}
+	for _, e := range got {
+		if !ring[e] {
+			t.Errorf("tree edge %q is not a ring link", e)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("at the end the page draws %d tree edges %q, want 5", len(got), got)
+	}
+}
