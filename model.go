@@ -52,6 +52,11 @@ type Algorithm struct {
 	// It is declared once here; the trace header carries it (what 'elect
 	// run --trace' writes), and the viewer shows the names.
 	StateValues map[string][]string
+	// TreePorts, when set, names the state field that marks a node's ports
+	// in the tree the algorithm builds (a spanning tree, a minimum one for
+	// GHS), so that the viewer can draw its edges; the trace header
+	// carries it with each node's neighbours in port order.
+	TreePorts TreePorts
 	// CheckRun, when set, refuses a run the algorithm cannot represent (for
 	// example one whose time would overflow), with an error that says what is
 	// allowed. Unlike model assumptions, --force does not override it.
@@ -489,4 +494,14 @@ func Harmonic(n int) float64 {
 		h += 1 / float64(k)
 	}
 	return h
+}
+
+// TreePorts names a state field that marks tree ports (Algorithm.TreePorts).
+// With Value set, the field is a slice indexed by port, and port p is in
+// the tree when its element is Value (one of StateValues[Field], as GHS's
+// edges are "branch"); with Value empty, the field is one port number,
+// negative for none (a parent pointer, as echo's father).
+type TreePorts struct {
+	Field string
+	Value string
 }

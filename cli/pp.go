@@ -225,7 +225,7 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		}
 		results = append(results, res)
 		if sampler != nil {
-			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs, f.params), Seed: cfg.Seed}
+			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs, f.params), Seed: cfg.Seed, StateFields: entry.StateFields}
 			if err := writeFile(f.trace, func(w io.Writer) error { return pp.WriteTrace(w, th, sampler, res) }); err != nil {
 				return err
 			}

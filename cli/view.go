@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/electkit/elect/catalog"
-	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
 )
 
@@ -59,10 +58,12 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	// A trace of more than view.DefaultThreshold events is served in
-	// windows, checked as the server indexes it; the exports check it
-	// first. --out refuses a trace above view.DefaultPageLimit, --shiviz
+	// Served, a trace is not read whole (view.OpenFile); the exports
+	// read and check it first. --out refuses a trace above view.DefaultPageLimit, --shiviz
 	// one above view.ShivizMaxEvents, at once.
+	if *out == "" && *shiviz == "" && *svg == "" {
+		return serveView(file, *addr, stdout, stderr)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return usagef("view: %v", err)
@@ -74,48 +75,52 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if *shiviz != "" && events > view.ShivizMaxEvents {
 		return usagef("%v", view.ShivizTooLong(events))
 	}
-	var tr *trace.Trace
-	if events <= view.DefaultThreshold || *out != "" || *shiviz != "" || *svg != "" {
-		if tr, err = view.Parse(data); err != nil {
-			return usagef("%v", err)
-		}
-		if tr.Header.Population() && (*shiviz != "" || *svg != "") {
-			return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
-		}
-	}
-	if *out != "" || *shiviz != "" || *svg != "" {
-		for _, w := range []struct {
-			path  string
-			write func(io.Writer) error
-		}{
-			{*out, func(w io.Writer) error { return view.Page(w, data) }},
-			{*shiviz, func(w io.Writer) error { return view.ShiViz(w, tr) }},
-			{*svg, func(w io.Writer) error { return view.SVG(w, tr) }},
-		} {
-			if w.path == "" {
-				continue
-			}
-			if err := writeFile(w.path, w.write); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "wrote %s\n", w.path)
-		}
-		return nil
-	}
-	return serveView(data, *addr, stdout, stderr)
-}
-
-// serveView serves a trace until the process is stopped (a small trace
-// must have been checked; a large one is checked as it is indexed).
-func serveView(data []byte, addr string, stdout, stderr io.Writer) error {
-	start := time.Now()
-	h, err := view.NewHandler(data, view.Options{})
+	tr, err := view.Parse(data)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if e := view.CountEvents(data); e > view.DefaultThreshold {
-		fmt.Fprintf(stdout, "elect view: %d events, served in windows of %d (indexed in %.1f s)\n", e, view.DefaultWindow, time.Since(start).Seconds())
+	if tr.Header.Population() && (*shiviz != "" || *svg != "") {
+		return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
 	}
+	for _, w := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{*out, func(w io.Writer) error { return view.Page(w, data) }},
+		{*shiviz, func(w io.Writer) error { return view.ShiViz(w, tr) }},
+		{*svg, func(w io.Writer) error { return view.SVG(w, tr) }},
+	} {
+		if w.path == "" {
+			continue
+		}
+		if err := writeFile(w.path, w.write); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", w.path)
+	}
+	return nil
+}
+
+// serveView serves a trace file until the process is stopped: a small
+// trace read and checked whole; a large one served in windows from the
+// file as soon as its lines are counted, checked in the background (a bad
+// line is reported on stderr, and the windows from it on are refused).
+func serveView(file, addr string, stdout, stderr io.Writer) error {
+	start := time.Now()
+	s, err := view.OpenFile(file, view.Options{})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	defer s.Close()
+	if s.Windowed {
+		fmt.Fprintf(stdout, "elect view: %d events, served in windows of %d (indexed in %.1f s, checked in the background)\n", s.Events, view.DefaultWindow, time.Since(start).Seconds())
+		go func() {
+			if err := <-s.Checked; err != nil {
+				fmt.Fprintf(stderr, "elect view: %s: %v (the windows from there on are refused)\n", file, err)
+			}
+		}()
+	}
+	h := s.Handler
 	ln, err := view.Listen(addr)
 	if err != nil {
 		return usagef("%v", err)
@@ -171,18 +176,9 @@ func writeFile(path string, write func(io.Writer) error) error {
 
 // viewAfterRun serves the trace a run just wrote (elect run --view).
 func viewAfterRun(path string, stdout, stderr io.Writer) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if view.CountEvents(data) <= view.DefaultThreshold {
-		if _, err := view.Parse(data); err != nil {
-			return err
-		}
-	}
 	fmt.Fprintf(stdout, "trace     %s\n", filepath.Clean(path))
 	if strings.Contains(path, "elect-view-") {
 		fmt.Fprintln(stdout, "          (a temporary file, removed when the viewer stops; --trace FILE keeps one)")
 	}
-	return serveView(data, "", stdout, stderr)
+	return serveView(path, "", stdout, stderr)
 }

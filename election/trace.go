@@ -132,6 +132,19 @@ func Header(cfg *Config, runtime string) trace.Header {
 		h.Messages = append(h.Messages, trace.MessageType{Name: m.Name, Fields: m.Fields})
 	}
 	h.StateValues = alg.StateValues
+	if alg.TreePorts.Field != "" {
+		h.Tree = &trace.Tree{Field: alg.TreePorts.Field, Value: alg.TreePorts.Value}
+	}
+	// A ring's ports need no list (port 0, left, leads to i+1).
+	if g.Kind != topology.Ring && g.Ports() <= trace.MaxPortsListed {
+		h.Ports = make([][]int32, g.N)
+		for i := range int32(g.N) {
+			h.Ports[i] = make([]int32, g.Degree(int(i)))
+			for p := range h.Ports[i] {
+				h.Ports[i][p], _ = g.Neighbor(i, elect.Port(p))
+			}
+		}
+	}
 	ctx := cfg.BoundContext()
 	for _, b := range alg.Bounds {
 		if b.Applies != nil && !b.Applies(ctx) {

@@ -48,6 +48,8 @@ var Echo = &elect.Algorithm{
 	Source: "seed 001 (lecture notes), section 5.3 (broadcast/convergecast election in general networks)",
 	Summary: "Every node starts an echo wave with its ID; a node joins a wave with a larger ID and drops the smaller one; " +
 		"the node whose wave echoes back from every port is elected and announces down the wave's tree.",
+	// The current wave's tree: each node's port to its father.
+	TreePorts: elect.TreePorts{Field: "father"},
 	Model: elect.Model{
 		Topology: elect.General, Async: true, UniqueIDs: true,
 		WakeUp: elect.AnySubset, Elects: elect.ElectsMax, Announce: elect.AlwaysAnnounce,

@@ -96,6 +96,8 @@ var GHS = &elect.Algorithm{
 		"state": {"sleeping", "find", "found"},
 		"edges": {"basic", "branch", "rejected"},
 	},
+	// The MST's edges: the Branch ones.
+	TreePorts: elect.TreePorts{Field: "edges", Value: "branch"},
 	Messages: []elect.MessageType{
 		{Name: "Connect", Fields: []string{"L"}},
 		{Name: "Initiate", Fields: []string{"F", "L", "S"}},

@@ -22,6 +22,9 @@ type TraceHeader struct {
 	Params          map[string]string
 	Seed            uint64
 	Engine          string // the engine asked for; the result's engine is written
+	// StateFields, when the protocol declares them (protocols.Entry's
+	// StateFields), name the fields of its packed states.
+	StateFields []trace.StateField
 }
 
 // WriteTrace writes a population run as a version 2 trace (docs/trace.md,
@@ -74,25 +77,26 @@ func WriteTrace(w io.Writer, th TraceHeader, smp *Sampler, res Result) error {
 	// The header's fields of a population run, in the order of
 	// docs/trace.md (trace.Header without the network's fields).
 	type header struct {
-		Ev        string            `json:"ev"`
-		Format    string            `json:"format"`
-		Version   int               `json:"version"`
-		Kind      string            `json:"kind"`
-		Protocol  string            `json:"protocol"`
-		Algorithm string            `json:"algorithm"`
-		Title     string            `json:"title,omitempty"`
-		Params    map[string]string `json:"params,omitempty"`
-		N         int               `json:"n"`
-		Seed      uint64            `json:"seed"`
-		Engine    string            `json:"engine"`
-		Scheduler string            `json:"scheduler"`
-		Time      string            `json:"time"`
-		Runtime   string            `json:"runtime"`
-		States    []trace.State     `json:"states"`
+		Ev        string             `json:"ev"`
+		Format    string             `json:"format"`
+		Version   int                `json:"version"`
+		Kind      string             `json:"kind"`
+		Protocol  string             `json:"protocol"`
+		Algorithm string             `json:"algorithm"`
+		Title     string             `json:"title,omitempty"`
+		Params    map[string]string  `json:"params,omitempty"`
+		N         int                `json:"n"`
+		Seed      uint64             `json:"seed"`
+		Engine    string             `json:"engine"`
+		Scheduler string             `json:"scheduler"`
+		Time      string             `json:"time"`
+		Runtime   string             `json:"runtime"`
+		States    []trace.State      `json:"states"`
+		Fields    []trace.StateField `json:"state_fields,omitempty"`
 	}
 	h := header{Ev: "header", Format: trace.Format, Version: trace.Version, Kind: trace.KindPopulation,
 		Protocol: th.Protocol, Algorithm: th.Protocol, Title: th.Title, Params: th.Params, N: res.N, Seed: th.Seed,
-		Engine: res.Engine, Scheduler: res.Scheduler, Time: "parallel time", Runtime: "pp", States: states}
+		Engine: res.Engine, Scheduler: res.Scheduler, Time: "parallel time", Runtime: "pp", States: states, Fields: th.StateFields}
 	bw := bufio.NewWriter(w)
 	b, err := json.Marshal(h)
 	if err != nil {

@@ -54,6 +54,14 @@ type Header struct {
 	// algorithm's elect.Algorithm.StateValues): value k of field f is
 	// StateValues[f][k].
 	StateValues map[string][]string `json:"state_values,omitempty"`
+	// Ports lists each node's neighbours in port order: Ports[i][p] is the
+	// node at the other end of node i's port p (for complete and general
+	// graphs of at most MaxPortsListed ports; a ring's port 0, left, leads
+	// to i+1 and its port 1 to i-1; older traces have none).
+	Ports [][]int32 `json:"ports,omitempty"`
+	// Tree names the state field that marks a node's tree ports (the
+	// algorithm's elect.Algorithm.TreePorts), absent when it has none.
+	Tree *Tree `json:"tree,omitempty"`
 
 	// A population protocol's run (Kind "population"; docs/trace.md,
 	// "Population runs") has no network: Protocol, Engine, Scheduler and
@@ -63,6 +71,30 @@ type Header struct {
 	Engine    string  `json:"engine,omitempty"`
 	Scheduler string  `json:"scheduler,omitempty"`
 	States    []State `json:"states,omitempty"`
+	// StateFields, when the protocol declares them, read a state's name
+	// (a packed unsigned integer, in decimal) as named fields.
+	StateFields []StateField `json:"state_fields,omitempty"`
+}
+
+// StateField is one field of a population protocol's state packed in an
+// unsigned integer s: its value is (s >> Shift) & (2^Bits - 1), or s >>
+// Shift when Bits is 0; Values, when set, names value k Values[k].
+type StateField struct {
+	Name   string   `json:"name"`
+	Shift  uint8    `json:"shift"`
+	Bits   uint8    `json:"bits,omitempty"`
+	Values []string `json:"values,omitempty"`
+}
+
+// MaxPortsListed bounds the ports a header lists (Header.Ports).
+const MaxPortsListed = 1 << 16
+
+// Tree names the state field that marks tree ports: with Value, a slice
+// by port whose element Value (a name of StateValues[Field]) marks a tree
+// port; without, a port number (negative: none).
+type Tree struct {
+	Field string `json:"field"`
+	Value string `json:"value,omitempty"`
 }
 
 // KindPopulation is the header's Kind for a population protocol's run.
@@ -257,6 +289,18 @@ func (h *Header) check() error {
 	default:
 		return fmt.Errorf("topology kind %q is not ring, complete or general", h.Topology.Kind)
 	}
+	if len(h.Ports) > 0 {
+		if len(h.Ports) != h.N {
+			return fmt.Errorf("ports are listed for %d nodes, not n = %d", len(h.Ports), h.N)
+		}
+		for i, nb := range h.Ports {
+			for p, j := range nb {
+				if j < 0 || int(j) >= h.N {
+					return fmt.Errorf("node %d's port %d leads to %d, not a node 0..%d", i, p, j, h.N-1)
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, m := range h.Messages {
 		if m.Name == "" || seen[m.Name] {
@@ -282,6 +326,11 @@ const (
 func (h *Header) checkPopulation() error {
 	if h.N < 2 || h.N > maxPopulation {
 		return fmt.Errorf("n = %d is not in 2..2^60", h.N)
+	}
+	for _, f := range h.StateFields {
+		if f.Name == "" || int(f.Shift)+int(f.Bits) > 64 {
+			return fmt.Errorf("state field %q (shift %d, %d bits) is not a named field of a 64-bit integer", f.Name, f.Shift, f.Bits)
+		}
 	}
 	if h.Protocol == "" {
 		return errors.New("a population run names its protocol")
@@ -310,6 +359,10 @@ func (rd *Reader) Header() *Header { return rd.header }
 
 // Line is the number of the last line read.
 func (rd *Reader) Line() int { return rd.line }
+
+// Text is the last line read, without its line ending; it is valid until
+// the next call to Next.
+func (rd *Reader) Text() []byte { return rd.sc.Bytes() }
 
 // Next returns the next event, or io.EOF after the last one. An error names
 // its line.

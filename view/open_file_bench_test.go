@@ -17,8 +17,8 @@ import (
 )
 
 // BenchmarkOpenFile opens the trace file $ELECT_OPEN_FILE as 'elect view'
-// serves it (view.NewHandler with the default options: whole, or in
-// windows above the threshold) and reports, per open, the time from the
+// serves it (view.OpenFile with the default options: whole, or in windows
+// above the threshold, from the file) and reports, per open, the time from the
 // navigation to the page drawn and ready (open-ms, seen from Go), and then
 // to the middle event shown (mid-ms: a window to load, or nothing), with
 // the server's preparation (index-s, once). A FILE.html written with
@@ -31,30 +31,33 @@ func BenchmarkOpenFile(b *testing.B) {
 	if path == "" {
 		b.Skip("set ELECT_OPEN_FILE to a trace")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
 	// A page written with --out (FILE.html) opens from the file; its
 	// events are those of $ELECT_OPEN_EVENTS.
 	var events int
 	var index time.Duration
 	var ctx context.Context
 	var url string
+	var size int64
+	if st, err := os.Stat(path); err != nil {
+		b.Fatal(err)
+	} else {
+		size = st.Size()
+	}
 	if strings.HasSuffix(path, ".html") {
 		events, _ = strconv.Atoi(os.Getenv("ELECT_OPEN_EVENTS"))
 		ctx, _ = benchTab(b, http.NotFoundHandler())
 		abs, _ := filepath.Abs(path)
 		url = "file://" + abs
 	} else {
-		events = view.CountEvents(data)
 		start := time.Now()
-		h, err := view.NewHandler(data, view.Options{})
+		s, err := view.OpenFile(path, view.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
+		defer s.Close()
 		index = time.Since(start)
-		ctx, url = benchTab(b, h)
+		events = s.Events
+		ctx, url = benchTab(b, s)
 	}
 	var openMs, midMs float64
 	b.ResetTimer()
@@ -72,7 +75,7 @@ func BenchmarkOpenFile(b *testing.B) {
 		midMs += float64(time.Since(t1).Microseconds()) / 1000
 	}
 	b.ReportMetric(float64(events), "events")
-	b.ReportMetric(float64(len(data))/1e6, "trace-MB")
+	b.ReportMetric(float64(size)/1e6, "trace-MB")
 	b.ReportMetric(index.Seconds(), "index-s")
 	b.ReportMetric(openMs/float64(b.N), "open-ms")
 	b.ReportMetric(midMs/float64(b.N), "mid-ms")

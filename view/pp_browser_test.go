@@ -3,6 +3,7 @@ package view_test
 import (
 	"bytes"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
+	"github.com/electkit/elect/trace"
 )
 
 // angluinTrace runs Angluin's protocol on n agents (all leaders at the
@@ -74,6 +76,75 @@ func TestAngluinCurvesInTheBrowser(t *testing.T) {
 	}
 	console, _ := ev.snapshot()
 	if len(console) > 0 {
+		t.Errorf("console errors: %q", console)
+	}
+}
+
+// TestPLLStateFieldsInTheBrowser: P_LL declares the layout of its packed
+// states once (protocols.Entry.StateFields); the trace header carries it
+// and the page names each state's fields: at the start all 300 agents are
+// in state 9, "leader=yes status=X epoch=1 ..."; at the end every state
+// row shows its fields as Go decodes them from the header.
+func TestPLLStateFieldsInTheBrowser(t *testing.T) {
+	entry, ok := protocols.Lookup("pll")
+	if !ok || len(entry.StateFields) == 0 {
+		t.Fatal("pll declares no state fields")
+	}
+	smp := &pp.Sampler{Points: 100}
+	res, err := entry.Run(protocols.Config{N: 300, Seed: 1, Options: pp.Options{Sample: smp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := pp.WriteTrace(&buf, pp.TraceHeader{Protocol: "pll", Seed: 1, StateFields: entry.StateFields}, smp, res); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.ReadAll(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Header.StateFields) != 8 {
+		t.Fatalf("the header carries %d state fields", len(tr.Header.StateFields))
+	}
+	decode := func(name string) string {
+		s, err := strconv.ParseUint(name, 10, 64)
+		if err != nil {
+			return ""
+		}
+		var parts []string
+		for _, f := range tr.Header.StateFields {
+			v := s >> f.Shift
+			if f.Bits > 0 {
+				v &= 1<<f.Bits - 1
+			}
+			w := strconv.FormatUint(v, 10)
+			if v < uint64(len(f.Values)) {
+				w = f.Values[v]
+			}
+			parts = append(parts, f.Name+"="+w)
+		}
+		return strings.Join(parts, " ")
+	}
+	ctx, ev, _ := open(t, buf.Bytes())
+	want := "leader=yes status=X epoch=1 color=0 flag=0 coin=J statusL=0 v=0"
+	if decode("9") != want {
+		t.Fatalf("Go decodes state 9 as %q", decode("9"))
+	}
+	expectPage(t, ctx, "at the start", map[string]string{`#pp-counts td[data-fields="9"]`: want, `#pp-counts td[data-state="9"]`: "300"})
+	click(t, ctx, "#to-end")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]string](`Array.from(document.querySelectorAll('#pp-counts td[data-fields]')).map((td) => [td.dataset.fields, td.textContent])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(tr.Header.States) {
+		t.Errorf("%d state rows show fields, the header has %d states", len(got), len(tr.Header.States))
+	}
+	for _, r := range got {
+		if w := decode(r[0]); w != r[1] || (w == "" && !strings.HasPrefix(r[0], "other")) {
+			t.Errorf("state %s: the page shows %q, Go decodes %q", r[0], r[1], w)
+		}
+	}
+	if console, _ := ev.snapshot(); len(console) > 0 {
 		t.Errorf("console errors: %q", console)
 	}
 }

@@ -116,7 +116,11 @@ func pageWindows(w io.Writer, ix *index) error {
 		fmt.Fprintf(bw, `</script>`+"\n"+`<script type="application/x-ndjson" id="w%d">`, i)
 		bw.Write(escapeScript(ix.checks[i]))
 		bw.WriteByte('\n')
-		bw.Write(escapeScript(bytes.TrimRight(ix.data[ix.offsets[i]:ix.offsets[i+1]], "\r\n")))
+		lines := make([]byte, ix.offsets[i+1]-ix.offsets[i])
+		if _, err := ix.src.ReadAt(lines, ix.offsets[i]); err != nil {
+			return err
+		}
+		bw.Write(escapeScript(bytes.TrimRight(lines, "\r\n")))
 	}
 	bw.Write(pageHTML[k+len(traceMark):])
 	return bw.Flush()
@@ -130,27 +134,134 @@ func Handler(data []byte) (http.Handler, error) { return NewHandler(data, Option
 // NewHandler is Handler with the threshold and window size of opt.
 func NewHandler(data []byte, opt Options) (http.Handler, error) {
 	opt = opt.norm()
-	var pg bytes.Buffer
-	mux := http.NewServeMux()
 	if CountEvents(data) > opt.Threshold {
-		ix, err := buildIndex(data, opt.Window)
+		ix, err := scanIndex(bytes.NewReader(data), int64(len(data)), opt.Window)
 		if err != nil {
 			return nil, err
 		}
-		if err := page(&pg, append(append(append([]byte(nil), ix.header...), '\n'), ix.meta()...)); err != nil {
-			return nil, err
-		}
-		mux.HandleFunc("GET /window", ix.serveWindow)
-	} else if err := page(&pg, data); err != nil {
+		go ix.check()
+		return windowedHandler(ix), nil
+	}
+	var pg bytes.Buffer
+	if err := page(&pg, data); err != nil {
 		return nil, err
 	}
-	body := pg.Bytes()
+	return pageHandler(func() []byte { return pg.Bytes() }), nil
+}
+
+// Served is a trace file prepared for serving (OpenFile).
+type Served struct {
+	http.Handler
+	// Events is the number of events of the trace.
+	Events int
+	// Windowed reports whether the page loads it in windows.
+	Windowed bool
+	// Checked is sent the result of the background check of a windowed
+	// trace (nil: every line is valid) once it ends; nil for a whole one.
+	Checked <-chan error
+	f       *os.File
+}
+
+// Close closes the trace file.
+func (s *Served) Close() error {
+	if s.f == nil {
+		return nil
+	}
+	return s.f.Close()
+}
+
+// OpenFile prepares the trace file path for serving without holding it in
+// memory: one pass looking only for line ends counts its events; a trace
+// of at most opt.Threshold of them is then read and checked whole
+// (Parse) and inlined in the page; a larger one is served in windows
+// straight from the file, the page at once (its index is that pass's),
+// each window once the background check has passed its start (window.go).
+// The file stays open until Close.
+func OpenFile(path string, opt Options) (*Served, error) {
+	opt = opt.norm()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	events, err := countEventsIn(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	if events <= opt.Threshold {
+		defer f.Close()
+		data := make([]byte, st.Size())
+		if _, err := f.ReadAt(data, 0); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("view: %w", err)
+		}
+		if _, err := Parse(data); err != nil {
+			return nil, err
+		}
+		h, err := NewHandler(data, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &Served{Handler: h, Events: events}, nil
+	}
+	ix, err := scanIndex(f, st.Size(), opt.Window)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		ix.check()
+		done <- ix.err
+	}()
+	return &Served{Handler: windowedHandler(ix), Events: ix.events, Windowed: true, Checked: done, f: f}, nil
+}
+
+// countEventsIn is CountEvents of a file, read through a bounded buffer.
+func countEventsIn(r io.ReaderAt, size int64) (int, error) {
+	sc := bufio.NewScanner(io.NewSectionReader(r, 0, size))
+	sc.Buffer(make([]byte, 1<<20), trace.MaxLine+2)
+	sc.Split(scanLine)
+	k, lines := 0, 0
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			if lines > 0 {
+				k++
+			}
+			lines++
+		}
+	}
+	return k, sc.Err()
+}
+
+// windowedHandler serves the page of a windowed trace (its header and
+// index, the first violation once known), its windows and its first
+// violation.
+func windowedHandler(ix *index) http.Handler {
+	body := func() []byte {
+		var pg bytes.Buffer
+		page(&pg, append(append(append([]byte(nil), ix.header...), '\n'), ix.meta()...))
+		return pg.Bytes()
+	}
+	mux := pageHandler(body)
+	mux.HandleFunc("GET /window", ix.serveWindow)
+	mux.HandleFunc("GET /violation", ix.serveViolation)
+	return mux
+}
+
+// pageHandler serves body() at "/".
+func pageHandler(body func() []byte) *http.ServeMux {
+	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; connect-src 'self'")
 		h.Set("Cache-Control", "no-store")
-		w.Write(body)
+		w.Write(body())
 	})
-	return mux, nil
+	return mux
 }

@@ -4,14 +4,21 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
 )
@@ -63,6 +70,11 @@ func TestWindowEndpoint(t *testing.T) {
 		defer r.Body.Close()
 		b, _ := io.ReadAll(r.Body)
 		return r.StatusCode, string(b)
+	}
+	// The page may be served before the background check ends; once it
+	// has, the page's index carries the first violation (none here).
+	if code, body := get("/violation"); code != 200 || body != `{"first_violation":-1}` {
+		t.Errorf("/violation: %d %s", code, body)
 	}
 	_, page := get("/")
 	if strings.Contains(page, `"ev":"send"`) || !strings.Contains(page, `{"ev":"windows","events":2502,"first_violation":-1,"inline":false,"starts":[`) {
@@ -223,4 +235,190 @@ func captionStart(t *testing.T, data []byte, k int) string {
 		return fmt.Sprintf("node %d (ID %d)'s state: ", ev.Node, tr.Header.IDs[ev.Node])
 	}
 	return fmt.Sprintf("node %d (ID %d) ", ev.Node, tr.Header.IDs[ev.Node])
+}
+
+// TestOpenFileServesWindowsFromTheFile: view.OpenFile serves the windows
+// of a trace file as NewHandler does from memory, and a line made bad in
+// window 3 leaves windows 0 to 2 served and refuses it, the later ones, the
+// first violation and the check, naming the line.
+func TestOpenFileServesWindowsFromTheFile(t *testing.T) {
+	data := lcrTrace(t, 40)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	bad := filepath.Join(dir, "bad.jsonl")
+	broken := append([]string(nil), lines...)
+	badLine := 1 + 3*windowed.Window + 17
+	broken[badLine] = `{"ev":"send","t":"x"}`
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(strings.Join(broken, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mem, err := view.NewHandler(data, windowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(h http.Handler, path string) (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	s, err := view.OpenFile(good, windowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Windowed || s.Events != 2502 {
+		t.Fatalf("OpenFile: windowed %v, %d events", s.Windowed, s.Events)
+	}
+	for k := range 8 {
+		c1, b1 := get(mem, fmt.Sprintf("/window?k=%d", k))
+		c2, b2 := get(s, fmt.Sprintf("/window?k=%d", k))
+		if c1 != c2 || b1 != b2 {
+			t.Errorf("window %d: from the file %d (%d bytes), from memory %d (%d bytes)", k, c2, len(b2), c1, len(b1))
+		}
+	}
+	if err := <-s.Checked; err != nil {
+		t.Errorf("the check of a good trace: %v", err)
+	}
+	b, err := view.OpenFile(bad, windowed)
+	if err != nil {
+		t.Fatalf("the first pass reads only line ends and window starts: %v", err)
+	}
+	defer b.Close()
+	for k := range 3 {
+		if code, _ := get(b, fmt.Sprintf("/window?k=%d", k)); code != 200 {
+			t.Errorf("window %d, before the bad line: status %d", k, code)
+		}
+	}
+	want := fmt.Sprintf("line %d", badLine+1)
+	for _, path := range []string{"/window?k=3", "/window?k=5", "/violation"} {
+		if code, body := get(b, path); code != 422 || !strings.Contains(body, want) {
+			t.Errorf("%s after the bad line: %d %.100q, want 422 naming %s", path, code, body, want)
+		}
+	}
+	if err := <-b.Checked; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("the check of the bad trace: %v", err)
+	}
+}
+
+// TestFirstViolationAskedOfTheServer: a windowed trace served before the
+// server's check has ended (held open here) opens with its first
+// violation unknown; the "first violation" button asks GET /violation,
+// which answers once the check ends, and goes there: LCR forced onto IDs
+// 2, 2, 1, 1 (as TestJumpToFirstViolation), in windows of 8 events.
+func TestFirstViolationAskedOfTheServer(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := sim.Run(election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(4), IDs: []elect.ID{2, 2, 1, 1}, Delivery: election.FIFO, Trace: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	release := view.HoldChecks()
+	released := false
+	defer func() {
+		if !released {
+			release()
+		}
+	}()
+	h, err := view.NewHandler(buf.Bytes(), view.Options{Threshold: 10, Window: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx, ev := tab(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	fv, err := chromedp.Run(ctx, chromedp.Evaluate[string](`String(JSON.parse(document.getElementById('trace').textContent.split('\n')[1]).first_violation)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fv != "null" {
+		t.Fatalf("the page's first violation before the check ends: %s, want null", fv)
+	}
+	click(t, ctx, "#viol")
+	var s string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if s = text(t, ctx, "#status"); strings.Contains(s, "looking for the first violation") {
+			break
+		}
+	}
+	if !strings.Contains(s, "looking for the first violation") {
+		t.Errorf("status while the server checks: %q", s)
+	}
+	release()
+	released = true
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && text(t, ctx, "#violations") != "1"; time.Sleep(20 * time.Millisecond) {
+	}
+	expectPage(t, ctx, "at the first violation", map[string]string{"#leaders": "2", "#leader-id": "2, 1", "#violations": "1"})
+	if s := text(t, ctx, "#status"); !strings.Contains(s, "VIOLATION multiple-leaders") {
+		t.Errorf("status %q does not name the violation", s)
+	}
+	if console, _ := ev.snapshot(); len(console) > 0 {
+		t.Errorf("console errors: %q", console)
+	}
+}
+
+// TestScanFindsTheWindows: the first pass, whatever its read size (a few
+// bytes to the default) and whatever the lines (LF or CRLF, blank lines,
+// lines starting with spaces, no final newline), serves each window with
+// the event lines a plain split of the file gives, and the page counts
+// them all.
+func TestScanFindsTheWindows(t *testing.T) {
+	data := lcrTrace(t, 40)
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	variants := map[string]string{
+		"lf":       strings.Join(lines, "\n") + "\n",
+		"crlf":     strings.Join(lines, "\r\n") + "\r\n",
+		"no-final": strings.Join(lines, "\n"),
+	}
+	var odd []string
+	for i, l := range lines {
+		switch {
+		case i > 0 && i%97 == 0:
+			odd = append(odd, "", "  \t", l)
+		case i%31 == 5:
+			odd = append(odd, "   "+l)
+		default:
+			odd = append(odd, l)
+		}
+	}
+	variants["blank-and-spaced"] = strings.Join(odd, "\n") + "\n\n"
+	defer view.SetScanChunk(view.SetScanChunk(0))
+	for name, text := range variants {
+		var events []string // the event lines, trimmed
+		for _, l := range strings.Split(text, "\n")[1:] {
+			if l = strings.TrimSpace(l); l != "" {
+				events = append(events, l)
+			}
+		}
+		for _, chunk := range []int{7, 200, 4096, 512 << 10} {
+			view.SetScanChunk(chunk)
+			h, err := view.NewHandler([]byte(text), windowed)
+			if err != nil {
+				t.Fatalf("%s, chunk %d: %v", name, chunk, err)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+			if !strings.Contains(rec.Body.String(), fmt.Sprintf(`"events":%d,`, len(events))) {
+				t.Errorf("%s, chunk %d: the index does not count %d events", name, chunk, len(events))
+			}
+			for k := 0; k*windowed.Window < len(events); k++ {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", fmt.Sprintf("/window?k=%d", k), nil))
+				var got []string
+				for _, l := range strings.Split(rec.Body.String(), "\n")[1:] {
+					if l = strings.TrimSpace(l); l != "" {
+						got = append(got, l)
+					}
+				}
+				want := events[k*windowed.Window : min(len(events), (k+1)*windowed.Window)]
+				if rec.Code != 200 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Errorf("%s, chunk %d, window %d: status %d, %d lines, want %d", name, chunk, k, rec.Code, len(got), len(want))
+				}
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/trace"
 )
 
 // Param is one protocol parameter: its flag name, its default and help as
@@ -109,7 +110,10 @@ type Entry struct {
 	// fix (0: none).
 	File     string
 	DefaultN int
-	run      func(c Config) (pp.Result, error)
+	// StateFields, when set, name the fields of the protocol's packed
+	// states (a trace's header carries them and the viewer shows them).
+	StateFields []trace.StateField
+	run         func(c Config) (pp.Result, error)
 }
 
 // Growth declares what a protocol's measures are expected to grow like as n
@@ -294,7 +298,8 @@ func pllEntry(name string, sym bool) Entry {
 		Source: src,
 		// Seed 004, abstract and Section 4: O(log n) parallel time and O(log n)
 		// states, for both variants.
-		Growth: Growth{ParallelTime: "lg n", States: "lg n"},
+		Growth:      Growth{ParallelTime: "lg n", States: "lg n"},
+		StateFields: pllFields,
 		Params: []Param{
 			mParam("ceil(lg n)", "knowledge of n: m >= lg n, c_max = 41m"),
 			variantParam("prose, literal-epoch, literal-relay or literal"),

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/trace"
 )
 
 // PLL is P_LL of Sudo, Ooshita, Izumi, Kakugawa and Masuzawa, "Time-Optimal
@@ -173,6 +174,20 @@ type pllAgent struct {
 // Packed layout: bit 0 leader, 1-2 status, 3-4 epoch, 5-6 color, 7 flag,
 // 8-9 coin, 10 status_L, 11-22 v.
 const pllBits = 23
+
+// pllFields declares the packed layout for traces (the viewer names a
+// state's fields with it); TestPLLFieldsMatchUnpack checks it against
+// unpack.
+var pllFields = []trace.StateField{
+	{Name: "leader", Shift: 0, Bits: 1, Values: []string{"no", "yes"}},
+	{Name: "status", Shift: 1, Bits: 2, Values: []string{"X", "A", "B", "Y"}},
+	{Name: "epoch", Shift: 3, Bits: 2},
+	{Name: "color", Shift: 5, Bits: 2},
+	{Name: "flag", Shift: 7, Bits: 1},
+	{Name: "coin", Shift: 8, Bits: 2, Values: []string{"J", "K", "F0", "F1"}},
+	{Name: "statusL", Shift: 10, Bits: 1},
+	{Name: "v", Shift: 11, Bits: pllBits - 11},
+}
 
 func pack(a pllAgent) uint32 {
 	s := uint32(a.status)<<1 | uint32(a.epoch)<<3 | uint32(a.color)<<5 | uint32(a.coin)<<8 | uint32(a.statusL)<<10 | uint32(a.v)<<11
