@@ -127,6 +127,10 @@ type NodeInfo struct {
 	// distinct edges distinct Weights. Nil for other algorithms. The slice
 	// may be shared with other nodes: read it, never write it.
 	Weights []Weight
+	// PortIDs gives, when Model.KnowsIDs, the ID of the node at the other
+	// end of each port (len Degree); nil for other algorithms. The slice
+	// may be shared: read it, never write it.
+	PortIDs []ID
 }
 
 // Weight is an edge weight as an exact, order-preserving key: algorithms
@@ -180,6 +184,16 @@ type Model struct {
 	// Weighted: its nodes need edge weights (NodeInfo.Weights), distinct
 	// ones, as minimum-spanning-tree algorithms do.
 	Weighted bool
+	// KnowsIDs: each node is told, by port, the ID of the node at the
+	// other end (NodeInfo.PortIDs), as the Bully algorithm assumes ("every
+	// process knows the identifiers of all the others").
+	KnowsIDs bool
+	// Tolerates is the set of faults the algorithm is built to survive
+	// (package faults injects them): a run with a fault outside it that
+	// fails is an expected failure, and one with only faults inside it that
+	// fails is a violation. The zero value tolerates nothing, as none of
+	// the classic algorithms do.
+	Tolerates Faults
 	// Randomized: its nodes may draw from Env.Rand (with some parameter
 	// values). False promises that they never do, so that a run is a
 	// function of the IDs, the network, the wake-ups and the delivery order
@@ -458,6 +472,9 @@ type BoundContext struct {
 	// spontaneously (MinID when all do).
 	MinInitiatorID ID
 	Params         Params
+	// Faults is the set of fault kinds the run injects (none: a run on
+	// reliable links with no crash, the model every classic bound assumes).
+	Faults Faults
 }
 
 // Param is an algorithm parameter beyond the common flags (e.g. lcr-random's
@@ -504,4 +521,38 @@ func Harmonic(n int) float64 {
 type TreePorts struct {
 	Field string
 	Value string
+}
+
+// Faults is a set of fault kinds: what a run injects (package faults) or
+// what an algorithm tolerates (Model.Tolerates).
+type Faults uint8
+
+// The fault kinds.
+const (
+	FaultLoss      Faults = 1 << iota // a message is lost
+	FaultDup                          // a message is delivered twice
+	FaultDelay                        // a message is delayed beyond the model's bound
+	FaultPartition                    // the links between two sets of nodes lose every message for a while
+	FaultCrash                        // a node stops for good (crash-stop)
+)
+
+var faultNames = [...]string{"loss", "dup", "delay", "partition", "crash"}
+
+// FaultNames lists the fault kinds by name, in order.
+func FaultNames() []string { return faultNames[:] }
+
+func (f Faults) String() string {
+	if f == 0 {
+		return "none"
+	}
+	var b []byte
+	for k, name := range faultNames {
+		if f&(1<<k) != 0 {
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, name...)
+		}
+	}
+	return string(b)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/scenario"
@@ -72,6 +73,7 @@ type runFlags struct {
 	view       bool
 	runtime    string
 	replay     string
+	faults     string
 	json       bool
 	trials     int
 	maxEvents  int64
@@ -97,6 +99,7 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
+	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed (sim and reference runtimes): "+faults.Usage)
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
@@ -140,7 +143,7 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
-		Runtime: f.runtime, MemLimit: f.memLimit,
+		Runtime: f.runtime, MemLimit: f.memLimit, Faults: f.faults,
 	}
 	if !f.json && f.trials > 1 {
 		s.KeptBytes = int64(f.trials) * trialBytes

@@ -19,6 +19,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
@@ -66,6 +67,7 @@ type sweepFlags struct {
 	timing, topology                         string
 	announce, force, strict                  bool
 	runtime                                  string
+	faults                                   string
 	maxEvents, maxTime                       int64
 	scheduler, engine                        string
 	maxSteps                                 int64
@@ -94,6 +96,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run configurations that break an algorithm's model")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the message-passing nodes: "+strings.Join(scenario.Runtimes, ", ")+" (see 'elect help run')")
+	fs.StringVar(&f.faults, "faults", "", "inject faults in every message-passing run, drawn from its seed: "+faults.Usage)
 	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a message-passing run after this many events")
 	fs.Int64Var(&f.maxTime, "max-time", 0, "stop a message-passing run at this time (0: no limit)")
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "population pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
@@ -129,7 +132,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 func (f *sweepFlags) grid(fs *flag.FlagSet, pos []string) (*experiment.Grid, experiment.Shard, error) {
 	g := &experiment.Grid{
 		Catalog: f.cat,
-		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Strict: f.strict, Runtime: f.runtime,
+		Timing:  f.timing, Topology: f.topology, Announce: f.announce, Force: f.force, Strict: f.strict, Runtime: f.runtime, Faults: f.faults,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, MaxSteps: f.maxSteps, NoStates: f.noStates,
 		Trials: f.trials, Seed: f.seed, Params: map[string][]string{},
 		MemLimit: f.memLimit,

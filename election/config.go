@@ -19,9 +19,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/topology"
 )
 
@@ -62,6 +64,10 @@ type Config struct {
 	// and replays of their records set it, so that bounds stated in time
 	// units under unit delays are not applied to it.
 	CausalTime bool
+	// Faults, when set, is the run's fault specification (--faults): the
+	// messages lost, duplicated or delayed and the nodes that crash, drawn
+	// from Seed (FaultSchedule). nil: reliable links and no crash.
+	Faults *faults.Spec
 	// Progress, when set, is called every ProgressEvents events with how
 	// far the run is (for a progress bar); returning false stops the run
 	// with outcome stopped. It does not change the run otherwise.
@@ -159,12 +165,33 @@ func (cfg *Config) CheckConfig(unit int64) error {
 	if cfg.Delivery > NewestFirst {
 		return fmt.Errorf("election: unknown delivery model %d", cfg.Delivery)
 	}
+	if cfg.Faults != nil {
+		if err := cfg.Faults.Check(cfg.Graph.N); err != nil {
+			return err
+		}
+		if cfg.Delivery == NewestFirst && cfg.Faults.Timed() {
+			return fmt.Errorf("faults: %s speaks of time, which messages do not have under newest-first delivery; use crash:node=I@step=S, loss, dup, or another delivery model", cfg.Faults)
+		}
+	}
 	for _, w := range cfg.Wake {
 		if w.Node < 0 || w.Node >= cfg.Graph.N || w.At < 0 || w.At > maxInt64/unit {
 			return fmt.Errorf("election: wake-up of node %d at %d is out of range", w.Node, w.At)
 		}
 	}
 	return nil
+}
+
+// FaultSchedule draws the run's fault schedule from Config.Faults and the
+// run's seed (streams "faults-crash", "faults-loss", ... of Stream); nil
+// when the run has no faults. Every engine makes its own, so that each has
+// the same schedule.
+func (cfg *Config) FaultSchedule() (*faults.Schedule, error) {
+	if cfg.Faults == nil {
+		return nil, nil
+	}
+	return cfg.Faults.Schedule(cfg.Graph.N, func(purpose string, index uint64) *rand.Rand {
+		return Stream(cfg.Seed, purpose, index)
+	})
 }
 
 // Unit is the number of ticks in one round or time unit under d: one, or
@@ -191,6 +218,17 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 	}
 	regular := g.Kind != topology.General
 	weights := cfg.PortWeights()
+	var portIDs func(i int) []elect.ID
+	if cfg.Algorithm.Model.KnowsIDs {
+		portIDs = func(i int) []elect.ID {
+			out := make([]elect.ID, g.Degree(i))
+			for p := range out {
+				j, _ := g.Neighbor(int32(i), elect.Port(p))
+				out[p] = cfg.IDs[j]
+			}
+			return out
+		}
+	}
 	return func(i int) elect.NodeInfo {
 		info := base
 		info.ID = cfg.IDs[i]
@@ -199,6 +237,9 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 		}
 		if weights != nil {
 			info.Weights = weights(i)
+		}
+		if portIDs != nil {
+			info.PortIDs = portIDs(i)
 		}
 		return info
 	}

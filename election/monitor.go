@@ -359,6 +359,7 @@ func (cfg *Config) BoundContext() elect.BoundContext {
 		Announce: cfg.Announce, Sync: cfg.Delivery == Sync, AllAtZero: allAtZero,
 		CausalTime: cfg.Delivery == NewestFirst || cfg.CausalTime,
 		MinID:      minID(cfg.IDs), MaxID: maxID(cfg.IDs), MinInitiatorID: minInit, Params: cfg.Params,
+		Faults: cfg.Faults.Kinds(),
 	}
 }
 

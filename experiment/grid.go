@@ -47,6 +47,9 @@ type Grid struct {
 	Topology   string
 	Announce   bool
 	Force      bool
+	// Faults is the fault specification of every message-passing cell
+	// (scenario.Spec.Faults; "" is none).
+	Faults string
 	// Runtime runs the message-passing cells (scenario.Spec.Runtime; ""
 	// is the simulator).
 	Runtime   string
@@ -347,7 +350,7 @@ func (g *Grid) Points() ([]*Point, error) {
 							s := scenario.Spec{Catalog: g.Catalog,
 								Algorithm: name, N: n, IDs: id, Topology: g.Topology,
 								Timing: g.Timing, Delivery: d, Initiators: in,
-								Announce: g.Announce, Seed: g.Seed, Force: g.Force, Runtime: g.Runtime,
+								Announce: g.Announce, Seed: g.Seed, Force: g.Force, Runtime: g.Runtime, Faults: g.Faults,
 								MaxEvents: g.MaxEvents, MaxTime: g.MaxTime, Params: c,
 								MemLimit: g.MemLimit, KeptBytes: g.KeptBytes,
 							}

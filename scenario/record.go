@@ -32,6 +32,9 @@ type Record struct {
 	// "reference", "goroutines", or "replay" (a recorded execution replayed
 	// on the reference engine).
 	Runtime string `json:"runtime,omitempty"`
+	// Faults is the fault specification of the run (canonical form), when
+	// it has one.
+	Faults string `json:"faults_spec,omitempty"`
 	// WallSeconds is the run's wall-clock time on runtimes with real timing.
 	WallSeconds float64 `json:"wall_seconds,omitempty"`
 	*election.Result
@@ -140,6 +143,9 @@ func NewRecord(s Spec, cfg *election.Config, res *election.Result) *Record {
 		Topology: cfg.Graph.Name, Timing: timing, Delivery: cfg.Delivery.String(),
 		Initiators: cfg.BoundContext().Initiators, Announce: cfg.Announce, Params: params,
 		Forced: s.Force && cfg.CheckModel() != nil, Result: res,
+	}
+	if cfg.Faults != nil {
+		rec.Faults = cfg.Faults.String()
 	}
 	if rec.Forced && cfg.MaxEvents != s.MaxEvents {
 		rec.ForcedEventLimit = cfg.MaxEvents

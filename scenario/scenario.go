@@ -16,6 +16,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/topology"
 )
@@ -60,6 +61,10 @@ type Spec struct {
 	// MemLimit is the memory in bytes a run may be estimated to take
 	// before it is refused (0: DefaultMemLimit()).
 	MemLimit int64
+	// Faults is the fault specification (faults.Parse form; "" is none):
+	// messages lost, duplicated or delayed, partitions and crashes, drawn
+	// from the seed. The simulator and the reference engine apply it.
+	Faults string
 	// KeptBytes is memory the caller keeps besides the run itself (the
 	// summaries of many trials, say), added to the run's estimate.
 	KeptBytes int64
@@ -109,6 +114,18 @@ func Build(s Spec) (*election.Config, error) {
 	}
 	if s.Replay != nil && delivery == election.NewestFirst {
 		return nil, errorf("a replay follows its record's order: use --delivery fifo, sync, or random for a record of non-FIFO links")
+	}
+	var faultSpec *faults.Spec
+	if s.Faults != "" {
+		if faultSpec, err = faults.Parse(s.Faults); err != nil {
+			return nil, errorf("%v", err)
+		}
+		if s.Runtime != "" && s.Runtime != "sim" && s.Runtime != "reference" {
+			return nil, errorf("--faults runs on the simulator and the reference engine (--runtime sim or reference), not on %s", s.Runtime)
+		}
+		if s.Replay != nil {
+			return nil, errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
+		}
 	}
 	params, err := resolveParams(alg, s.Params)
 	if err != nil {
@@ -194,6 +211,12 @@ func Build(s Spec) (*election.Config, error) {
 		Announce: announce, Params: params, Seed: s.Seed,
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == election.Sync,
+		Faults:         faultSpec,
+	}
+	if faultSpec != nil {
+		if err := cfg.CheckConfig(delivery.Unit()); err != nil {
+			return nil, errorf("%v", err)
+		}
 	}
 	if alg.CheckRun != nil {
 		if err := alg.CheckRun(cfg.BoundContext()); err != nil {
