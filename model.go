@@ -127,10 +127,11 @@ type NodeInfo struct {
 	// distinct edges distinct Weights. Nil for other algorithms. The slice
 	// may be shared with other nodes: read it, never write it.
 	Weights []Weight
-	// PortIDs gives, when Model.KnowsIDs, the ID of the node at the other
-	// end of each port (len Degree); nil for other algorithms. The slice
-	// may be shared: read it, never write it.
-	PortIDs []ID
+	// PortID gives, when Model.KnowsIDs, the ID of the node at the other
+	// end of port p (0 <= p < Degree); nil for other algorithms. It is a
+	// function, not a slice, so that n nodes that know n-1 IDs each do not
+	// take n^2 memory.
+	PortID func(p Port) ID
 }
 
 // Weight is an edge weight as an exact, order-preserving key: algorithms
@@ -185,7 +186,7 @@ type Model struct {
 	// ones, as minimum-spanning-tree algorithms do.
 	Weighted bool
 	// KnowsIDs: each node is told, by port, the ID of the node at the
-	// other end (NodeInfo.PortIDs), as the Bully algorithm assumes ("every
+	// other end (NodeInfo.PortID), as the Bully algorithm assumes ("every
 	// process knows the identifiers of all the others").
 	KnowsIDs bool
 	// Tolerates is the set of faults the algorithm is built to survive

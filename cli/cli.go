@@ -55,6 +55,10 @@ func usagef(format string, args ...any) error {
 // not what was promised; the output already says which. Exit status 1.
 var errFailed = errors.New("a run did not elect as promised or a check failed")
 
+// errExpectedFailure reports that every run that failed did so under a
+// fault its algorithm does not declare it tolerates (exit status 4).
+var errExpectedFailure = errors.New("a run failed under a fault its algorithm does not tolerate")
+
 // errFault reports that a node of a cluster could not finish: a peer was
 // lost or unreachable (exit status 3; the node has said why).
 var errFault = errors.New("a node lost a peer")
@@ -101,6 +105,8 @@ func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int
 		return 1
 	case errors.Is(err, errFault):
 		return 3
+	case errors.Is(err, errExpectedFailure):
+		return 4
 	case errors.Is(err, errInterrupted):
 		return 130
 	default:

@@ -49,8 +49,17 @@ algorithms. --trace records what happened, in the order it happened; --replay
 FILE replays such a record on the reference engine with the same flags, and
 gives the same counts and decisions.
 
+With --faults (a list of clauses joined with ';', as below), messages are lost,
+duplicated or delayed, links partitioned and nodes crashed on a schedule
+drawn from the seed; the report names the faults, the first one (the cause)
+and a verdict: survived, expected-failure (the algorithm does not declare
+that it tolerates the fault, and failed), or violation (it declares it does,
+and failed; the outcome is then violation).
+
 Exit status: 0 when every run elected as promised and every check held;
-1 when not (the output says what failed); 2 for bad input.
+1 when not (the output says what failed); 2 for bad input; 4 when every run
+that failed failed under a fault its algorithm does not tolerate (an
+expected failure).
 
 flags:
 `
@@ -238,7 +247,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if !f.json && f.trials > 1 {
 		trials = &trialSummary{}
 	}
-	failed := false
+	failed, expected := false, false
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	// Ctrl-C between trials stops after the trial that is running, with the
@@ -274,7 +283,11 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		if rec.TraceTruncated {
 			fmt.Fprintf(stderr, "elect: the trace reached --trace-limit (%d bytes); it stops there, with a \"truncated\" line\n", f.traceLimit)
 		}
-		if !rec.Succeeded() {
+		switch {
+		case rec.Succeeded():
+		case rec.ExpectedFailure():
+			expected = true
+		default:
 			failed = true
 		}
 		if f.json {
@@ -305,6 +318,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	if failed {
 		return errFailed
+	}
+	if expected {
+		return errExpectedFailure
 	}
 	return nil
 }
@@ -348,6 +364,17 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 	}
 	if r.Violation != "" {
 		fmt.Fprintf(w, "violation %s\n", r.Violation)
+	}
+	if f := r.Result.Faults; f != nil {
+		fmt.Fprintf(w, "faults    %s: injected %s (lost %d, duplicated %d, delayed %d, crashed %d%s); %s tolerates %s\n",
+			r.Faults, f.Injected, f.Lost, f.Duplicated, f.Delayed, len(f.Crashed), crashedList(f.Crashed), r.Algorithm, f.Tolerated)
+		if f.Cause != "" {
+			fmt.Fprintf(w, "cause     %s\n", f.Cause)
+		}
+		if f.Undecided > 0 && f.Verdict != election.VerdictSurvived && f.Verdict != election.VerdictNone {
+			fmt.Fprintf(w, "waiting   %d nodes that did not crash never decided\n", f.Undecided)
+		}
+		fmt.Fprintf(w, "verdict   %s\n", f.Verdict)
 	}
 	if r.Outcome == election.Stopped {
 		fmt.Fprintln(w, "stopped   at --time-limit: the figures are those the run had reached; its checks are of a run cut short")
@@ -429,6 +456,29 @@ func seconds(s float64) string {
 		return format.Number(s*1e3, 3) + " ms"
 	}
 	return format.Number(s, 3) + " s"
+}
+
+// crashedList names the crashed nodes, up to 8 of them.
+func crashedList(nodes []int32) string {
+	if len(nodes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(": node")
+	if len(nodes) > 1 {
+		b.WriteString("s")
+	}
+	for k, i := range nodes {
+		if k == 8 {
+			b.WriteString(", ...")
+			break
+		}
+		if k > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %d", i)
+	}
+	return b.String()
 }
 
 // runProgressBar is the progress bar of one simulated run of s, built as

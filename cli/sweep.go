@@ -55,7 +55,9 @@ examples:
 
 A progress bar with the time left is shown on standard error when it is a
 terminal. Ctrl-C stops the sweep; the lines already written stay.
-Exit status: 0 when every run elected as promised, 1 when not, 2 for bad input.
+Exit status: 0 when every run elected as promised, 1 when not, 2 for bad
+input, 4 when every run that failed did so under a --faults fault its
+algorithm does not tolerate (an expected failure).
 
 flags:
 `
@@ -328,7 +330,7 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	defer stop()
 	bar := newProgressBar(stderr, "sweep", progressScale, "")
 	rows := resumed
-	failed := 0
+	failed, expected := 0, 0
 	opt := experiment.Options{Workers: f.workers}
 	if bar != nil {
 		opt.Progress = func(done, total int, wDone, wTotal float64) {
@@ -336,7 +338,11 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	n, runErr := experiment.Run(ctx, jobs, g.Seed, opt, func(r *experiment.Result) error {
-		if !r.Succeeded() {
+		switch {
+		case r.Succeeded():
+		case r.MP != nil && r.MP.ExpectedFailure():
+			expected++
+		default:
 			failed++
 		}
 		if jsonOut != nil {
@@ -394,6 +400,10 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if failed > 0 {
 		fmt.Fprintf(stderr, "elect: %d of %d runs did not elect as promised or failed a check (see their lines)\n", failed, n)
 		return errFailed
+	}
+	if expected > 0 {
+		fmt.Fprintf(stderr, "elect: %d of %d runs failed under a fault their algorithm does not tolerate (verdict expected-failure)\n", expected, n)
+		return errExpectedFailure
 	}
 	return nil
 }

@@ -136,6 +136,9 @@ type Result struct {
 	// SymmetricRound is the round after which a symmetric run was stopped.
 	SymmetricRound int64   `json:"symmetric_round,omitempty"`
 	Checks         []Check `json:"checks"`
+	// Faults reports, for a run with Config.Faults, what was injected and
+	// the verdict (FaultReport).
+	Faults *FaultReport `json:"faults,omitempty"`
 	// TraceTruncated says that the trace reached Config.TraceLimit.
 	TraceTruncated bool `json:"trace_truncated,omitempty"`
 	// Transport is what a runtime with real timing (goroutines, TCP)
@@ -218,17 +221,7 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 	}
 	regular := g.Kind != topology.General
 	weights := cfg.PortWeights()
-	var portIDs func(i int) []elect.ID
-	if cfg.Algorithm.Model.KnowsIDs {
-		portIDs = func(i int) []elect.ID {
-			out := make([]elect.ID, g.Degree(i))
-			for p := range out {
-				j, _ := g.Neighbor(int32(i), elect.Port(p))
-				out[p] = cfg.IDs[j]
-			}
-			return out
-		}
-	}
+	knowsIDs := cfg.Algorithm.Model.KnowsIDs
 	return func(i int) elect.NodeInfo {
 		info := base
 		info.ID = cfg.IDs[i]
@@ -238,8 +231,11 @@ func (cfg *Config) NodeInfos() func(i int) elect.NodeInfo {
 		if weights != nil {
 			info.Weights = weights(i)
 		}
-		if portIDs != nil {
-			info.PortIDs = portIDs(i)
+		if knowsIDs {
+			info.PortID = func(p elect.Port) elect.ID {
+				j, _ := g.Neighbor(int32(i), p)
+				return cfg.IDs[j]
+			}
 		}
 		return info
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/electkit/elect"
 )
@@ -36,6 +37,8 @@ type Monitor struct {
 	symBroken, symmetric bool
 	symRound             int64
 	symBuf               []byte
+	// faults records what Config.Faults did (faults.go).
+	faults faultState
 }
 
 // NewMonitor returns the monitor of a run of cfg, which reports events to
@@ -66,6 +69,8 @@ func (m *Monitor) Clone(trace *Tracer) *Monitor {
 	c.knows = append([]elect.ID(nil), m.knows...)
 	c.trace = trace
 	c.symBuf = nil
+	c.faults.down = slices.Clone(m.faults.down)
+	c.faults.crashed = slices.Clone(m.faults.crashed)
 	return &c
 }
 
@@ -95,6 +100,7 @@ func (m *Monitor) Decide(i int32, d elect.Decision, now int64) {
 		if m.leader < 0 {
 			m.leader = i
 		}
+		m.noteElection()
 		if m.alg.Model.Elects != elect.ElectsAnyKnowsMax {
 			m.knows[i] = m.ids[i] // such a leader records the maximum itself
 		}
@@ -181,7 +187,7 @@ func (m *Monitor) Finish(end End) *Result {
 	r.AllKnowLeader = m.leader >= 0
 	uninformed := 0
 	for i := range m.knows {
-		if m.knows[i] != promisedKnown {
+		if m.knows[i] != promisedKnown && m.up(i) { // a crashed node need not know
 			uninformed++
 		}
 	}
@@ -251,6 +257,9 @@ func (m *Monitor) Finish(end End) *Result {
 	default:
 		r.Outcome = OutcomeElected
 	}
+	if m.cfg.Faults != nil {
+		m.faultReport(r)
+	}
 	r.TraceTruncated = m.trace.Truncated()
 	return r
 }
@@ -258,6 +267,16 @@ func (m *Monitor) Finish(end End) *Result {
 // promisedLeaderID returns the ID the algorithm promises to elect, if it
 // promises one.
 func (m *Monitor) promisedLeaderID() (elect.ID, bool) {
+	if m.faults.down != nil && m.faults.crashBeforeElection {
+		// Nodes crashed before the election: the promise is over the nodes
+		// that were up when the leader was elected.
+		switch m.alg.Model.Elects {
+		case elect.ElectsMax:
+			return m.faults.aliveMax, true
+		case elect.ElectsMin:
+			return m.faults.aliveMin, true
+		}
+	}
 	switch m.alg.Model.Elects {
 	case elect.ElectsMax:
 		return maxID(m.ids), true

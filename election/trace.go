@@ -128,6 +128,9 @@ func Header(cfg *Config, runtime string) trace.Header {
 	for _, w := range cfg.Wake {
 		h.Wake = append(h.Wake, trace.Wake{Node: w.Node, At: w.At})
 	}
+	if cfg.Faults != nil {
+		h.Faults = cfg.Faults.String()
+	}
 	for _, m := range alg.Messages {
 		h.Messages = append(h.Messages, trace.MessageType{Name: m.Name, Fields: m.Fields})
 	}
@@ -271,6 +274,35 @@ func (t *Tracer) Deliver(to int32, port elect.Port, m elect.Message, dropped boo
 	t.int("to", int64(to))
 	t.str("port", t.cfg.Graph.PortName(port))
 	t.message(m)
+	t.end()
+}
+
+// Fault writes what a fault did to a message node from sent on its port p
+// to node to, right after its "send" line: ev is "lose" (with "cause",
+// "loss" or "partition"), "dup" (it will be delivered twice) or "delay"
+// (with "by", the time units it is late by).
+func (t *Tracer) Fault(ev string, from int32, p elect.Port, to int32, m elect.Message, cause string, by int64) {
+	if int(m.Type) >= len(t.cfg.Algorithm.Messages) {
+		return
+	}
+	t.start(ev)
+	t.int("from", int64(from))
+	t.str("port", t.cfg.Graph.PortName(p))
+	t.int("to", int64(to))
+	t.message(m)
+	if cause != "" {
+		t.str("cause", cause)
+	}
+	if by > 0 {
+		t.int("by", by)
+	}
+	t.end()
+}
+
+// Crash writes that node i crashed (a "crash" line).
+func (t *Tracer) Crash(i int32) {
+	t.start("crash")
+	t.int("node", int64(i))
 	t.end()
 }
 

@@ -299,6 +299,12 @@ func (p *yoyoNode) maybeVote(env elect.Env) {
 		env.Decide(elect.Elected)
 		return
 	}
+	if p.linksOf(linkIn)+p.linksOf(linkOut) == 0 {
+		// Links left whose direction never came (set-up messages lost or
+		// duplicated by a fault): another iteration would recurse for
+		// ever. No run on reliable links gets here.
+		panic("yo-yo: links left, none oriented")
+	}
 	p.startIteration(env)
 }
 

@@ -30,6 +30,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/topology"
 )
 
@@ -88,6 +89,14 @@ type Engine struct {
 	rec   *elect.Recorder
 	cur   int32
 
+	// Faults (Config.Faults): the schedule, the timed crashes not yet
+	// applied, and each node's steps and the step it crashes after (0:
+	// none).
+	sched     *faults.Schedule
+	crashes   []faults.Crash
+	crashStep []int64
+	steps     []int64
+
 	// Replays (Replay): messages in flight by receiving port, and the
 	// timers each node has pending.
 	replay       map[int64][]event
@@ -133,6 +142,22 @@ func New(cfg election.Config) (*Engine, error) {
 	}
 	if cfg.MaxTime > 0 && cfg.MaxTime < math.MaxInt64/unit {
 		e.maxTicks = cfg.MaxTime * unit
+	}
+	var err error
+	if e.sched, err = cfg.FaultSchedule(); err != nil {
+		return nil, err
+	}
+	if e.sched != nil {
+		e.steps = make([]int64, n)
+		e.crashStep = make([]int64, n)
+		for _, c := range e.sched.Crashes() {
+			switch {
+			case c.Step == 0:
+				e.crashes = append(e.crashes, c)
+			case e.crashStep[c.Node] == 0 || c.Step < e.crashStep[c.Node]:
+				e.crashStep[c.Node] = c.Step
+			}
+		}
 	}
 	e.setTrace(cfg.Trace)
 	e.mon = election.NewMonitor(e.cfg, e.trace, nil, nil)
@@ -218,6 +243,14 @@ func (e *Engine) Step() bool {
 				e.stopped = true
 				return false
 			}
+			if len(e.crashes) > 0 && e.crashes[0].At*e.unit <= ev.at {
+				// Crashes happen at the start of their instant.
+				e.now = ev.at
+				for len(e.crashes) > 0 && e.crashes[0].At*e.unit <= ev.at {
+					e.crash(e.crashes[0].Node)
+					e.crashes = e.crashes[1:]
+				}
+			}
 		}
 		if e.events >= e.maxEvents {
 			e.stepLimit, e.stopped = true, true
@@ -296,7 +329,8 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	e.cur = i
 	e.rec.ClearEffects()
 	e.rec.SetRound(e.now / e.unit)
-	if !e.callRecovered(i, handler) {
+	panicked := !e.callRecovered(i, handler)
+	if panicked {
 		// The node panicked: what it did before the panic is carried
 		// out, as the fast engine does, and the run stops there.
 		e.stopped = true
@@ -322,9 +356,27 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 		}
 	}
 	e.rec.ClearEffects()
+	if panicked {
+		return // the step did not end: no state after it (the fast engine writes none)
+	}
 	if e.trace != nil {
 		e.trace.State(i, e.nodes[i])
 	}
+	if e.sched != nil {
+		e.steps[i]++
+		if e.steps[i] == e.crashStep[i] {
+			e.crash(i)
+		}
+	}
+}
+
+// crash stops node i for good (a fault), unless it has halted already.
+func (e *Engine) crash(i int32) {
+	if e.halted[i] {
+		return
+	}
+	e.halted[i] = true
+	e.mon.Crash(i, e.now)
 }
 
 // callRecovered runs handler and reports false, after recording the
@@ -366,12 +418,38 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		e.trace.Send(i, p, to, m)
 	}
 	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
+	if e.sched != nil {
+		fate := e.sched.Next(i, to, e.now, e.unit)
+		no := e.sched.Sent()
+		if fate.Lost != 0 {
+			e.mon.Lost(no, i, p, to, m, fate.Lost, e.now)
+			return
+		}
+		if fate.Delay > 0 {
+			e.mon.Delayed(no, i, p, to, m, fate.Delay, e.now)
+		}
+		if fate.Dup {
+			e.mon.Duplicated(no, i, p, to, m, e.now)
+		}
+		e.enqueue(i, p, ev, fate.Delay)
+		if fate.Dup {
+			e.enqueue(i, p, ev, 0)
+		}
+		return
+	}
 	if e.replay != nil {
 		ev.depth = e.depth[i] + 1
 		key := e.g.PortIndex(to, q)
 		e.replay[key] = append(e.replay[key], ev)
 		return
 	}
+	e.enqueue(i, p, ev, 0)
+}
+
+// enqueue schedules the delivery ev of a message node i sent on port p,
+// late by extra time units (a delay fault): a late message keeps no FIFO
+// order, it is overtaken by those sent after it.
+func (e *Engine) enqueue(i int32, p elect.Port, ev event, extra int64) {
 	switch e.cfg.Delivery {
 	case election.Sync, election.FIFO:
 		ev.at = e.now + 1
@@ -385,6 +463,7 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 	case election.NewestFirst:
 		ev.depth = e.depth[i] + 1
 	}
+	ev.at += extra * e.unit
 	e.push(ev)
 }
 

@@ -153,6 +153,12 @@ func NewRecord(s Spec, cfg *election.Config, res *election.Result) *Record {
 	return rec
 }
 
+// ExpectedFailure reports whether the run failed under a fault its
+// algorithm does not declare it tolerates (verdict expected-failure).
+func (r *Record) ExpectedFailure() bool {
+	return r.Result != nil && r.Result.Faults != nil && r.Result.Faults.Verdict == election.VerdictExpected
+}
+
 // Succeeded reports whether the run elected as promised and every check held.
 func (r *Record) Succeeded() bool {
 	if r.Result == nil || r.Outcome != election.OutcomeElected {

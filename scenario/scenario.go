@@ -235,6 +235,15 @@ func Build(s Spec) (*election.Config, error) {
 			cfg.MaxEvents = ForcedEventLimit(alg, cfg.BoundContext())
 		}
 	}
+	if faultSpec != nil && (s.MaxEvents == 0 || s.MaxEvents == election.DefaultMaxEvents) {
+		// Under faults an algorithm may wait or loop for ever (Bully's
+		// waiting node asks a coordinator whose announcement was lost,
+		// again and again): the forced runs' limit.
+		// The bounds of a run without faults set the limit.
+		c := cfg.BoundContext()
+		c.Faults = 0
+		cfg.MaxEvents = ForcedEventLimit(alg, c)
+	}
 	return cfg, nil
 }
 

@@ -63,6 +63,12 @@ type engine struct {
 	// number are cancelled (nil until a node cancels).
 	cancelSeq []uint64
 	trace     *election.Tracer
+	// plain: no trace and no faults, so that instant may call an awake
+	// receiver inline.
+	plain bool
+	// flt is the run's faults (faults.go); nil without Config.Faults, and
+	// then none of the paths that read it is taken.
+	flt *faultRun
 }
 
 func newEngine(cfg *election.Config) (*engine, error) {
@@ -98,10 +104,18 @@ func newEngine(cfg *election.Config) (*engine, error) {
 		}
 	}
 	e.mon = election.NewMonitor(cfg, e.trace, grow(buf.decisions, n), grow(buf.knows, n))
+	if cfg.Faults != nil {
+		if err := e.newFaults(); err != nil {
+			runBuffers.Put(buf)
+			return nil, err
+		}
+	}
+	e.plain = e.trace == nil && e.flt == nil
 	if g.Kind == topology.Ring {
 		e.ringN = int32(n)
-		// A traced run's sends all take sendSlow, which writes them.
-		e.fastRing = (cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO || cfg.Delivery == election.Random) && e.trace == nil
+		// A traced run's sends all take sendSlow, which writes them, as
+		// does a run with faults.
+		e.fastRing = (cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO || cfg.Delivery == election.Random) && e.plain
 	}
 	switch cfg.Delivery {
 	case election.Sync, election.FIFO:
@@ -200,6 +214,9 @@ func (e *engine) pushTimed(at int64, kind uint64, node int32, tag int64) {
 
 // loop processes events in order until none is left or a limit is reached.
 func (e *engine) loop() {
+	if e.flt != nil && e.wakeNext < e.n {
+		e.crashUntil(0)
+	}
 	for e.wakeNext < e.n {
 		if !e.countEvent() {
 			return
@@ -233,7 +250,16 @@ func (e *engine) unitLoop() {
 		case len(e.timers) > 0:
 			next = e.timers[0].at
 		default:
-			return
+			if e.flt == nil || len(e.flt.late) == 0 {
+				return
+			}
+			next = e.flt.late[0].at
+		}
+		if e.flt != nil && len(e.flt.late) > 0 && e.flt.late[0].at <= next {
+			if !e.lateInstant(e.flt.late[0].at, nil) {
+				return
+			}
+			continue
 		}
 		// Only the first instant can be now itself (explicit wake-ups at 0),
 		// and then nothing is in flight.
@@ -269,7 +295,25 @@ func (e *engine) wheelLoop() {
 		case len(e.timers) > 0:
 			next = e.timers[0].at
 		default:
-			return
+			if e.flt == nil || len(e.flt.late) == 0 {
+				return
+			}
+			next = e.flt.late[0].at
+		}
+		if e.flt != nil && len(e.flt.late) > 0 && e.flt.late[0].at <= next {
+			next = e.flt.late[0].at
+			var items []delivery
+			if bk != nil && at == next {
+				items = bk.items
+			}
+			ok := e.lateInstant(next, items)
+			if items != nil {
+				e.wheel.empty(bk, at)
+			}
+			if !ok {
+				return
+			}
+			continue
 		}
 		var due []delivery
 		if bk != nil && at == next {
@@ -300,6 +344,9 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		return false
 	}
 	e.now = next
+	if e.flt != nil {
+		e.crashUntil(next)
+	}
 	for len(e.timers) > 0 && e.timers[0].at == next && e.timers[0].ord>>56 == kindWake {
 		if !e.countEvent() {
 			return false
@@ -319,7 +366,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			}
 			// The common case inline: an awake receiver, no trace.
 			d := &due[k]
-			if ns.st(d.to).awake() && e.trace == nil {
+			if ns.st(d.to).awake() && e.plain {
 				e.current = d.to
 				e.lastAt = e.now
 				ns.node(d.to).Receive(e, d.port, d.msg)
@@ -447,6 +494,9 @@ func (e *engine) fire(t timed) {
 		if e.trace != nil {
 			e.trace.State(i, e.nodes.node(i))
 		}
+		if e.flt != nil {
+			e.stepped(i)
+		}
 		return
 	}
 	e.lastAt = e.now
@@ -456,6 +506,9 @@ func (e *engine) fire(t timed) {
 	e.nodes.node(i).(elect.TimerNode).Timer(e, t.tag)
 	if e.trace != nil {
 		e.trace.State(i, e.nodes.node(i))
+	}
+	if e.flt != nil {
+		e.stepped(i)
 	}
 }
 
@@ -479,6 +532,9 @@ func (e *engine) deliver(d *delivery) {
 		if e.trace != nil {
 			e.trace.State(i, e.nodes.node(i))
 		}
+		if e.flt != nil {
+			e.stepped(i)
+		}
 		if *st&statusHalted != 0 {
 			return
 		}
@@ -489,6 +545,9 @@ func (e *engine) deliver(d *delivery) {
 	e.nodes.node(i).Receive(e, port, msg)
 	if e.trace != nil {
 		e.trace.State(i, e.nodes.node(i))
+	}
+	if e.flt != nil {
+		e.stepped(i)
 	}
 }
 

@@ -126,11 +126,21 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 	if e.trace != nil {
 		e.trace.Send(i, p, to, m)
 	}
+	if e.flt != nil {
+		e.sendFaulty(i, p, to, q, m)
+		return
+	}
+	e.enqueue(i, p, to, q, m)
+}
+
+// enqueue puts a message node i sent on port p into its list, bucket or
+// stack, and returns the tick it arrives at (unit and random delays).
+func (e *engine) enqueue(i int32, p elect.Port, to int32, q elect.Port, m elect.Message) int64 {
 	var at int64
 	switch e.delivery {
 	case election.Sync, election.FIFO:
 		e.soon = appendDelivery(e.soon, to, q, m)
-		return
+		return e.now + 1
 	case election.Random:
 		at = e.now + 1 + int64(e.delayRng.Uint64()&(randomDelayTicks-1))
 	case election.RandomFIFO:
@@ -146,9 +156,10 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 	case election.NewestFirst:
 		e.stack = append(e.stack, delivery{to: to, port: q, msg: m})
 		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
-		return
+		return 0
 	}
 	e.wheel.push(at, to, q, m)
+	return at
 }
 
 // SetTimer implements elect.Env.

@@ -106,6 +106,9 @@ func (s *nodeStore) build(cfg *election.Config, buf *buffers) {
 				if weights != nil {
 					one.Weights = weights(i)
 				}
+				if one.PortID != nil {
+					one.PortID = info(i).PortID
+				}
 				init(s.node(int32(i)), one)
 			}
 			nodeBytes = s.size

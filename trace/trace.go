@@ -62,6 +62,8 @@ type Header struct {
 	// Tree names the state field that marks a node's tree ports (the
 	// algorithm's elect.Algorithm.TreePorts), absent when it has none.
 	Tree *Tree `json:"tree,omitempty"`
+	// Faults is the run's fault specification (--faults), when it has one.
+	Faults string `json:"faults,omitempty"`
 
 	// A population protocol's run (Kind "population"; docs/trace.md,
 	// "Population runs") has no network: Protocol, Engine, Scheduler and
@@ -165,6 +167,10 @@ type Event struct {
 	Vars        json.RawMessage  `json:"vars"`
 	Limit       int64            `json:"limit"`
 	Reason      string           `json:"reason"`
+	// Faults: a "lose" line's cause ("loss" or "partition"), and a "delay"
+	// line's added delay in time units.
+	Cause string `json:"cause"`
+	By    int64  `json:"by"`
 	// Population runs: "counts" (Step, Counts, Leaders) and "result".
 	Step         int64   `json:"step"`
 	Counts       []int64 `json:"counts"`
@@ -184,6 +190,7 @@ var events = map[string]bool{
 	"wake": true, "send": true, "deliver": true, "drop": true, "decide": true, "learn": true,
 	"timer": true, "terminate": true, "halt": true, "violation": true, "state": true, "truncated": true,
 	"loop": true, "cut": true, "counts": true, "result": true,
+	"lose": true, "dup": true, "delay": true, "crash": true,
 }
 
 // The events of a population run.
@@ -431,7 +438,7 @@ func (rd *Reader) event(text []byte) (Event, error) {
 	n := int32(rd.header.N)
 	in := func(i int32) bool { return i >= 0 && i < n }
 	switch ev.Ev {
-	case "send", "deliver", "drop":
+	case "send", "deliver", "drop", "lose", "dup", "delay":
 		if !in(ev.From) || !in(ev.To) {
 			return fail("%s from node %d to node %d; nodes are 0..%d", ev.Ev, ev.From, ev.To, n-1)
 		}
@@ -445,6 +452,12 @@ func (rd *Reader) event(text []byte) (Event, error) {
 		if !in(ev.Node) {
 			return fail("%s of node %d; nodes are 0..%d", ev.Ev, ev.Node, n-1)
 		}
+	}
+	if ev.Ev == "lose" && ev.Cause != "loss" && ev.Cause != "partition" {
+		return fail("a lost message's cause is loss or partition, not %q", ev.Cause)
+	}
+	if ev.Ev == "delay" && ev.By < 1 {
+		return fail("a delay of %d time units; it is at least 1", ev.By)
 	}
 	if ev.Ev == "state" && len(ev.Vars) > 0 && ev.Vars[0] != '{' {
 		return fail("state vars are not an object")

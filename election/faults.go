@@ -1,0 +1,231 @@
+package election
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/electkit/elect"
+)
+
+// FaultReport is what a run with Config.Faults says about them: what was
+// injected, what it did, and the verdict that sets the run's outcome
+// against what the algorithm declares it tolerates (elect.Model.Tolerates).
+type FaultReport struct {
+	// Injected names the kinds of fault that happened in the run ("loss",
+	// "crash", ...; "none" when the schedule hit nothing).
+	Injected string `json:"injected"`
+	// Tolerated names the kinds the algorithm declares it tolerates.
+	Tolerated  string `json:"tolerated"`
+	Lost       int64  `json:"lost"`
+	Duplicated int64  `json:"duplicated"`
+	Delayed    int64  `json:"delayed"`
+	// Crashed lists the nodes that crashed, by index, in crash order.
+	Crashed []int32 `json:"crashed"`
+	// Undecided counts the nodes that had not crashed and never decided:
+	// waiting for ever.
+	Undecided int `json:"undecided"`
+	// Cause is the first fault of the run, which the failure (if any) is
+	// traced back to: the first message lost (its number in sending order,
+	// type, payload, link and time) or the first node crashed.
+	Cause string `json:"cause,omitempty"`
+	// Verdict is "none-injected" (the schedule hit nothing: an ordinary
+	// run), "survived" (faults happened and the election held),
+	// "expected-failure" (the election failed under a fault the algorithm
+	// does not tolerate: the outcome says how, and it is not held against
+	// the algorithm), "violation" (it failed under faults it declares it
+	// tolerates; the outcome is then violation) or "cut-short" (a limit
+	// stopped the run before it could be judged; under a fault the
+	// algorithm does not tolerate, running on for ever is an expected
+	// failure).
+	Verdict string `json:"verdict"`
+}
+
+// The verdicts of a run with faults.
+const (
+	VerdictNone     = "none-injected"
+	VerdictSurvived = "survived"
+	VerdictExpected = "expected-failure"
+	VerdictViolated = "violation"
+	VerdictCut      = "cut-short" // a limit stopped the run: not judged
+)
+
+// faultState is the monitor's record of the faults of a run.
+type faultState struct {
+	kinds               elect.Faults
+	lost, dup, delayed  int64
+	crashed             []int32
+	down                []bool // by node
+	cause               string
+	aliveMax, aliveMin  elect.ID // at the first election after a crash
+	crashBeforeElection bool
+}
+
+func (m *Monitor) describe(no int64, from, to int32, msg elect.Message, now int64) string {
+	mt := m.alg.Messages[msg.Type]
+	payload := ""
+	vals := [3]int64{int64(msg.ID), msg.A, msg.B}
+	for k, f := range mt.Fields {
+		if k > 0 {
+			payload += ","
+		}
+		payload += fmt.Sprintf("%s=%d", f, vals[k])
+	}
+	what := mt.Name
+	if payload != "" {
+		what += " " + payload
+	}
+	return fmt.Sprintf("message %d (%s) from node %d to node %d at time %s", no, what, from, to, m.formatTime(now))
+}
+
+// Lost records that message number no (in sending order), m, sent by node
+// from on its port p to node to at time now (ticks), was lost: by a loss
+// clause (cause FaultLoss) or a partition (FaultPartition).
+func (m *Monitor) Lost(no int64, from int32, p elect.Port, to int32, msg elect.Message, cause elect.Faults, now int64) {
+	m.faults.kinds |= cause
+	m.faults.lost++
+	if m.faults.cause == "" {
+		how := "lost"
+		if cause == elect.FaultPartition {
+			how = "lost to a partition"
+		}
+		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + ", " + how
+	}
+	if m.trace != nil {
+		m.trace.Fault("lose", from, p, to, msg, cause.String(), 0)
+	}
+}
+
+// Duplicated records that message number no was delivered twice.
+func (m *Monitor) Duplicated(no int64, from int32, p elect.Port, to int32, msg elect.Message, now int64) {
+	m.faults.kinds |= elect.FaultDup
+	m.faults.dup++
+	if m.faults.cause == "" {
+		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + ", duplicated"
+	}
+	if m.trace != nil {
+		m.trace.Fault("dup", from, p, to, msg, "", 0)
+	}
+}
+
+// Delayed records that message number no is late by d more time units.
+func (m *Monitor) Delayed(no int64, from int32, p elect.Port, to int32, msg elect.Message, d, now int64) {
+	m.faults.kinds |= elect.FaultDelay
+	m.faults.delayed++
+	if m.faults.cause == "" {
+		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + fmt.Sprintf(", delayed by %d", d)
+	}
+	if m.trace != nil {
+		m.trace.Fault("delay", from, p, to, msg, "", d)
+	}
+}
+
+// Crash records that node i crashed at time now (ticks).
+func (m *Monitor) Crash(i int32, now int64) {
+	f := &m.faults
+	if f.down == nil {
+		f.down = make([]bool, len(m.ids))
+	}
+	f.down[i] = true
+	f.kinds |= elect.FaultCrash
+	f.crashed = append(f.crashed, i)
+	if f.cause == "" {
+		f.cause = fmt.Sprintf("first fault: node %d (ID %d) crashed at time %s", i, m.ids[i], m.formatTime(now))
+	}
+	if m.elected == 0 {
+		f.crashBeforeElection = true
+	}
+	if m.trace != nil {
+		m.trace.Crash(i)
+	}
+}
+
+// noteElection remembers, at the first election after a crash, the
+// largest and smallest IDs of the nodes still up: what a crash-tolerant
+// algorithm promises to elect from.
+func (m *Monitor) noteElection() {
+	f := &m.faults
+	if f.down == nil || m.elected != 1 {
+		return
+	}
+	f.aliveMax, f.aliveMin = -1, elect.ID(1<<63-1)
+	for i, id := range m.ids {
+		if !f.down[i] {
+			f.aliveMax, f.aliveMin = max(f.aliveMax, id), min(f.aliveMin, id)
+		}
+	}
+}
+
+// initiatorUp reports whether a node that woke spontaneously, or is
+// scheduled to, has not crashed.
+func (m *Monitor) initiatorUp() bool {
+	if m.cfg.Wake == nil {
+		for i := range m.ids {
+			if m.up(i) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range m.cfg.Wake {
+		if m.up(w.Node) {
+			return true
+		}
+	}
+	return false
+}
+
+// up reports whether node i has not crashed.
+func (m *Monitor) up(i int) bool { return m.faults.down == nil || !m.faults.down[i] }
+
+// faultReport sets r's fault report and, when the algorithm fails under
+// faults it declares it tolerates, its outcome to violation.
+func (m *Monitor) faultReport(r *Result) {
+	f := &m.faults
+	tol := m.alg.RunModel(m.cfg.Params).Tolerates
+	rep := &FaultReport{
+		Injected: f.kinds.String(), Tolerated: tol.String(),
+		Lost: f.lost, Duplicated: f.dup, Delayed: f.delayed,
+		Crashed: slices.Clip(append([]int32{}, f.crashed...)), Cause: f.cause,
+	}
+	for i, d := range m.decisions {
+		if d == elect.Undecided && m.up(i) {
+			rep.Undecided++
+		}
+	}
+	failed := r.Outcome != OutcomeElected
+	for _, c := range r.Checks {
+		failed = failed || !c.Holds
+	}
+	switch {
+	case f.kinds == 0:
+		rep.Verdict = VerdictNone
+	case (r.Outcome == StepLimit || r.Outcome == Stopped) && f.kinds&^tol == 0:
+		rep.Verdict = VerdictCut
+	case !failed:
+		rep.Verdict = VerdictSurvived
+	case f.kinds&^tol != 0:
+		rep.Verdict = VerdictExpected
+	case f.down != nil && m.elected == 0 && !m.initiatorUp():
+		// Every initiator crashed (some before they woke): no node that
+		// is up had a reason to start an election, which no algorithm can
+		// help.
+		rep.Verdict = VerdictExpected
+		rep.Cause += "; every initiator crashed, so no node that is up started an election"
+	default:
+		rep.Verdict = VerdictViolated
+		if r.Outcome != OutcomeViolation {
+			what := string(r.Outcome)
+			if r.Outcome == OutcomeElected {
+				for _, c := range r.Checks {
+					if !c.Holds {
+						what = "check " + c.Name + " failed"
+						break
+					}
+				}
+			}
+			r.Violation = fmt.Sprintf("fault-tolerance: %s under %s, which %s declares it tolerates (%s)", what, f.kinds, m.alg.Name, f.cause)
+			r.Outcome = OutcomeViolation
+		}
+	}
+	r.Faults = rep
+}
