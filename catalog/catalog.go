@@ -39,6 +39,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.Humblet,
 	complete.KMZ,
 	complete.LMW,
+	complete.Bully,
 	general.Echo,
 	general.FloodMax,
 	general.GHS,

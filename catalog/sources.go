@@ -210,6 +210,22 @@ var References = []Reference{
 		Sections: "the algorithm and its message analysis (the recurrence on active nodes per phase)",
 	},
 	{
+		Key:      "Garcia-Molina",
+		Authors:  "Hector Garcia-Molina",
+		Title:    "Elections in a distributed computing system",
+		Venue:    "IEEE Transactions on Computers C-31(1), pp. 48-59 (volume and pages as recalled, not confirmed)",
+		Year:     1982,
+		Sections: "the Bully algorithm for the synchronous model with crash failures (ELECTION, answer, COORDINATOR; timeouts)",
+	},
+	{
+		Key:      "Coulouris et al.",
+		Authors:  "George Coulouris, Jean Dollimore, Tim Kindberg and Gordon Blair",
+		Title:    "Distributed Systems: Concepts and Design",
+		Venue:    "Addison-Wesley, 5th edition (edition and section number as recalled, not confirmed)",
+		Year:     2012,
+		Sections: "15.3.2 (the bully algorithm: worst case O(n^2) messages, best case n-2)",
+	},
+	{
 		Key:      "Angluin et al.",
 		Authors:  "Dana Angluin, James Aspnes, Zoë Diamadi, Michael J. Fischer and René Peralta",
 		Title:    "Computation in networks of passively mobile finite-state sensors",
