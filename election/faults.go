@@ -21,8 +21,9 @@ type FaultReport struct {
 	Delayed    int64  `json:"delayed"`
 	// Crashed lists the nodes that crashed, by index, in crash order.
 	Crashed []int32 `json:"crashed"`
-	// Undecided counts the nodes that had not crashed and never decided:
-	// waiting for ever.
+	// Undecided counts, for an algorithm that announces its leader (and so
+	// decides every node), the nodes that had not crashed and never
+	// decided: waiting for ever.
 	Undecided int `json:"undecided"`
 	// Cause is the first fault of the run, which the failure (if any) is
 	// traced back to: the first message lost (its number in sending order,
@@ -187,9 +188,13 @@ func (m *Monitor) faultReport(r *Result) {
 		Lost: f.lost, Duplicated: f.dup, Delayed: f.delayed,
 		Crashed: slices.Clip(append([]int32{}, f.crashed...)), Cause: f.cause,
 	}
-	for i, d := range m.decisions {
-		if d == elect.Undecided && m.up(i) {
-			rep.Undecided++
+	model := m.alg.RunModel(m.cfg.Params)
+	if model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && m.cfg.Announce {
+		// Only an announcing algorithm decides every node.
+		for i, d := range m.decisions {
+			if d == elect.Undecided && m.up(i) {
+				rep.Undecided++
+			}
 		}
 	}
 	failed := r.Outcome != OutcomeElected
