@@ -40,6 +40,7 @@ var shipped = &Catalog{algs: []*elect.Algorithm{
 	complete.KMZ,
 	complete.LMW,
 	complete.Bully,
+	complete.RingSkip,
 	general.Echo,
 	general.FloodMax,
 	general.GHS,

@@ -226,6 +226,14 @@ var References = []Reference{
 		Sections: "15.3.2 (the bully algorithm: worst case O(n^2) messages, best case n-2)",
 	},
 	{
+		Key:      "Tanenbaum and van Steen",
+		Authors:  "Andrew S. Tanenbaum and Maarten van Steen",
+		Title:    "Distributed Systems: Principles and Paradigms",
+		Venue:    "Pearson Prentice Hall, 2nd edition (edition and section number as recalled, not confirmed)",
+		Year:     2007,
+		Sections: "6.5.1 (election algorithms: the ring algorithm, which skips a successor that is down)",
+	},
+	{
 		Key:      "Angluin et al.",
 		Authors:  "Dana Angluin, James Aspnes, Zoë Diamadi, Michael J. Fischer and René Peralta",
 		Title:    "Computation in networks of passively mobile finite-state sensors",

@@ -52,13 +52,22 @@ const (
 
 // faultState is the monitor's record of the faults of a run.
 type faultState struct {
-	kinds               elect.Faults
-	lost, dup, delayed  int64
-	crashed             []int32
-	down                []bool // by node
-	cause               string
-	aliveMax, aliveMin  elect.ID // at the first election after a crash
-	crashBeforeElection bool
+	kinds              elect.Faults
+	lost, dup, delayed int64
+	crashed            []int32
+	down               []bool // by node
+	cause              string
+	// elections records, in a run with faults, every node's election
+	// and the nodes up then.
+	elections []electionRecord
+}
+
+// electionRecord is one node's election in a run with faults: the largest
+// and smallest IDs of the nodes up then, and whether any had crashed.
+type electionRecord struct {
+	node               int32
+	aliveMax, aliveMin elect.ID
+	afterCrash         bool
 }
 
 func (m *Monitor) describe(no int64, from, to int32, msg elect.Message, now int64) string {
@@ -132,28 +141,58 @@ func (m *Monitor) Crash(i int32, now int64) {
 	if f.cause == "" {
 		f.cause = fmt.Sprintf("first fault: node %d (ID %d) crashed at time %s", i, m.ids[i], m.formatTime(now))
 	}
-	if m.elected == 0 {
-		f.crashBeforeElection = true
-	}
 	if m.trace != nil {
 		m.trace.Crash(i)
 	}
 }
 
-// noteElection remembers, at the first election after a crash, the
-// largest and smallest IDs of the nodes still up: what a crash-tolerant
+// noteElection records node i's election, in a run with faults, with the
+// largest and smallest IDs of the nodes up then: what a crash-tolerant
 // algorithm promises to elect from.
-func (m *Monitor) noteElection() {
-	f := &m.faults
-	if f.down == nil || m.elected != 1 {
+func (m *Monitor) noteElection(i int32) {
+	if m.cfg.Faults == nil {
 		return
 	}
-	f.aliveMax, f.aliveMin = -1, elect.ID(1<<63-1)
-	for i, id := range m.ids {
-		if !f.down[i] {
-			f.aliveMax, f.aliveMin = max(f.aliveMax, id), min(f.aliveMin, id)
+	f := &m.faults
+	rec := electionRecord{node: i, aliveMax: -1, aliveMin: elect.ID(1<<63 - 1), afterCrash: f.down != nil}
+	for k, id := range m.ids {
+		if m.up(k) {
+			rec.aliveMax, rec.aliveMin = max(rec.aliveMax, id), min(rec.aliveMin, id)
 		}
 	}
+	f.elections = append(f.elections, rec)
+}
+
+// electionOf returns the record of node i's election.
+func (m *Monitor) electionOf(i int32) (electionRecord, bool) {
+	for _, rec := range m.faults.elections {
+		if rec.node == i {
+			return rec, true
+		}
+	}
+	return electionRecord{}, false
+}
+
+// survivingLeader is, in a run where nodes crashed, the leader the monitor
+// judges and how many leaders count: the nodes elected that are still up
+// (the first of them is the leader); when none is, the first node elected,
+// whose election stands although it crashed after it (one leader). A
+// leader that crashed before anyone learned of it and was replaced by a
+// node up is not a second leader: the survivors have one.
+func (m *Monitor) survivingLeader() (leader int32, elected int) {
+	leader = -1
+	for _, rec := range m.faults.elections {
+		if m.up(int(rec.node)) {
+			if leader < 0 {
+				leader = rec.node
+			}
+			elected++
+		}
+	}
+	if elected == 0 && m.elected > 0 {
+		return m.leader, 1
+	}
+	return leader, elected
 }
 
 // initiatorUp reports whether a node that woke spontaneously, or is
@@ -210,7 +249,7 @@ func (m *Monitor) faultReport(r *Result) {
 		rep.Verdict = VerdictSurvived
 	case f.kinds&^tol != 0:
 		rep.Verdict = VerdictExpected
-	case f.down != nil && m.elected == 0 && !m.initiatorUp():
+	case f.down != nil && r.Leaders == 0 && !m.initiatorUp():
 		// Every initiator crashed (some before they woke): no node that
 		// is up had a reason to start an election, which no algorithm can
 		// help.

@@ -100,7 +100,7 @@ func (m *Monitor) Decide(i int32, d elect.Decision, now int64) {
 		if m.leader < 0 {
 			m.leader = i
 		}
-		m.noteElection()
+		m.noteElection(i)
 		if m.alg.Model.Elects != elect.ElectsAnyKnowsMax {
 			m.knows[i] = m.ids[i] // such a leader records the maximum itself
 		}
@@ -154,10 +154,14 @@ type End struct {
 // Finish turns the run's end into a Result: the outcome with the end-of-run
 // checks, the measures, and every declared bound checked.
 func (m *Monitor) Finish(end End) *Result {
+	leader, elected := m.leader, m.elected
+	if m.faults.down != nil {
+		leader, elected = m.survivingLeader()
+	}
 	r := &Result{
-		LeaderIndex:     int(m.leader),
+		LeaderIndex:     int(leader),
 		LeaderID:        -1,
-		Leaders:         m.elected,
+		Leaders:         elected,
 		MessagesByType:  make(map[string]int64, len(end.TypeCounts)),
 		Events:          end.Events,
 		TypeCounts:      end.TypeCounts,
@@ -174,8 +178,8 @@ func (m *Monitor) Finish(end End) *Result {
 		typeBits[t] = int64(elect.DefaultBits(mt, bitCtx))
 		r.Bits += c * typeBits[t]
 	}
-	if m.leader >= 0 {
-		r.LeaderID = m.ids[m.leader]
+	if leader >= 0 {
+		r.LeaderID = m.ids[leader]
 	}
 
 	// The leader the algorithm promised, and what everyone must know.
@@ -184,7 +188,7 @@ func (m *Monitor) Finish(end End) *Result {
 	if model.Elects == elect.ElectsAnyKnowsMax {
 		promisedKnown = maxID(m.ids)
 	}
-	r.AllKnowLeader = m.leader >= 0
+	r.AllKnowLeader = leader >= 0
 	uninformed := 0
 	for i := range m.knows {
 		if m.knows[i] != promisedKnown && m.up(i) { // a crashed node need not know
@@ -196,22 +200,22 @@ func (m *Monitor) Finish(end End) *Result {
 	}
 	announcing := model.Announce == elect.AlwaysAnnounce || (model.Announce == elect.OptionalAnnounce && m.cfg.Announce)
 
-	r.Checks = append(r.Checks, Check{Name: "exactly one leader", Relation: "==", Expected: 1, Actual: float64(m.elected), Holds: m.elected == 1})
+	r.Checks = append(r.Checks, Check{Name: "exactly one leader", Relation: "==", Expected: 1, Actual: float64(elected), Holds: elected == 1})
 	var wrongLeader string
-	if m.elected == 1 {
-		if want, ok := m.promisedLeaderID(); ok {
+	if elected == 1 {
+		if want, ok := m.promisedLeaderID(leader); ok {
 			holds := r.LeaderID == want
 			r.Checks = append(r.Checks, Check{Name: "leader holds the " + model.Elects.String(), Relation: "==", Expected: float64(want), Actual: float64(r.LeaderID), Holds: holds})
 			if !holds {
-				wrongLeader = fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises the %s, %d", m.leader, r.LeaderID, model.Elects, want)
+				wrongLeader = fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises the %s, %d", leader, r.LeaderID, model.Elects, want)
 			}
 		}
 		if model.Elects == elect.ElectsAnyKnowsMax {
-			got := m.knows[m.leader]
+			got := m.knows[leader]
 			holds := got == promisedKnown
 			r.Checks = append(r.Checks, Check{Name: "leader knows the max ID", Relation: "==", Expected: float64(promisedKnown), Actual: float64(got), Holds: holds})
 			if !holds && wrongLeader == "" {
-				wrongLeader = fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d as leader ID, but the algorithm promises the max ID, %d", m.leader, got, promisedKnown)
+				wrongLeader = fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d as leader ID, but the algorithm promises the max ID, %d", leader, got, promisedKnown)
 			}
 		}
 		if announcing {
@@ -243,13 +247,13 @@ func (m *Monitor) Finish(end End) *Result {
 		// is (Leaders says which); symmetric names the cause (Lemma 5.1.1).
 		r.Outcome = Symmetric
 		r.SymmetricRound = m.symRound
-	case m.elected > 1:
+	case elected > 1:
 		r.Outcome = MultipleLeaders
 	case end.Stopped:
 		r.Outcome = Stopped
 	case end.StepLimit:
 		r.Outcome = StepLimit
-	case m.elected == 0:
+	case elected == 0:
 		r.Outcome = NoLeader
 	case wrongLeader != "":
 		r.Outcome = OutcomeViolation
@@ -266,15 +270,15 @@ func (m *Monitor) Finish(end End) *Result {
 
 // promisedLeaderID returns the ID the algorithm promises to elect, if it
 // promises one.
-func (m *Monitor) promisedLeaderID() (elect.ID, bool) {
-	if m.faults.down != nil && m.faults.crashBeforeElection {
+func (m *Monitor) promisedLeaderID(leader int32) (elect.ID, bool) {
+	if rec, ok := m.electionOf(leader); ok && rec.afterCrash {
 		// Nodes crashed before the election: the promise is over the nodes
 		// that were up when the leader was elected.
 		switch m.alg.Model.Elects {
 		case elect.ElectsMax:
-			return m.faults.aliveMax, true
+			return rec.aliveMax, true
 		case elect.ElectsMin:
-			return m.faults.aliveMin, true
+			return rec.aliveMin, true
 		}
 	}
 	switch m.alg.Model.Elects {
