@@ -25,18 +25,22 @@ flags:
 
 // algorithmInfo is an algorithm as 'elect list --json' prints it.
 type algorithmInfo struct {
-	Name       string      `json:"name"`
-	Title      string      `json:"title"`
-	Source     string      `json:"source"`
-	Cited      string      `json:"cited"`
-	Summary    string      `json:"summary"`
-	Topology   string      `json:"topology"`
-	Timing     []string    `json:"timing"`
-	FIFO       bool        `json:"fifo"`
-	UniqueIDs  bool        `json:"unique_ids"`
-	KnowsN     bool        `json:"knows_n"`
-	SenseOfDir bool        `json:"sense_of_direction,omitempty"`
-	Weighted   bool        `json:"weighted,omitempty"`
+	Name       string   `json:"name"`
+	Title      string   `json:"title"`
+	Source     string   `json:"source"`
+	Cited      string   `json:"cited"`
+	Summary    string   `json:"summary"`
+	Topology   string   `json:"topology"`
+	Timing     []string `json:"timing"`
+	FIFO       bool     `json:"fifo"`
+	UniqueIDs  bool     `json:"unique_ids"`
+	KnowsN     bool     `json:"knows_n"`
+	SenseOfDir bool     `json:"sense_of_direction,omitempty"`
+	Weighted   bool     `json:"weighted,omitempty"`
+	KnowsIDs   bool     `json:"knows_ids,omitempty"`
+	// Tolerates names the faults the algorithm is built to survive
+	// (elect.Model.Tolerates; docs/faults.md), "none" for most.
+	Tolerates  string      `json:"tolerates"`
 	WakeUp     string      `json:"wake_up"`
 	Elects     string      `json:"elects"`
 	Announces  string      `json:"announces"`
@@ -61,8 +65,8 @@ func describe(a *elect.Algorithm) algorithmInfo {
 	info := algorithmInfo{
 		Name: a.Name, Title: a.Title, Source: a.Source, Cited: catalog.Cite(a.Source), Summary: a.Summary,
 		Topology: m.Topology.String(), FIFO: m.FIFO, UniqueIDs: m.UniqueIDs, KnowsN: m.KnowsN, Weighted: m.Weighted,
-		SenseOfDir: m.SenseOfDirection,
-		WakeUp:     m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
+		SenseOfDir: m.SenseOfDirection, KnowsIDs: m.KnowsIDs, Tolerates: m.Tolerates.String(),
+		WakeUp: m.WakeUp.String(), Elects: m.Elects.String(), Announces: m.Announce.String(),
 	}
 	if m.Sync {
 		info.Timing = append(info.Timing, "sync")
@@ -119,6 +123,12 @@ func listCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 		if info.Weighted {
 			model = append(model, "distinct edge weights")
+		}
+		if info.KnowsIDs {
+			model = append(model, "knows every ID")
+		}
+		if m := a.Model.Tolerates; m != 0 {
+			model = append(model, "tolerates: "+m.String())
 		}
 		model = append(model, "wake-up: "+info.WakeUp, "elects: "+info.Elects, "announces: "+info.Announces)
 		fmt.Fprintf(stdout, "%-14s %s\n", a.Name, a.Title)
