@@ -299,11 +299,13 @@ func (p *yoyoNode) maybeVote(env elect.Env) {
 		env.Decide(elect.Elected)
 		return
 	}
-	if p.linksOf(linkIn)+p.linksOf(linkOut) == 0 {
-		// Links left whose direction never came (set-up messages lost or
-		// duplicated by a fault): another iteration would recurse for
-		// ever. No run on reliable links gets here.
-		panic("yo-yo: links left, none oriented")
+	if p.linksOf(linkOut) == 0 && (p.source || p.linksOf(linkIn) == 0) {
+		// The next iteration would need no message (no outgoing link to
+		// wait for, nothing to take in): it would recurse for ever. Only
+		// a fault gets here (set-up messages lost or duplicated leave
+		// links without a direction, or a source with incoming links); no
+		// run on reliable links does.
+		panic("yo-yo: an iteration with nothing to wait for")
 	}
 	p.startIteration(env)
 }

@@ -329,10 +329,11 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	e.cur = i
 	e.rec.ClearEffects()
 	e.rec.SetRound(e.now / e.unit)
-	panicked := !e.callRecovered(i, handler)
+	panicValue, panicked := e.callRecovered(handler)
 	if panicked {
 		// The node panicked: what it did before the panic is carried
-		// out, as the fast engine does, and the run stops there.
+		// out, as the fast engine does, then the panic is recorded (after
+		// them, as the fast engine sees them), and the run stops there.
 		e.stopped = true
 	}
 	for _, f := range e.rec.Effects() {
@@ -357,6 +358,7 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	}
 	e.rec.ClearEffects()
 	if panicked {
+		e.mon.Violate("panic", election.PanicMessage(i, panicValue))
 		return // the step did not end: no state after it (the fast engine writes none)
 	}
 	if e.trace != nil {
@@ -379,18 +381,17 @@ func (e *Engine) crash(i int32) {
 	e.mon.Crash(i, e.now)
 }
 
-// callRecovered runs handler and reports false, after recording the
-// violation "panic", if the node's code panicked (a forced run off its
-// model can drive a node into a state its code calls impossible).
-func (e *Engine) callRecovered(i int32, handler func(elect.Env)) (ok bool) {
+// callRecovered runs handler and returns the value the node's code
+// panicked with, if it did (a forced run off its model, or a fault, can
+// drive a node into a state its code calls impossible).
+func (e *Engine) callRecovered(handler func(elect.Env)) (value any, panicked bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			e.mon.Violate("panic", election.PanicMessage(i, p))
-			ok = false
+			value, panicked = p, true
 		}
 	}()
 	handler(e.rec)
-	return true
+	return nil, false
 }
 
 // rand is the Env's random source: the current node's own stream.
