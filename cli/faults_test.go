@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,4 +37,11 @@ func TestFaultsExitStatus(t *testing.T) {
 	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--faults", "crash:node=4@t=1"}, "faults: crash:node=4@t=1: node 4 is not in 0..3")
 	wantBadInput(t, []string{"run", "lcr", "--faults", "loss:k=1", "--runtime", "goroutines"}, "--faults runs on the simulator and the reference engine")
 	wantBadInput(t, []string{"run", "lcr", "--delivery", "newest-first", "--faults", "crash:k=1"}, "speaks of time")
+	// A record of a faulty run is not replayed (its lost messages would
+	// stay in flight); the message says how to get the run again.
+	record := filepath.Join(t.TempDir(), "lossy.jsonl")
+	if code, _, errOut := runCLI("run", "lcr", "--n", "4", "--ids", "increasing", "--faults", "loss:msg=4", "--trace", record); code != 4 {
+		t.Fatalf("the faulty run: exit %d, %s", code, errOut)
+	}
+	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--ids", "increasing", "--replay", record}, `the trace is a run with --faults "loss:msg=4"`)
 }

@@ -65,6 +65,9 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 		if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
 			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
 		}
+		if h.Faults != "" {
+			return nil, fmt.Errorf("replay: the trace is a run with --faults %q, which a replay does not follow; run it again with the same seed and --faults, which gives the same run", h.Faults)
+		}
 	}
 	var loop []byte // the network's state at the "loop" line
 	loopLine := 0
