@@ -226,8 +226,8 @@ func (m *Monitor) Finish(end End) *Result {
 			// An announcement tells every node the outcome: one that
 			// never decided is a failure too (as the checker reports it).
 			undecided := 0
-			for _, d := range m.decisions {
-				if d == elect.Undecided {
+			for i, d := range m.decisions {
+				if d == elect.Undecided && m.up(i) { // a crashed node need not decide
 					undecided++
 				}
 			}
