@@ -51,8 +51,7 @@ func TestGHSTreeEdgesAreTheMST(t *testing.T) {
 	for i := range parent {
 		parent[i] = int32(i)
 	}
-	var find func(int32) int32
-	find = func(i int32) int32 {
+	find := func(i int32) int32 {
 		for parent[i] != i {
 			i = parent[i]
 		}
@@ -118,8 +117,7 @@ func TestEchoTreeEdgesSpan(t *testing.T) {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			i = parent[i]
 		}
