@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"flag"
 	"io"
-	"os"
 	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/atomicfile"
 )
 
 func init() {
@@ -61,13 +62,13 @@ func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	var outFile *atomicfile.File
 	if f.out != "" {
-		file, err := os.Create(f.out)
-		if err != nil {
-			return usagef("bench: --out: %v", err)
+		if outFile, err = createOutput("bench: --out", f.out); err != nil {
+			return err
 		}
-		defer file.Close()
-		stdout = file
+		defer outFile.Abort()
+		stdout = bufio.NewWriter(outFile)
 	}
 	f.trials = 1
 	g, _, err := f.grid(fs, pos)
@@ -91,6 +92,12 @@ func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			}
 			experiment.WriteBench(stdout, r)
 		}
+	}
+	if outFile != nil {
+		if err := stdout.(*bufio.Writer).Flush(); err != nil {
+			return err
+		}
+		return outFile.Commit()
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
@@ -180,6 +181,10 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			opt.Trials = -1 // none
 		}
 	}
+	// An output path that cannot be written is said before the search.
+	if err := checkOutputs("check", *counter, *worst); err != nil {
+		return err
+	}
 	var bar *checkProgress
 	if isTerminal(stderr) {
 		est, err := check.Estimated(opt)
@@ -296,24 +301,21 @@ func createNew(name string, data []byte) error {
 // renamed into place; when write reports that there is nothing to write,
 // no file is made.
 func writeTrace(path string, write func(io.Writer) (bool, error)) (bool, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".elect-check-*")
+	f, err := atomicfile.Create(path, 0o666)
 	if err != nil {
-		return false, usagef("cannot create %s: %v", path, err)
+		return false, usagef("%v", err)
 	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
+	defer f.Abort()
+	w := bufio.NewWriter(f)
 	wrote, err := write(w)
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil || !wrote {
 		return false, err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return false, usagef("cannot create %s: %v", path, err)
+	if err := f.Commit(); err != nil {
+		return false, err
 	}
 	return true, nil
 }

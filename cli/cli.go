@@ -18,8 +18,11 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -77,6 +80,33 @@ func interruptBetweenTrials(trials int) (context.Context, context.CancelFunc) {
 		return context.Background(), func() {}
 	}
 	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// removeOnInterrupt makes Ctrl-C (or SIGTERM) during a command that does
+// not handle it itself remove the temporary files of the outputs not yet
+// written whole (internal/atomicfile), and then end the process as the
+// signal would have; stop undoes it. Without it, an interrupted
+// 'elect run --trace F' would leave F's temporary file behind.
+func removeOnInterrupt() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			atomicfile.RemovePending()
+			signal.Reset(sig)
+			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+		})
+	}
 }
 
 // errHelp is returned when the user asked for help; it is not an error.

@@ -14,6 +14,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/cluster"
 	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
@@ -149,6 +150,9 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if err := checkOutputs("cluster up: --trace", *trace); err != nil {
+		return err
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -258,15 +262,20 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr, Listen: *listen}
+	var traceFile *atomicfile.File
 	if *trace != "" {
-		f, err := os.Create(*trace)
-		if err != nil {
-			return usagef("cannot create the trace file: %v", err)
+		if traceFile, err = createOutput("node: --trace", *trace); err != nil {
+			return err
 		}
-		defer f.Close()
-		opt.Trace = f
+		defer traceFile.Abort()
+		opt.Trace = traceFile
 	}
 	res, err := cluster.RunNode(dir, opt)
+	if traceFile != nil && res != nil { // what the node saw, a fault included
+		if cerr := traceFile.Commit(); cerr != nil && err == nil {
+			return cerr
+		}
+	}
 	var fe *cluster.FaultError
 	if res != nil {
 		line, jerr := json.Marshal(res)

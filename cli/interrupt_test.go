@@ -31,10 +31,15 @@ func TestInterruptedSweepExits130(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Interrupt once the first runs are written.
+	// Interrupt once the first runs are written (to the temporary file
+	// that is renamed to out at the end).
 	deadline := time.Now().Add(time.Minute)
 	for {
-		data, _ := os.ReadFile(out)
+		tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".runs.jsonl.elect-*.tmp"))
+		var data []byte
+		if len(tmps) == 1 {
+			data, _ = os.ReadFile(tmps[0])
+		}
 		if bytes.Count(data, []byte("\n")) >= 2 || time.Now().After(deadline) {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/atomicfile"
 )
 
 func init() {
@@ -41,6 +42,9 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if len(pos) == 0 {
 		return usagef("merge: no shard file given; e.g. 'elect merge shard-1.jsonl shard-2.jsonl'")
 	}
+	if err := checkOutputs("merge: --out", *out); err != nil {
+		return err
+	}
 	data := make([][]byte, len(pos))
 	for i, p := range pos {
 		if data[i], err = experiment.ReadLines(p); err != nil {
@@ -68,8 +72,8 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 	switch {
 	case *out != "":
-		if err := os.WriteFile(*out, merged.Bytes(), 0o644); err != nil {
-			return usagef("merge: cannot write %s: %v", *out, errors.Unwrap(err))
+		if err := atomicfile.WriteFile(*out, merged.Bytes(), 0o666); err != nil {
+			return outputError(err)
 		}
 	case !*summary:
 		if _, err := stdout.Write(merged.Bytes()); err != nil {

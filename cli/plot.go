@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,8 +59,8 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		default:
 			return usagef("plot: --out %s: use a .png, .svg or .pdf file name", o)
 		}
-		if dir, err := os.Stat(filepath.Dir(o)); err != nil || !dir.IsDir() {
-			return usagef("plot: --out %s: the directory %s does not exist; create it or choose another", o, filepath.Dir(o))
+		if err := checkOutputs("plot: --out", o); err != nil {
+			return err
 		}
 	}
 	var curveList []string
@@ -103,8 +104,9 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	}
 	for _, o := range outs {
 		if err := plot.Save(spec, o); err != nil {
-			return err
+			return outputError(err)
 		}
 	}
+	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(outs, ", "))
 	return nil
 }

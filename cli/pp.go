@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
@@ -168,9 +170,18 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	var results []pp.Result
 	enc := json.NewEncoder(stdout)
 	var sampler *pp.Sampler
+	var traceFile *atomicfile.File
 	if f.trace != "" {
 		sampler = &pp.Sampler{Points: f.tracePoints}
 		cfg.Options.Sample = sampler
+		// The file is made now, so that a path that cannot be written is
+		// said before the run, not after it.
+		if traceFile, err = createOutput("pp: --trace", f.trace); err != nil {
+			return err
+		}
+		defer traceFile.Abort()
+		stop := removeOnInterrupt()
+		defer stop()
 	}
 	interrupted, stop := interruptBetweenTrials(f.trials)
 	defer stop()
@@ -226,7 +237,15 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		results = append(results, res)
 		if sampler != nil {
 			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs, f.params), Seed: cfg.Seed, StateFields: entry.StateFields}
-			if err := writeFile(f.trace, func(w io.Writer) error { return pp.WriteTrace(w, th, sampler, res) }); err != nil {
+			w := bufio.NewWriterSize(traceFile, 1<<16)
+			err := pp.WriteTrace(w, th, sampler, res)
+			if err == nil {
+				err = w.Flush()
+			}
+			if err == nil {
+				err = traceFile.Commit()
+			}
+			if err != nil {
 				return err
 			}
 			if !f.json {

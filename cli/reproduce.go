@@ -16,6 +16,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment/claims"
 	"github.com/electkit/elect/experiment/plot"
+	"github.com/electkit/elect/internal/atomicfile"
 )
 
 func init() {
@@ -165,15 +166,15 @@ func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, c
 		for _, ext := range []string{".png", ".svg"} {
 			path := filepath.Join(dir, base+ext)
 			if err := plot.Save(p, path); err != nil {
-				return nil, fmt.Errorf("reproduce %s: %w", r.Name, err)
+				return nil, outputError(fmt.Errorf("reproduce %s: %w", r.Name, err))
 			}
 			files = append(files, path)
 		}
 		fmt.Fprintf(&md, "\n![%s](%s.svg)\n", fig.Title, base)
 	}
 	path := filepath.Join(dir, r.Name+".md")
-	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
-		return nil, err
+	if err := atomicfile.WriteFile(path, []byte(md.String()), 0o666); err != nil {
+		return nil, outputError(err)
 	}
 	return append([]string{path}, files...), nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
@@ -236,12 +237,17 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		defer os.RemoveAll(dir)
 		f.trace = filepath.Join(dir, "trace.jsonl")
 	}
-	var traceFile *os.File
+	var traceFile *atomicfile.File
+	stopRemoving := func() {}
 	if f.trace != "" {
-		if traceFile, err = os.Create(f.trace); err != nil {
-			return usagef("cannot create the trace file: %v", err)
+		if traceFile, err = createOutput("run: --trace", f.trace); err != nil {
+			return err
 		}
-		defer traceFile.Close()
+		defer traceFile.Abort()
+		if f.trials == 1 {
+			stopRemoving = removeOnInterrupt()
+			defer stopRemoving()
+		}
 	}
 	var trials *trialSummary
 	if !f.json && f.trials > 1 {
@@ -302,7 +308,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	if traceFile != nil {
-		if err := traceFile.Close(); err != nil {
+		if err := traceFile.Commit(); err != nil {
 			return err
 		}
 	}
@@ -314,6 +320,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		return errInterrupted
 	}
 	if f.view {
+		stopRemoving() // the viewer handles Ctrl-C itself
 		return viewAfterRun(f.trace, stdout, stderr)
 	}
 	if failed {

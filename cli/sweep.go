@@ -21,6 +21,7 @@ import (
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
@@ -236,6 +237,13 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	csvPath := f.csv
+	if csvPath == "-" {
+		csvPath = ""
+	}
+	if err := checkOutputs("sweep", f.out, csvPath); err != nil {
+		return err
+	}
 	points, err := g.Points()
 	if err != nil {
 		return gridError(err)
@@ -257,14 +265,23 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 
 	var resumed []experiment.Row
+	var resumeData []byte
 	if f.resume != "" {
 		if f.out != "" && f.out != f.resume {
 			return usagef("sweep: --resume %s appends to that file; leave out --out %s, or make it the same file", f.resume, f.out)
+		}
+		if err := checkOutputs("sweep: --resume", f.resume); err != nil {
+			return err
 		}
 		data, err := experiment.ReadLines(f.resume)
 		if err != nil {
 			return usagef("sweep: --resume: %v", trimPkg(err))
 		}
+		var cut bool
+		if data, cut = dropCutLine(data); cut {
+			fmt.Fprintf(stderr, "elect: sweep: --resume: the last line of %s was cut short (the sweep was killed while writing it); it is dropped and its run made again\n", f.resume)
+		}
+		resumeData = data
 		done, err := experiment.ReadRows(bytes.NewReader(data), f.resume)
 		if err != nil {
 			return usagef("sweep: --resume: %v", err)
@@ -282,29 +299,34 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	default:
 		jsonOut = stdout
 	}
-	var closers []*os.File
+	// Every file goes to a temporary file renamed into place at the end
+	// (or when Ctrl-C stops the sweep, with the lines written so far); a
+	// failure leaves what was at each path as it was.
+	var outputs []*atomicfile.File
 	defer func() {
-		for _, c := range closers {
-			c.Close()
+		for _, o := range outputs {
+			o.Abort()
 		}
 	}()
-	create := func(path string) (*os.File, error) {
-		fh, err := os.Create(path)
+	create := func(flag, path string) (io.Writer, error) {
+		fh, err := createOutput("sweep: "+flag, path)
 		if err != nil {
-			return nil, usagef("sweep: cannot create %s: %v", path, err)
+			return nil, err
 		}
-		closers = append(closers, fh)
+		outputs = append(outputs, fh)
 		return fh, nil
 	}
 	if f.resume != "" {
-		fh, err := os.OpenFile(f.resume, os.O_APPEND|os.O_WRONLY, 0)
+		fh, err := create("--resume", f.resume)
 		if err != nil {
-			return usagef("sweep: --resume: cannot append to %s: %v", f.resume, errors.Unwrap(err))
+			return err
 		}
-		closers = append(closers, fh)
+		if _, err := fh.Write(resumeData); err != nil {
+			return err
+		}
 		jsonOut = fh
 	} else if f.out != "" {
-		fh, err := create(f.out)
+		fh, err := create("--out", f.out)
 		if err != nil {
 			return err
 		}
@@ -314,7 +336,7 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if f.csv != "" {
 		var w io.Writer = stdout
 		if f.csv != "-" {
-			fh, err := create(f.csv)
+			fh, err := create("--csv", f.csv)
 			if err != nil {
 				return err
 			}
@@ -366,12 +388,14 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if bar != nil {
 		bar.finish()
 	}
-	for _, c := range closers {
-		if err := c.Close(); err != nil && runErr == nil {
-			runErr = err
+	if runErr == nil || errors.Is(runErr, context.Canceled) {
+		for _, o := range outputs {
+			if err := o.Commit(); err != nil && runErr == nil {
+				runErr = err
+			}
 		}
+		outputs = nil
 	}
-	closers = nil
 	if errors.Is(runErr, context.Canceled) {
 		fmt.Fprintf(stderr, "elect: sweep interrupted: %d of %d runs written", n, len(jobs))
 		if f.out != "" || f.resume != "" {
@@ -468,4 +492,21 @@ func checkSweepMemory(runs int, summary bool, limit int64) error {
 			runs, scenario.BytesString(need), map[bool]string{true: " and summary rows", false: ""}[summary], scenario.BytesString(limit))
 	}
 	return nil
+}
+
+// dropCutLine returns data without a last line that a hard kill cut short:
+// one without its line break that is not a whole record. A whole record
+// that only lacks its line break gets it.
+func dropCutLine(data []byte) ([]byte, bool) {
+	if len(data) == 0 || data[len(data)-1] == '\n' {
+		return data, false
+	}
+	start := bytes.LastIndexByte(data, '\n') + 1
+	if len(bytes.TrimSpace(data[start:])) == 0 {
+		return data[:start], false
+	}
+	if _, err := experiment.ParseLine(bytes.TrimSpace(data[start:])); err == nil {
+		return append(data, '\n'), false
+	}
+	return data[:start], true
 }

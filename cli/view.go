@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/view"
 )
 
@@ -56,6 +57,9 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	svg := fs.String("svg", "", "write a space-time diagram to this SVG file")
 	file, err := parseOne(fs, args, stdout, "view takes one trace file (got %d)")
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs("view", *out, *shiviz, *svg); err != nil {
 		return err
 	}
 	// Served, a trace is not read whole (view.OpenFile); the exports
@@ -153,25 +157,43 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 }
 
 // writeFile writes a file through write, leaving no partial file behind
-// when it fails.
+// when it fails and whatever was at path as it was (internal/atomicfile).
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	return outputError(atomicfile.Write(path, write))
+}
+
+// createOutput starts an output file of command, before the work: a path
+// that cannot be written is bad input, said at once.
+func createOutput(command, path string) (*atomicfile.File, error) {
+	f, err := atomicfile.Create(path, 0o666)
 	if err != nil {
-		return usagef("cannot create %s: %v", path, err)
+		return nil, usagef("%s: %v", command, err)
 	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("writing %s: %w", path, err)
+	return f, nil
+}
+
+// checkOutputs refuses, before the work, output paths that cannot be
+// written (a directory, a device, a read-only file, a missing directory).
+func checkOutputs(command string, paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := atomicfile.Check(p); err != nil {
+			return usagef("%s: %v", command, err)
+		}
 	}
 	return nil
+}
+
+// outputError is a refusal of an output's path as bad input; other errors
+// as they are.
+func outputError(err error) error {
+	var ae *atomicfile.Error
+	if errors.As(err, &ae) {
+		return usagef("%v", err)
+	}
+	return err
 }
 
 // viewAfterRun serves the trace a run just wrote (elect run --view).

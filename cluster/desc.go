@@ -77,6 +77,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -246,14 +247,14 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	}
 	data = append(data, '\n')
 	for i := range n {
-		if err := os.WriteFile(filepath.Join(dir, NodeName(i), DescriptionFile), data, 0o644); err != nil {
+		if err := atomicfile.WriteFileMode(filepath.Join(dir, NodeName(i), DescriptionFile), data, 0o644); err != nil {
 			return nil, err
 		}
 	}
 	if err := writeDeployFiles(dir, d); err != nil {
 		return nil, err
 	}
-	return d, os.WriteFile(filepath.Join(dir, DescriptionFile), data, 0o644)
+	return d, atomicfile.WriteFileMode(filepath.Join(dir, DescriptionFile), data, 0o644)
 }
 
 // NodeDir is the directory node i runs from: dir/node-I, the directory
@@ -435,17 +436,5 @@ func writeKey(path string, key *ecdsa.PrivateKey) error {
 }
 
 func writePEM(path, kind string, der []byte, mode os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil { // an existing file keeps its mode otherwise
-		f.Close()
-		return err
-	}
-	if err := pem.Encode(f, &pem.Block{Type: kind, Bytes: der}); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.WriteFileMode(path, pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), mode)
 }

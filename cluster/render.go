@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/electkit/elect/internal/atomicfile"
 )
 
 // The deployment files Init renders beside the description.
@@ -151,7 +153,7 @@ func writeDeployFiles(dir string, d *Description) error {
 		}
 		hosts[host] = true
 	}
-	if err := os.WriteFile(filepath.Join(dir, ComposeFile), []byte(renderCompose(d, os.Getuid(), os.Getgid())), 0o644); err != nil {
+	if err := atomicfile.WriteFileMode(filepath.Join(dir, ComposeFile), []byte(renderCompose(d, os.Getuid(), os.Getgid())), 0o644); err != nil {
 		return err
 	}
 	service := ""
@@ -164,5 +166,5 @@ func writeDeployFiles(dir string, d *Description) error {
 		}
 		service = svc
 	}
-	return os.WriteFile(filepath.Join(dir, KubernetesFile), []byte(renderKubernetes(d, service)), 0o644)
+	return atomicfile.WriteFileMode(filepath.Join(dir, KubernetesFile), []byte(renderKubernetes(d, service)), 0o644)
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -305,10 +306,11 @@ func mergeTraces(dir string, n int, out string) error {
 		}
 	}
 	less := func(a, b *cursor) bool { return a.t < b.t || a.t == b.t && a.node < b.node }
-	f, err := os.Create(out)
+	f, err := atomicfile.Create(out, 0o666)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	w := bufio.NewWriter(f)
 	if header != nil {
 		w.Write(header)
@@ -328,8 +330,7 @@ func mergeTraces(dir string, n int, out string) error {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }

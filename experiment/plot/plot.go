@@ -17,8 +17,8 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +34,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/electkit/elect/experiment"
+	"github.com/electkit/elect/internal/atomicfile"
 )
 
 // Spec describes one figure.
@@ -619,13 +620,8 @@ func Save(s Spec, path string) error {
 		return fmt.Errorf("plot: %s: use a .png, .svg or .pdf file name", path)
 	}
 	f.Draw(draw.New(canvas))
-	out, err := os.Create(path)
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := canvas.WriteTo(w)
 		return err
-	}
-	if _, err := canvas.WriteTo(out); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	})
 }

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/electkit/elect/internal/atomicfile"
+)
+
+// snapshot maps every path under root to its kind, mode and content hash.
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	snap := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		desc := info.Mode().String()
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		snap[p] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// sameTree reports the paths that differ between two snapshots.
+func sameTree(before, after map[string]string) []string {
+	var diff []string
+	for p, d := range before {
+		if after[p] != d {
+			diff = append(diff, "changed or removed: "+p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			diff = append(diff, "new: "+p)
+		}
+	}
+	return diff
+}
+
+// writingCommands are the CLI's file-writing commands, each with the
+// output paths (under out) it writes; in holds the inputs they read.
+func writingCommands(t *testing.T, in, out string) [][]string {
+	t.Helper()
+	trace := filepath.Join(in, "lcr.jsonl")
+	sweep := filepath.Join(in, "sweep.jsonl")
+	shard1 := filepath.Join(in, "shard-1.jsonl")
+	shard2 := filepath.Join(in, "shard-2.jsonl")
+	for _, args := range [][]string{
+		{"run", "lcr", "--n", "6", "--trace", trace},
+		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--out", sweep},
+		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--shard", "1/2", "--out", shard1},
+		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--shard", "2/2", "--out", shard2},
+	} {
+		if code, _, errOut := runCLI(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	o := func(name string) string { return filepath.Join(out, name) }
+	return [][]string{
+		{"run", "lcr", "--n", "6", "--trace", o("a")},
+		{"pp", "angluin", "--n", "40", "--trace", o("a")},
+		{"view", trace, "--out", o("a"), "--svg", o("b"), "--shiviz", o("c")},
+		{"sweep", "lcr", "--n", "8", "--trials", "2", "--out", o("a"), "--csv", o("b")},
+		{"sweep", "lcr", "--n", "8,16", "--trials", "3", "--resume", o("sweep")},
+		{"merge", shard1, shard2, "--out", o("a")},
+		{"plot", sweep, "--out", o("a.png") + "," + o("b.svg")},
+		{"check", "lcr", "--n", "3", "--worst", o("a")},
+		{"bench", "lcr", "--n", "8", "--benchtime", "1ms", "--out", o("a")},
+	}
+}
+
+// TestFailingWriterChangesNoExistingPath is the property the issue asks
+// for: for every file-writing command and any point at which its writer
+// fails (after k bytes, or at the commit), the command fails and no path
+// that existed before changes, nor is any file left behind. The targets
+// exist beforehand with contents of their own, and some are directories.
+func TestFailingWriterChangesNoExistingPath(t *testing.T) {
+	in := t.TempDir()
+	rng := rand.New(rand.NewPCG(35, 1))
+	cmds := writingCommands(t, in, "OUT")
+	sweepData, err := os.ReadFile(filepath.Join(in, "sweep.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		for _, tmpl := range cmds {
+			out := t.TempDir()
+			args := make([]string, len(tmpl))
+			for i, a := range tmpl {
+				args[i] = strings.ReplaceAll(a, "OUT", out)
+			}
+			// The targets: files with contents of their own, or (round 2)
+			// a directory in place of the first.
+			for _, name := range []string{"a", "b", "c", "a.png", "b.svg"} {
+				p := filepath.Join(out, name)
+				if round == 2 && (name == "a" || name == "a.png") {
+					os.Mkdir(p, 0o755)
+					os.WriteFile(filepath.Join(p, "inside"), []byte("inside\n"), 0o644)
+					continue
+				}
+				os.WriteFile(p, []byte("precious "+name+"\n"), 0o644)
+			}
+			os.WriteFile(filepath.Join(out, "sweep"), sweepData[:len(sweepData)/2], 0o644)
+			before := snapshot(t, out)
+			after := []int64{-1, 0, 1, 17, 100}[rng.IntN(5)]
+			restore := atomicfile.FailWrites(after)
+			code, _, errOut := runCLI(args...)
+			restore()
+			if code == 0 {
+				t.Errorf("%v with writes failing after %d bytes: exit 0, want a failure", args, after)
+			}
+			if diff := sameTree(before, snapshot(t, out)); len(diff) > 0 {
+				t.Errorf("%v with writes failing after %d bytes (exit %d, %q): %v", args, after, code, errOut, diff)
+			}
+		}
+	}
+}
+
+// TestPPTraceDevFullLeavesIt (the issue's reproduction: run as root,
+// 'elect pp angluin --trace /dev/full' deleted the device node): a device
+// is refused before the run and stays; a file that cannot be written to
+// the end keeps its contents.
+func TestPPTraceDevFullLeavesIt(t *testing.T) {
+	if info, err := os.Stat("/dev/full"); err == nil {
+		wantBadInput(t, []string{"pp", "angluin", "--n", "100", "--trace", "/dev/full"}, "/dev/full: is not a regular file")
+		if after, err := os.Stat("/dev/full"); err != nil || after.Mode() != info.Mode() {
+			t.Fatalf("/dev/full after the run: %v, %v", after, err)
+		}
+	}
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full")
+	os.WriteFile(full, []byte("the user's file\n"), 0o644)
+	restore := atomicfile.FailWrites(10) // as /dev/full: the writes fail
+	code, _, errOut := runCLI("pp", "angluin", "--n", "100", "--trace", full)
+	restore()
+	if code != 1 || !strings.Contains(errOut, "no space left on device") {
+		t.Errorf("exit %d, stderr %q; want 1 and the write's failure", code, errOut)
+	}
+	if got, _ := os.ReadFile(full); string(got) != "the user's file\n" {
+		t.Errorf("the file now holds %q", got)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("%d files in the directory, want only the user's", len(es))
+	}
+}
+
+// TestOutputsThatCannotBeWrittenRefusedBeforeTheWork: a directory, a
+// missing directory or a device as an output is bad input, said before
+// anything runs, and every one of them stays as it was.
+func TestOutputsThatCannotBeWrittenRefusedBeforeTheWork(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	missing := filepath.Join(dir, "no", "such", "x")
+	before := snapshot(t, dir)
+	for _, c := range []badInput{
+		{[]string{"pp", "angluin", "--n", "1e6", "--trace", sub}, "is a directory"},
+		{[]string{"pp", "angluin", "--n", "1e6", "--trace", missing}, "does not exist"},
+		{[]string{"run", "lcr", "--n", "1e5", "--trace", sub}, "is a directory"},
+		{[]string{"check", "lcr", "--n", "6", "--worst", missing}, "does not exist"},
+		{[]string{"check", "lcr", "--n", "6", "--counterexample", sub}, "is a directory"},
+		{[]string{"sweep", "lcr", "--n", "100000", "--trials", "100", "--out", sub}, "is a directory"},
+		{[]string{"sweep", "lcr", "--n", "100000", "--trials", "100", "--csv", missing}, "does not exist"},
+		{[]string{"bench", "lcr", "--out", sub}, "is a directory"},
+		{[]string{"view", "no-such-trace.jsonl", "--svg", "/dev/null"}, "not a regular file"},
+	} {
+		wantBadInput(t, c.args, c.want)
+	}
+	if diff := sameTree(before, snapshot(t, dir)); len(diff) > 0 {
+		t.Errorf("paths changed: %v", diff)
+	}
+}
