@@ -15,6 +15,8 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
+	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
 )
 
@@ -68,7 +70,7 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if *out == "" && *shiviz == "" && *svg == "" {
 		return serveView(file, *addr, stdout, stderr)
 	}
-	data, err := os.ReadFile(file)
+	data, err := bounded.ReadFile(file, viewLimits)
 	if err != nil {
 		return usagef("view: %v", err)
 	}
@@ -155,6 +157,10 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 	}()
 	return view.ServeHandler(ln, h)
 }
+
+// viewLimits are the limits of a trace the exports read: they hold the
+// whole file in memory, so less than a trace may be.
+var viewLimits = bounded.Limits{What: "a trace", MaxBytes: 4 << 30, MaxLine: trace.MaxLine}
 
 // writeFile writes a file through write, leaving no partial file behind
 // when it fails and whatever was at path as it was (internal/atomicfile).

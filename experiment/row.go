@@ -1,18 +1,17 @@
 package experiment
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/scenario"
 )
@@ -170,8 +169,7 @@ type ppLine struct {
 // where the lines come from in errors.
 func ReadRows(r io.Reader, name string) ([]Row, error) {
 	var rows []Row
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), MaxLine)
+	sc := bounded.Scanner(r, name, Limits)
 	line := 0
 	for sc.Scan() {
 		line++
@@ -186,8 +184,9 @@ func ReadRows(r io.Reader, name string) ([]Row, error) {
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: a line longer than %d MiB: not a sweep's output", name, line+1, MaxLine>>20)
+		var be *bounded.Error
+		if errors.As(err, &be) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -199,37 +198,18 @@ func ReadRows(r io.Reader, name string) ([]Row, error) {
 // /dev/zero, is refused at this length instead of read forever).
 const MaxLine = 16 << 20
 
-// ReadLines reads a file of JSON lines whole, refusing a line longer than
-// MaxLine with an error that names the file and the line.
+// MaxBytes is the largest sweep output (or shard) that readers accept:
+// they hold it in memory, and a record is about a kilobyte.
+const MaxBytes = 4 << 30
+
+// Limits are a sweep output's limits, for its readers.
+var Limits = bounded.Limits{What: "a sweep's output", MaxBytes: MaxBytes, MaxLine: MaxLine}
+
+// ReadLines reads a file of JSON lines whole, refusing one larger than
+// MaxBytes or with a line longer than MaxLine with an error that names
+// the file, the line and the limit.
 func ReadLines(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out bytes.Buffer
-	br := bufio.NewReaderSize(f, 1<<16)
-	for line := 1; ; line++ {
-		n := 0
-		for {
-			chunk, err := br.ReadSlice('\n')
-			n += len(chunk)
-			if n > MaxLine {
-				return nil, fmt.Errorf("%s:%d: a line longer than %d MiB: not a sweep's output", name, line, MaxLine>>20)
-			}
-			out.Write(chunk)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF {
-				return out.Bytes(), nil
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-			}
-			break
-		}
-	}
+	return bounded.ReadFile(name, Limits)
 }
 
 // ParseLine decodes one JSON line of a sweep's output.

@@ -1,13 +1,14 @@
 package topology
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // MaxEdgeListNodes bounds the node count an edge-list file may declare.
@@ -106,12 +107,15 @@ func CountEdgeList(r io.Reader) (nodes int, edges int64, err error) {
 	return nodes, edges, err
 }
 
+// EdgeListLimits are an edge list's limits: a line is one edge, and 1 GiB
+// holds some 60 million of them, more than a simulated run can take.
+var EdgeListLimits = bounded.Limits{What: "an edge list", MaxBytes: 1 << 30, MaxLine: 1 << 20}
+
 // readEdgeList is the edge-list format's one parser: it hands every edge
 // (with its weight, when the edges have them) to add and returns the node
 // count. maxEdges > 0 stops it after that many edges.
 func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, weighted bool)) (int, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc := bounded.Scanner(r, "", EdgeListLimits)
 	declared := -1
 	largest := int64(-1)
 	var edges int64
@@ -133,13 +137,13 @@ func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, w
 			}
 			v, err := strconv.ParseInt(f[1], 10, 64)
 			if err != nil || v < 1 || v > MaxEdgeListNodes {
-				return 0, fmt.Errorf("%w: line %d: node count %q is not a number in 1..%d", ErrInvalid, line, f[1], MaxEdgeListNodes)
+				return 0, fmt.Errorf("%w: line %d: node count %.60q is not a number in 1..%d", ErrInvalid, line, f[1], MaxEdgeListNodes)
 			}
 			declared = int(v)
 			continue
 		}
 		if len(f) != 2 && len(f) != 3 {
-			return 0, fmt.Errorf("%w: line %d: want an edge 'u v' or 'u v weight', got %q", ErrInvalid, line, text)
+			return 0, fmt.Errorf("%w: line %d: want an edge 'u v' or 'u v weight', got %.60q", ErrInvalid, line, text)
 		}
 		if (len(f) == 3) != weighted && edges > 0 {
 			return 0, fmt.Errorf("%w: line %d: either every edge has a weight or none has", ErrInvalid, line)
@@ -150,14 +154,14 @@ func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, w
 			var err error
 			w, err = strconv.ParseFloat(f[2], 64)
 			if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
-				return 0, fmt.Errorf("%w: line %d: weight %q is not a finite number", ErrInvalid, line, f[2])
+				return 0, fmt.Errorf("%w: line %d: weight %.60q is not a finite number", ErrInvalid, line, f[2])
 			}
 		}
 		var e [2]int32
 		for k := range 2 {
 			v, err := strconv.ParseInt(f[k], 10, 32)
 			if err != nil || v < 0 || v >= MaxEdgeListNodes {
-				return 0, fmt.Errorf("%w: line %d: node %q is not a number in 0..%d", ErrInvalid, line, f[k], MaxEdgeListNodes-1)
+				return 0, fmt.Errorf("%w: line %d: node %.60q is not a number in 0..%d", ErrInvalid, line, f[k], MaxEdgeListNodes-1)
 			}
 			e[k] = int32(v)
 			largest = max(largest, v)

@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // Version is the trace format this package writes (through election.Tracer) and
@@ -29,6 +31,14 @@ const Format = "elect-trace"
 
 // MaxLine is the longest line the reader accepts.
 const MaxLine = 16 << 20
+
+// MaxBytes is the largest trace the reader accepts: a run's trace stops at
+// --trace-limit (100 MiB by default), and one of this size takes hours to
+// replay.
+const MaxBytes = 64 << 30
+
+// Limits are a trace file's limits, for its readers.
+var Limits = bounded.Limits{What: "a trace", MaxBytes: MaxBytes, MaxLine: MaxLine}
 
 // Header is the first line of a version 2 trace: what ran, where, and how.
 type Header struct {
@@ -211,11 +221,10 @@ type Reader struct {
 // the first event of a version 1 trace. It returns an error for an empty
 // input, a malformed first line, or a header of another version.
 func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{sc: bufio.NewScanner(r)}
-	rd.sc.Buffer(make([]byte, 64*1024), MaxLine)
+	rd := &Reader{sc: bounded.Scanner(r, "", Limits)}
 	if !rd.sc.Scan() {
 		if err := rd.sc.Err(); err != nil {
-			return nil, fmt.Errorf("trace: reading line 1: %w", err)
+			return nil, readError(1, err)
 		}
 		return nil, errors.New("trace: the file is empty")
 	}
@@ -396,11 +405,21 @@ func (rd *Reader) Next() (Event, error) {
 		return ev, nil
 	}
 	if err := rd.sc.Err(); err != nil {
-		rd.err = fmt.Errorf("trace: reading line %d: %w", rd.line+1, err)
+		rd.err = readError(rd.line+1, err)
 		return Event{}, rd.err
 	}
 	rd.err = io.EOF
 	return Event{}, io.EOF
+}
+
+// readError is the error of a trace that could not be read at line: past
+// a limit (which the error states), or the reader's own.
+func readError(line int, err error) error {
+	var be *bounded.Error
+	if errors.As(err, &be) {
+		return fmt.Errorf("trace: %w", err)
+	}
+	return fmt.Errorf("trace: reading line %d: %w", line, err)
 }
 
 // quickDecoding turns quickEvent on; the benchmark turns it off to compare.
