@@ -257,10 +257,16 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	jobs := g.Jobs(points, shard)
+	// A shard's lines say which part of which grid they are ('elect merge'
+	// checks that its shards cover the grid exactly).
+	tag := experiment.ShardTag{Index: shard.Index, Count: shard.Count, Runs: len(points) * g.Trials, Grid: g.Fingerprint()}
 	var measures []string
 	if f.measures != "" {
 		if measures, err = experiment.ParseList("measure", f.measures); err != nil {
 			return usagef("sweep: --measure: %v", trimPkg(err))
+		}
+		if err := checkMeasuresBefore(points, measures); err != nil {
+			return err
 		}
 	}
 
@@ -368,7 +374,11 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			failed++
 		}
 		if jsonOut != nil {
-			if _, err := jsonOut.Write(r.Line); err != nil {
+			line := r.Line
+			if shard.Count > 1 {
+				line = experiment.TagLine(line, tag)
+			}
+			if _, err := jsonOut.Write(line); err != nil {
 				return err
 			}
 		}
@@ -459,6 +469,62 @@ func checkMeasures(rows []experiment.Row, measures []string) error {
 		}
 	}
 	return nil
+}
+
+// checkMeasuresBefore refuses, before any run, a measure that no run of
+// the sweep can have: each algorithm's smallest point, run for one step,
+// has every measure of a message-passing run (its message types included)
+// and the measures a population protocol reports from its first step;
+// details that a protocol reports only at its end (epidemic-term's
+// declarer_id) are left to the check after the runs.
+func checkMeasuresBefore(points []*experiment.Point, measures []string) error {
+	size := func(p *experiment.Point) int {
+		if p.Kind == experiment.Population {
+			return p.PP.N
+		}
+		return p.Spec.N
+	}
+	smallest := map[string]*experiment.Point{}
+	var probe []*experiment.Point
+	for _, p := range points {
+		name := p.Spec.Algorithm
+		if p.Kind == experiment.Population {
+			name = p.Protocol.Name
+		}
+		if q, ok := smallest[name]; !ok || size(p) < size(q) {
+			smallest[name] = p
+		}
+	}
+	for _, p := range points {
+		name := p.Spec.Algorithm
+		if p.Kind == experiment.Population {
+			name = p.Protocol.Name
+		}
+		if smallest[name] == p {
+			probe = append(probe, p)
+		}
+	}
+	rows := experiment.ProbeRows(probe)
+	for _, m := range measures {
+		for _, r := range rows {
+			if _, ok := r.Measures[m]; ok || r.Kind == experiment.Population && !messagePassingMeasure(m) {
+				continue
+			}
+			known := slices.Sorted(maps.Keys(r.Measures))
+			return usagef("sweep: --measure %s: %s has no such measure%s; its runs have %s", m, r.Name, suggest(m, known), strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// messagePassingMeasure says whether m is a measure of message-passing
+// runs only, which their one-step probe has whole.
+func messagePassingMeasure(m string) bool {
+	switch m {
+	case "messages", "bits", "time", "max_node_messages":
+		return true
+	}
+	return strings.HasPrefix(m, "messages:")
 }
 
 // reportSkipped writes one line per group of configurations the grid left

@@ -339,7 +339,7 @@ func (g *Grid) Points() ([]*Point, error) {
 					if _, err := e.Run(probe); err != nil {
 						return nil, errorf("%s, n = %d: %v", name, n, err)
 					}
-					points = append(points, &Point{Index: len(points), Kind: Population, Protocol: e, PP: cfg})
+					points = append(points, &Point{Kind: Population, Protocol: e, PP: cfg})
 				}
 				continue
 			}
@@ -354,15 +354,7 @@ func (g *Grid) Points() ([]*Point, error) {
 								MaxEvents: g.MaxEvents, MaxTime: g.MaxTime, Params: c,
 								MemLimit: g.MemLimit, KeptBytes: g.KeptBytes,
 							}
-							if _, err := scenario.Build(s); err != nil {
-								var broken *election.AssumptionError
-								if !g.Strict && errors.As(err, &broken) {
-									g.skip(s, broken)
-									continue
-								}
-								return nil, &Error{Msg: err.Error()}
-							}
-							points = append(points, &Point{Index: len(points), Kind: MessagePassing, Spec: s})
+							points = append(points, &Point{Kind: MessagePassing, Spec: s})
 						}
 					}
 				}
@@ -374,6 +366,10 @@ func (g *Grid) Points() ([]*Point, error) {
 			return nil, errorf("no algorithm of the sweep takes --%s", p)
 		}
 	}
+	points, err := g.build(points)
+	if err != nil {
+		return nil, err
+	}
 	if !anyMP && (len(g.IDs) > 0 || len(g.Deliveries) > 0 || len(g.Initiators) > 0) {
 		return nil, errorf("--ids, --delivery and --initiators apply to message-passing algorithms; the sweep has only population protocols")
 	}
@@ -381,6 +377,43 @@ func (g *Grid) Points() ([]*Point, error) {
 		return nil, errorf("every configuration breaks its algorithm's model: %s; use --force to run them anyway", g.Skipped[0])
 	}
 	return points, nil
+}
+
+// build checks every message-passing point by building its run, the
+// largest networks first, so that a point that cannot run (one too large
+// for memory, say) is refused at once, not after the smaller ones have
+// been built; it returns the points that remain, in grid order, numbered,
+// with those that break their algorithm's model left out (or refused,
+// with Strict).
+func (g *Grid) build(points []*Point) ([]*Point, error) {
+	order := make([]int, len(points))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return points[b].Spec.N - points[a].Spec.N })
+	broken := make([]*election.AssumptionError, len(points))
+	for _, i := range order {
+		p := points[i]
+		if p.Kind != MessagePassing {
+			continue
+		}
+		if _, err := scenario.Build(p.Spec); err != nil {
+			if !g.Strict && errors.As(err, &broken[i]) {
+				continue
+			}
+			return nil, &Error{Msg: err.Error()}
+		}
+	}
+	kept := points[:0]
+	for i, p := range points {
+		if broken[i] != nil {
+			g.skip(p.Spec, broken[i])
+			continue
+		}
+		p.Index = len(kept)
+		kept = append(kept, p)
+	}
+	return kept, nil
 }
 
 func orDefault(xs []string, d string) []string {
