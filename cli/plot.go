@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/electkit/elect/catalog"
@@ -98,6 +100,9 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if t == "" {
 		t = m + " against n"
 	}
+	if err := everyAlgorithmHas(rows, m); err != nil {
+		return err
+	}
 	spec := plot.Spec{Title: t, Measure: m, Rows: rows, Curves: curveList, Bounds: !*noBounds}
 	if _, err := plot.Make(spec); err != nil {
 		return usagef("%s", err)
@@ -108,5 +113,30 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(outs, ", "))
+	return nil
+}
+
+// everyAlgorithmHas refuses a measure that no record of one of the
+// algorithms (or protocols) has, naming it and its measures: the figure
+// would leave it out without a word ('--measure messages:ELECTION' is
+// hs's type; lcr's is 'election').
+func everyAlgorithmHas(rows []experiment.Row, measure string) error {
+	var names []string
+	have := map[string]map[string]bool{}
+	for _, r := range rows {
+		if have[r.Name] == nil {
+			have[r.Name] = map[string]bool{}
+			names = append(names, r.Name)
+		}
+		for m := range r.Measures {
+			have[r.Name][m] = true
+		}
+	}
+	for _, name := range names {
+		if !have[name][measure] {
+			known := slices.Sorted(maps.Keys(have[name]))
+			return usagef("plot: --measure %s: no record of %s has it%s; its records have %s", measure, name, suggest(measure, known), strings.Join(known, ", "))
+		}
+	}
 	return nil
 }

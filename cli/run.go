@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/trace"
 )
 
 func init() {
@@ -225,6 +228,11 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	firstCfg, err := scenario.Build(first)
 	if err != nil {
 		return inputError(err)
+	}
+	if replay != nil {
+		if err := compareReplay(replay, f.replay, firstCfg); err != nil {
+			return err
+		}
 	}
 	if f.view && f.trials > 1 {
 		return usagef("--view shows one run; use it with --trials 1")
@@ -601,4 +609,68 @@ func (s *trialSummary) print(w io.Writer) {
 	for _, c := range s.checkNames {
 		fmt.Fprintf(w, "checks     FAIL in %d trials: %s\n", s.failedChecks[c], c)
 	}
+}
+
+// compareReplay refuses to replay a record whose run differs from the
+// command line's in what the replay cannot follow: the IDs, the
+// parameters, the announcement, and for a randomized algorithm the seed
+// (its nodes' draws). It reads the record's header and leaves the file at
+// its start; a record without a header (version 1), or one the replay
+// will refuse anyway, is left to the replay.
+func compareReplay(record *os.File, name string, cfg *election.Config) error {
+	defer record.Seek(0, io.SeekStart)
+	rd, err := trace.NewReader(record)
+	if err != nil || rd.Header() == nil || rd.Header().Population() {
+		return nil
+	}
+	h := rd.Header()
+	if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
+		return nil // the replay says so
+	}
+	var diffs []string
+	if cfg.Algorithm.Model.Randomized && h.Seed != cfg.Seed {
+		diffs = append(diffs, fmt.Sprintf("its seed is %d, this command's %d (--seed %d)", h.Seed, cfg.Seed, h.Seed))
+	}
+	if len(h.IDs) == len(cfg.IDs) {
+		for i, id := range h.IDs {
+			if id != int64(cfg.IDs[i]) {
+				list := make([]string, len(h.IDs))
+				for k, x := range h.IDs {
+					list[k] = strconv.FormatInt(x, 10)
+				}
+				hint := "--ids " + strings.Join(list, ",")
+				if len(hint) > 80 {
+					hint = hint[:strings.LastIndexByte(hint[:76], ',')] + ",..."
+				}
+				diffs = append(diffs, fmt.Sprintf("its node %d has ID %d, this command's %d (%s)", i, id, cfg.IDs[i], hint))
+				break
+			}
+		}
+	}
+	keys := map[string]bool{}
+	for k := range h.Params {
+		keys[k] = true
+	}
+	for k := range cfg.Params {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if h.Params[k] != cfg.Params[k] {
+			diffs = append(diffs, fmt.Sprintf("its --%s is %s, this command's %s", k, orNone(h.Params[k]), orNone(cfg.Params[k])))
+		}
+	}
+	if h.Announce != cfg.Announce {
+		diffs = append(diffs, fmt.Sprintf("its --announce is %v, this command's %v", h.Announce, cfg.Announce))
+	}
+	if len(diffs) > 0 {
+		return usagef("--replay %s was made with other flags: %s; replay it with the flags it was made with", name, strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+func orNone(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
 }

@@ -3,8 +3,14 @@ package experiment
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/electkit/elect/pp"
 )
@@ -17,6 +23,7 @@ import (
 // missing lines, or the files are out of order, and Merge says which.
 func Merge(w io.Writer, names []string, shards [][]byte) error {
 	lines := make([][][]byte, len(shards))
+	tags := make([][]*ShardTag, len(shards))
 	for i, data := range shards {
 		for k, l := range bytes.SplitAfter(data, []byte("\n")) {
 			if len(bytes.TrimSpace(l)) == 0 {
@@ -28,8 +35,28 @@ func Merge(w io.Writer, names []string, shards [][]byte) error {
 			if l[0] != '{' {
 				return fmt.Errorf("experiment: %s:%d: not a JSON line of a sweep: %.40q", names[i], k+1, l)
 			}
+			l, tag, err := untag(l)
+			if err != nil {
+				return fmt.Errorf("experiment: %s:%d: %v", names[i], k+1, err)
+			}
 			lines[i] = append(lines[i], l)
+			tags[i] = append(tags[i], tag)
 		}
+	}
+	// Tagged shards (every sweep --shard writes its tag) must cover their
+	// grid exactly; they are merged in index order, whatever the order of
+	// the files.
+	order, tagged, err := checkTags(names, tags, lines)
+	if err != nil {
+		return err
+	}
+	if tagged {
+		sorted := make([][][]byte, len(order))
+		sortedNames := make([]string, len(order))
+		for i, j := range order {
+			sorted[i], sortedNames[i] = lines[j], names[j]
+		}
+		lines, names = sorted, sortedNames
 	}
 	if err := checkShardCounts(names, lines); err != nil {
 		return err
@@ -104,4 +131,131 @@ func checkShardCounts(names []string, lines [][][]byte) error {
 		}
 	}
 	return nil
+}
+
+// ShardTag is what every line of a sharded sweep ('elect sweep --shard
+// i/k') carries as its field "shard", so that Merge can tell whether a set
+// of shards covers one grid exactly: the shard's index and count, the
+// number of runs of the whole grid, and the grid's fingerprint
+// (Grid.Fingerprint). Merge removes it: the merged lines are those the
+// unsharded sweep prints.
+type ShardTag struct {
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+	Runs  int    `json:"runs"`
+	Grid  string `json:"grid"`
+}
+
+// shardField opens the tag at the end of a line.
+var shardField = []byte(`,"shard":{`)
+
+// TagLine returns the JSON line with t added as its last field, "shard".
+func TagLine(line []byte, t ShardTag) []byte {
+	body := bytes.TrimRight(line, "\n")
+	body = bytes.TrimSuffix(body, []byte("}"))
+	tag, _ := json.Marshal(t)
+	out := make([]byte, 0, len(body)+len(tag)+12)
+	out = append(out, body...)
+	out = append(out, `,"shard":`...)
+	out = append(out, tag...)
+	return append(out, "}\n"...)
+}
+
+// untag splits a line into the record without its shard tag and the tag
+// (nil when the line has none).
+func untag(line []byte) ([]byte, *ShardTag, error) {
+	i := bytes.LastIndex(line, shardField)
+	if i < 0 {
+		return line, nil, nil
+	}
+	rest := bytes.TrimRight(line[i+len(`,"shard":`):], "\n")
+	rest = bytes.TrimSuffix(rest, []byte("}"))
+	var t ShardTag
+	if err := json.Unmarshal(rest, &t); err != nil {
+		return nil, nil, fmt.Errorf("its shard tag %.80q is not one elect writes: %v", rest, err)
+	}
+	out := make([]byte, 0, i+2)
+	out = append(out, line[:i]...)
+	return append(out, "}\n"...), &t, nil
+}
+
+// Fingerprint is a short hash of what decides the grid's runs and their
+// order: algorithms, sizes, configurations, parameters, limits, trials and
+// seed. Two sweeps with the same fingerprint run the same runs.
+func (g *Grid) Fingerprint() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q|%v|%q|%q|%q|%q|%q|%v|%v|%q|%d|%d|%v|%v|%v|%d|%v|%d|%d|",
+		g.Algorithms, g.Sizes, g.IDs, g.Deliveries, g.Initiators, g.Timing, g.Topology, g.Announce, g.Force,
+		g.Runtime, g.MaxEvents, g.MaxTime, g.Strict, g.Scheduler, g.Engine, g.MaxSteps, g.NoStates, g.Trials, g.Seed)
+	for _, k := range slices.Sorted(maps.Keys(g.Params)) {
+		fmt.Fprintf(h, "%q=%q|", k, g.Params[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// checkTags checks that the shards' tags describe every shard of one grid,
+// each complete, and returns the shards in index order (order[i] is the
+// file of shard i+1); ok is false when no line is tagged (shards of an
+// elect before tags, which the line counts and seeds alone check).
+func checkTags(names []string, tags [][]*ShardTag, lines [][][]byte) (order []int, ok bool, err error) {
+	var first *ShardTag
+	firstFile := -1
+	for i := range tags {
+		for k, t := range tags[i] {
+			if t == nil && first != nil || t != nil && first == nil && (i > 0 || k > 0) {
+				return nil, false, fmt.Errorf("experiment: %s:%d: some lines carry a shard tag and some do not: the files are not shards of one sweep", names[i], k+1)
+			}
+			if t == nil {
+				continue
+			}
+			if first == nil {
+				first, firstFile = t, i
+			}
+			if *t != *tags[i][0] {
+				return nil, false, fmt.Errorf("experiment: %s:%d is from shard %d/%d but the file's first line from shard %d/%d: the file mixes shards", names[i], k+1, t.Index, t.Count, tags[i][0].Index, tags[i][0].Count)
+			}
+		}
+	}
+	if first == nil {
+		return nil, false, nil
+	}
+	byIndex := make([]int, first.Count)
+	for i := range byIndex {
+		byIndex[i] = -1
+	}
+	for i := range tags {
+		if len(tags[i]) == 0 {
+			return nil, false, fmt.Errorf("experiment: %s has no lines: a shard that ran to the end has its runs", names[i])
+		}
+		t := tags[i][0]
+		if t.Grid == first.Grid && t.Count != first.Count {
+			return nil, false, fmt.Errorf("experiment: %s is shard %d/%d but %s is shard %d/%d of the same sweep: merge the shards of one split, 1/k..k/k",
+				names[i], t.Index, t.Count, names[firstFile], first.Index, first.Count)
+		}
+		if t.Grid != first.Grid || t.Count != first.Count || t.Runs != first.Runs {
+			return nil, false, fmt.Errorf("experiment: %s is shard %d/%d of a grid of %d runs (%s), but %s is shard %d/%d of a grid of %d runs (%s): shards of different sweeps",
+				names[i], t.Index, t.Count, t.Runs, t.Grid, names[firstFile], first.Index, first.Count, first.Runs, first.Grid)
+		}
+		if t.Index < 1 || t.Index > t.Count {
+			return nil, false, fmt.Errorf("experiment: %s says it is shard %d/%d", names[i], t.Index, t.Count)
+		}
+		if j := byIndex[t.Index-1]; j >= 0 {
+			return nil, false, fmt.Errorf("experiment: %s and %s are both shard %d/%d", names[j], names[i], t.Index, t.Count)
+		}
+		byIndex[t.Index-1] = i
+		want := (t.Runs - (t.Index - 1) + t.Count - 1) / t.Count
+		if got := len(lines[i]); got != want {
+			return nil, false, fmt.Errorf("experiment: %s (shard %d/%d) has %d of its %d runs: run it to the end (elect sweep ... --shard %d/%d --resume %s)", names[i], t.Index, t.Count, got, want, t.Index, t.Count, names[i])
+		}
+	}
+	var missing []string
+	for i, j := range byIndex {
+		if j < 0 {
+			missing = append(missing, fmt.Sprintf("%d/%d", i+1, first.Count))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, false, fmt.Errorf("experiment: shard %s of the sweep is missing: the %d files given do not cover its %d runs", strings.Join(missing, ", "), len(names), first.Runs)
+	}
+	return byIndex, true, nil
 }
