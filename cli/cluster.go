@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/electkit/elect/cluster"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
@@ -81,7 +85,7 @@ type clusterInitFlags struct {
 	alg, idsSpec, topo, initiators, host string
 	n, basePort                          int
 	seed                                 uint64
-	announce                             bool
+	announce, force                      bool
 	params                               map[string]*string
 }
 
@@ -95,6 +99,7 @@ func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
 	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K, nodes:I,J,...")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.StringVar(&f.host, "host", "127.0.0.1", "every node's host, or a pattern with {i} for the node's index (node-{i}.elect)")
+	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay)")
 	fs.IntVar(&f.basePort, "base-port", 7400, "node i listens on base-port+i (on base-port itself when --host has {i}); 0 finds n free ports now")
 	f.params = registerParams(fs, cat)
 	return f
@@ -115,11 +120,37 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 		Announce: f.announce, Seed: f.seed, Params: map[string]string{},
 	}
 	setParamsAndN(fs, f.params, &spec)
-	d, err := cluster.Init(dir, spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
+	// One limit, checked first: up and node refuse a larger cluster.
+	if spec.N > cluster.MaxNodes {
+		return usagef("cluster init: n = %d: a cluster has at most %d nodes (one process and two files each)", spec.N, cluster.MaxNodes)
+	}
+	old, err := existingCluster(dir, f.force)
+	if err != nil {
+		return err
+	}
+	// The new set is made in a directory of its own beside dir, and only
+	// when it is whole does it take dir's place (or, with --force, the
+	// place of the cluster dir held).
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return usagef("cluster init: %v", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(dir))+".elect-*")
+	if err != nil {
+		return usagef("cluster init: cannot create a directory beside %s: %v", dir, errors.Unwrap(err))
+	}
+	defer os.RemoveAll(tmp) // gone once renamed; otherwise only what init made
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	d, err := cluster.Init(tmp, spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
 	if err != nil {
 		// Everything Init refuses is the user's to fix: the run, the
 		// ports, or a directory that cannot be written.
-		return usagef("%v", err)
+		return usagef("%v", strings.ReplaceAll(err.Error(), tmp, dir))
+	}
+	if err := replaceCluster(dir, tmp, old); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s/cluster.json: %s on %s, n = %d, seed %d; a CA and %d certificates\n",
 		dir, d.Algorithm, d.Topology, d.N, d.Seed, d.N)
@@ -315,4 +346,100 @@ func nodeIndex(text string) (int, error) {
 		return 0, fmt.Errorf("--index %q is not a node index (0, 1, ...) or hostname", text)
 	}
 	return i, nil
+}
+
+// existingCluster checks dir before cluster init writes it: a directory
+// that does not exist or is empty is fine; one that holds anything is
+// refused unless force, and then it must hold a cluster, whose files and
+// node directories (paths relative to dir) are returned for
+// replaceCluster to remove. Nothing else is ever removed.
+func existingCluster(dir string, force bool) ([]string, error) {
+	info, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, usagef("cluster init: %v", err)
+	}
+	if !info.IsDir() {
+		return nil, usagef("cluster init: %s exists and is not a directory; choose a directory for the cluster", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, usagef("cluster init: %v", err)
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	descPath := filepath.Join(dir, cluster.DescriptionFile)
+	data, err := bounded.ReadFile(descPath, bounded.Limits{What: "a cluster description", MaxBytes: 64 << 20, MaxLine: 64 << 20})
+	var d *cluster.Description
+	if err == nil {
+		d, err = cluster.ParseDescription(data)
+	}
+	if err != nil {
+		return nil, usagef("cluster init: %s is not empty and holds no cluster elect made (%d files; %s: %v); choose a new directory", dir, len(entries), cluster.DescriptionFile, err)
+	}
+	if !force {
+		return nil, usagef("cluster init: %s holds a cluster already (%s, n = %d); --force replaces it (description, CA, node directories, deployment files), or choose a new directory", dir, d.Algorithm, d.N)
+	}
+	// The cluster's files: at the top, the description, the CA's
+	// certificate and key and the deployment files; each node's
+	// directory with what init writes in it (or, in a cluster made before
+	// node directories, its certificate and key at the top). The
+	// directories come last, removed once emptied.
+	files := []string{cluster.DescriptionFile, d.CA, "ca.key", cluster.ComposeFile, cluster.KubernetesFile}
+	var dirs []string
+	for _, nd := range d.Nodes {
+		files = append(files, nd.Cert, nd.Key)
+		sub := filepath.Join(dir, nd.Name)
+		info, err := os.Lstat(sub)
+		if err != nil || !info.IsDir() {
+			continue
+		}
+		entries, err := os.ReadDir(sub)
+		if err != nil {
+			return nil, usagef("cluster init: %v", err)
+		}
+		for _, e := range entries {
+			if !slices.Contains([]string{cluster.DescriptionFile, d.CA, nd.Cert, nd.Key}, e.Name()) {
+				return nil, usagef("cluster init: %s holds %s, which the cluster did not make; move it away or choose a new directory", sub, e.Name())
+			}
+			files = append(files, filepath.Join(nd.Name, e.Name()))
+		}
+		dirs = append(dirs, nd.Name)
+	}
+	return append(files, dirs...), nil
+}
+
+// replaceCluster puts the cluster made in tmp at dir: by renaming tmp when
+// dir does not exist or is empty, or by removing the old cluster's files
+// from dir (old, from existingCluster) and moving the new ones in.
+func replaceCluster(dir, tmp string, old []string) error {
+	if old == nil {
+		if err := os.Rename(tmp, dir); err != nil {
+			return usagef("cluster init: cannot put the cluster at %s: %v", dir, errors.Unwrap(err))
+		}
+		return nil
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if _, err := os.Lstat(filepath.Join(dir, e.Name())); err == nil && !slices.Contains(old, e.Name()) {
+			return usagef("cluster init: %s holds a file %s that the old cluster did not make and the new one would replace; move it away or choose a new directory", dir, e.Name())
+		}
+	}
+	for _, name := range old {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cluster init: removing the old cluster's %s: %v", name, err)
+		}
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("cluster init: moving the new cluster's %s into %s: %v", e.Name(), dir, err)
+		}
+	}
+	return nil
 }

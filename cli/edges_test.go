@@ -124,3 +124,57 @@ func TestReplayWithOtherFlagsRefusedShowingTheDifference(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterInitIntoExistingDirectoryRefusedUnlessForce (issue 35: init
+// overwrote the CA and keys and left stale node files): an existing
+// cluster is refused; --force replaces the whole set, leaving no stale
+// node directory and nothing elect did not make removed.
+func TestClusterInitIntoExistingDirectoryRefusedUnlessForce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, _, errOut := runCLI("cluster", "init", dir, "--alg", "lcr", "--n", "8", "--base-port", "0"); code != 0 {
+		t.Fatal(errOut)
+	}
+	caBefore, _ := os.ReadFile(filepath.Join(dir, "ca.pem"))
+	wantBadInput(t, []string{"cluster", "init", dir, "--alg", "hs", "--n", "4", "--base-port", "0"},
+		"holds a cluster already (lcr, n = 8); --force replaces it")
+	if ca, _ := os.ReadFile(filepath.Join(dir, "ca.pem")); string(ca) != string(caBefore) {
+		t.Fatal("the refused init changed the CA")
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine\n"), 0o644)
+	if code, _, errOut := runCLI("cluster", "init", dir, "--alg", "hs", "--n", "4", "--base-port", "0", "--force"); code != 0 {
+		t.Fatal(errOut)
+	}
+	var names []string
+	es, _ := os.ReadDir(dir)
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	want := "ca.key ca.pem cluster.json node-0 node-1 node-2 node-3 notes.txt"
+	if strings.Join(names, " ") != want {
+		t.Errorf("after --force the directory holds %v, want %s", names, want)
+	}
+	if ca, _ := os.ReadFile(filepath.Join(dir, "ca.pem")); string(ca) == string(caBefore) {
+		t.Error("--force kept the old CA")
+	}
+	if code, _, errOut := runCLI("cluster", "init", dir+"-2", "--alg", "hs", "--n", "4", "--base-port", "0"); code != 0 {
+		t.Fatal(errOut)
+	}
+	// A directory that holds something else is not a cluster to replace.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "data.csv"), []byte("1,2\n"), 0o644)
+	wantBadInput(t, []string{"cluster", "init", other, "--alg", "lcr", "--n", "4", "--force"}, "is not empty and holds no cluster elect made")
+	if es, _ := os.ReadDir(other); len(es) != 1 {
+		t.Errorf("%s holds %d files", other, len(es))
+	}
+}
+
+// TestClusterInitN66000RefusedFirst (issue 35: init made 132k files in
+// 95 s that up and node then refused): one limit, checked before anything
+// is made.
+func TestClusterInitN66000RefusedFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "big")
+	wantBadInput(t, []string{"cluster", "init", dir, "--alg", "lcr", "--n", "66000"}, "n = 66000: a cluster has at most 65536 nodes")
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("%s was made", dir)
+	}
+}

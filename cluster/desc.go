@@ -84,6 +84,9 @@ import (
 // DescriptionFile is the name of a cluster's description in its directory.
 const DescriptionFile = "cluster.json"
 
+// MaxNodes is the largest cluster: init, up and node all refuse more.
+const MaxNodes = 1 << 16
+
 // Description is a cluster: the run every node rebuilds, and the nodes.
 type Description struct {
 	Format     string            `json:"format"` // "elect-cluster"
@@ -337,7 +340,7 @@ func ParseDescription(data []byte) (*Description, error) {
 	if d.Format != "elect-cluster" || d.Version != 1 {
 		return nil, fmt.Errorf("format %q version %d; this elect reads elect-cluster version 1", d.Format, d.Version)
 	}
-	if d.N < 2 || d.N > 1<<16 || len(d.Nodes) != d.N {
+	if d.N < 2 || d.N > MaxNodes || len(d.Nodes) != d.N {
 		return nil, fmt.Errorf("n = %d with %d nodes listed; a cluster has 2..65536 nodes, each listed once", d.N, len(d.Nodes))
 	}
 	seen := map[string]bool{}
