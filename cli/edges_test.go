@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSweepOfAnImpossibleGridRefusedAtOnce (issue 35: 'elect sweep lcr
@@ -176,5 +177,69 @@ func TestClusterInitN66000RefusedFirst(t *testing.T) {
 	wantBadInput(t, []string{"cluster", "init", dir, "--alg", "lcr", "--n", "66000"}, "n = 66000: a cluster has at most 65536 nodes")
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("%s was made", dir)
+	}
+}
+
+// TestRunWhoseStepLimitMeansDaysWarns (issue 35: such a run showed only a
+// spinner): once the speed is known, a run without an estimate of its
+// end says how far its step limit is, when that is more than a day.
+func TestRunWhoseStepLimitMeansDaysWarns(t *testing.T) {
+	got := stepLimitNote(1e6, 1e12, "--max-events", 10*time.Second)
+	if want := "; the --max-events limit (1e+12) is about 115.7 days away at this speed: --time-limit bounds the run"; got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+	if got := stepLimitNote(1e6, 1e10, "step", 8*time.Second); got != "" {
+		t.Errorf("a limit under a day away: note %q, want none", got)
+	}
+	var b *progressBar // no terminal: no bar, no note
+	if got := b.limitNote(1e6, 1e12, "step", time.Minute); got != "" {
+		t.Errorf("without a bar: note %q", got)
+	}
+}
+
+// TestSweepResumeWithACutLastLine (issue 35: a file whose last line a hard
+// kill cut could not be resumed): the cut line is dropped, said so, and
+// its run made again; the file ends as an uninterrupted sweep's output.
+func TestSweepResumeWithACutLastLine(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "runs.jsonl")
+	code, fresh, _ := runCLI("sweep", "lcr", "--n", "8,16", "--trials", "3")
+	if code != 0 {
+		t.Fatal("sweep failed")
+	}
+	lines := strings.SplitAfter(fresh, "\n")
+	cut := strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2]
+	os.WriteFile(out, []byte(cut), 0o644)
+	code, _, errOut := runCLI("sweep", "lcr", "--n", "8,16", "--trials", "3", "--resume", out)
+	if code != 0 || !strings.Contains(errOut, "the last line of "+out+" was cut short") || !strings.Contains(errOut, "3 of 6 runs are already in") {
+		t.Fatalf("resume: exit %d, stderr %q", code, errOut)
+	}
+	if got, _ := os.ReadFile(out); string(got) != fresh {
+		t.Errorf("the resumed file differs from the uninterrupted sweep's output")
+	}
+}
+
+// TestNegativeTimeLimitAndSeedOutOfRange (issue 35): a negative
+// --time-limit is refused, and '--seed -1' says the range.
+func TestNegativeTimeLimitAndSeedOutOfRange(t *testing.T) {
+	wantBadInput(t, []string{"run", "lcr", "--time-limit", "-5s"}, "--time-limit must not be negative, got -5s")
+	wantBadInput(t, []string{"pp", "angluin", "--time-limit", "-1m"}, "--time-limit must not be negative, got -1m0s")
+	wantBadInput(t, []string{"run", "lcr", "--seed", "-1"}, "--seed: -1 is out of range: use a whole number from 0 to 18446744073709551615")
+	wantBadInput(t, []string{"pp", "angluin", "--seed", "-1"}, "--seed: -1 is out of range: use a whole number from 0 to 18446744073709551615")
+	wantBadInput(t, []string{"run", "lcr", "--trials", "99999999999999999999"}, "--trials: 99999999999999999999 is out of range")
+}
+
+// TestReproduceEndsWithASummaryLine (issue 35: reproduce ended without
+// one): the last line counts the claims by verdict, with the time; the
+// help says how long the full set takes.
+func TestReproduceEndsWithASummaryLine(t *testing.T) {
+	code, out, errOut := runCLI("reproduce", "chang-roberts", "--quick", "--out", "")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if code != 0 || !strings.HasPrefix(last, "reproduce: 1 reproduction, 6 claims: 6 passed, 0 failed, 0 pending (") {
+		t.Errorf("exit %d, last line %q, stderr %q", code, last, errOut)
+	}
+	_, help, _ := runCLI("reproduce", "--help")
+	if !strings.Contains(help, "The full set takes longer: more than 4 minutes on two cores") {
+		t.Errorf("the help does not say how long the full set takes:\n%s", help)
 	}
 }

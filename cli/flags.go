@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -146,11 +147,16 @@ func valueHelp(fs *flag.FlagSet, name, value string) string {
 	if f := fs.Lookup(name); f != nil {
 		if g, ok := f.Value.(flag.Getter); ok {
 			switch g.Get().(type) {
-			case int, int64, uint, uint64:
+			case uint, uint64:
+				if _, err := parseSize(value); err != nil && strings.Contains(err.Error(), "not a whole number") {
+					return err.Error()
+				}
+				return fmt.Sprintf("%s is out of range: use a whole number from 0 to %d", value, uint64(math.MaxUint64))
+			case int, int64:
 				if _, err := parseSize(value); err != nil {
 					return err.Error()
 				}
-				return fmt.Sprintf("%s is out of range", value)
+				return fmt.Sprintf("%s is out of range: use a whole number from %d to %d", value, int64(math.MinInt64), int64(math.MaxInt64))
 			case float64:
 				return fmt.Sprintf("%q is not a number: write it as 0.5, 1e-3 or 12", value)
 			case time.Duration:
@@ -237,13 +243,21 @@ func parseSize(v string) (int64, error) {
 		}
 		return n, nil
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+	outOfRange := fmt.Errorf("%s is out of range: use a whole number from %d to %d", v, int64(math.MinInt64), int64(math.MaxInt64))
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err == nil {
 		return n, nil
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, outOfRange
 	}
 	if strings.ContainsAny(v, "eE") {
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<62 {
+		if err != nil || f != math.Trunc(f) {
 			return 0, bad
+		}
+		if math.Abs(f) >= 1<<62 {
+			return 0, outOfRange
 		}
 		return int64(f), nil
 	}

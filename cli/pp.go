@@ -155,6 +155,9 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if f.maxSteps < 0 {
 		return usagef("pp: --max-steps must be >= 0 (0: the protocol's default), got %d", f.maxSteps)
 	}
+	if f.timeLimit < 0 {
+		return usagef("pp: --time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
+	}
 	if f.trace != "" && f.trials != 1 {
 		return usagef("pp: --trace records one trial; got --trials %d (rerun a trial alone with its seed)", f.trials)
 	}
@@ -338,7 +341,8 @@ func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, 
 	}
 	start := time.Now()
 	return func(p pp.Progress) bool {
-		bar.set(p.Interactions, fmt.Sprintf("parallel time %s, %s leaders", format.Number(p.ParallelTime, 4), format.Number(float64(p.Leaders), 4)))
+		bar.set(p.Interactions, fmt.Sprintf("parallel time %s, %s leaders", format.Number(p.ParallelTime, 4), format.Number(float64(p.Leaders), 4))+
+			bar.limitNote(p.Interactions, p.MaxSteps, "step", time.Since(start)))
 		if limit <= 0 {
 			return true
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -34,8 +35,9 @@ type progressBar struct {
 	p   *mpb.Progress
 	bar *mpb.Bar
 
-	mu   sync.Mutex
-	text string
+	mu      sync.Mutex
+	text    string
+	spinner bool // no total: no estimate of the time left
 }
 
 // newProgressBar starts a bar named name on w for work of the given total
@@ -53,6 +55,7 @@ func newProgressBar(w io.Writer, name string, total int64, leftNote string) *pro
 		return b.text
 	}, decor.WCSyncSpaceR)
 	if total <= 0 {
+		b.spinner = true
 		b.bar = b.p.New(0, mpb.SpinnerStyle(),
 			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(figures, decor.Name(" elapsed "), decor.Elapsed(decor.ET_STYLE_GO)),
@@ -89,4 +92,26 @@ func (b *progressBar) finish() {
 	}
 	b.bar.Abort(true)
 	b.p.Wait()
+}
+
+// limitNote warns, for a run whose bar has no estimate of the time left
+// (a spinner), when at the speed so far its step limit is more than a day
+// away: "; the --max-events limit (1e12) is about 3.2 days away at this
+// speed: --time-limit bounds the run". It says nothing in the first two
+// seconds, while the speed is not yet known.
+func (b *progressBar) limitNote(done, limit int64, flag string, elapsed time.Duration) string {
+	if b == nil || !b.spinner || limit <= 0 || done <= 0 || done >= limit || elapsed < 2*time.Second {
+		return ""
+	}
+	return stepLimitNote(done, limit, flag, elapsed)
+}
+
+// stepLimitNote is limitNote's text, for any bar.
+func stepLimitNote(done, limit int64, flag string, elapsed time.Duration) string {
+	left := time.Duration(float64(elapsed) * float64(limit-done) / float64(done))
+	if left < 24*time.Hour {
+		return ""
+	}
+	return fmt.Sprintf("; the %s limit (%.3g) is about %.1f days away at this speed: --time-limit bounds the run",
+		flag, float64(limit), left.Hours()/24)
 }

@@ -35,6 +35,10 @@ formula), bound (every run within it), statistical (within 4 standard errors),
 asymptotic (mean / f(n) varies by at most 25% over the three largest sizes).
 
 --quick runs small versions (all of them in under a minute on two cores).
+The full set takes longer: more than 4 minutes on two cores and up to
+1.4 GB of memory (docs/experiments.md); a progress bar on standard error
+(when it is a terminal) shows each reproduction's runs, and a last line
+counts the claims that passed, failed and are pending, with the time.
 
 Exit status: 0 when no claim failed, 1 when one did, 2 for bad input.
 
@@ -94,9 +98,19 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 	defer stop()
 	env := claims.Env{Quick: *quick, Workers: *workers, Seed: *seed}
 	failed := false
-	for _, r := range todo {
+	began := time.Now()
+	verdicts := map[claims.Verdict]int{}
+	for k, r := range todo {
 		start := time.Now()
+		bar := newProgressBar(stderr, fmt.Sprintf("reproduce %s (%d of %d)", r.Name, k+1, len(todo)), progressScale, "of this sweep")
+		env.Progress = nil
+		if bar != nil {
+			env.Progress = func(done, total int, wDone, wTotal float64) {
+				bar.set(int64(progressScale*wDone/max(wTotal, 1e-300)), fmt.Sprintf("%d/%d runs", done, total))
+			}
+		}
 		rep, err := r.Run(ctx, env)
+		bar.finish()
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				fmt.Fprintln(stderr, "elect: reproduce interrupted; the reproductions above are complete")
@@ -109,6 +123,7 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 		writeClaimTable(stdout, rep.Rows)
 		for _, row := range rep.Rows {
 			failed = failed || row.Verdict == claims.Fail
+			verdicts[row.Verdict]++
 		}
 		if *out != "" {
 			files, err := writeReproduction(*out, r, rep, command)
@@ -119,6 +134,15 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 		}
 		fmt.Fprintln(stdout)
 	}
+	plural := func(k int, word string) string {
+		if k == 1 {
+			return "1 " + word
+		}
+		return fmt.Sprintf("%d %ss", k, word)
+	}
+	fmt.Fprintf(stdout, "reproduce: %s, %s: %d passed, %d failed, %d pending (%s)\n",
+		plural(len(todo), "reproduction"), plural(verdicts[claims.Pass]+verdicts[claims.Fail]+verdicts[claims.Pending], "claim"),
+		verdicts[claims.Pass], verdicts[claims.Fail], verdicts[claims.Pending], time.Since(began).Round(time.Second))
 	if failed {
 		return errFailed
 	}

@@ -212,6 +212,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if f.maxTime < 0 {
 		return usagef("--max-time must not be negative, got %d", f.maxTime)
 	}
+	if f.timeLimit < 0 {
+		return usagef("--time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
+	}
 	// Validate everything before creating the trace file, so that bad input
 	// leaves no file behind.
 	first := f.spec(fs, name, 0)
@@ -288,7 +291,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		if !f.json && f.trials == 1 {
 			bar = runProgressBar(stderr, s, cfg)
 		}
-		cfg.Progress = runProgress(bar, f.timeLimit)
+		cfg.Progress = runProgress(bar, f.timeLimit, cfg.MaxEvents) // a forced run's limit included
 		rec, err := scenario.RunBuilt(s, cfg)
 		bar.finish()
 		if err != nil {
@@ -511,16 +514,18 @@ func runProgressBar(stderr io.Writer, s scenario.Spec, cfg *election.Config) *pr
 	return newProgressBar(stderr, s.Algorithm, int64(bound), "at most: the bound")
 }
 
-// runProgress is the simulator's progress report: it moves bar and stops
-// the run after limit of wall-clock time (0: no limit); nil when neither
-// is wanted.
-func runProgress(bar *progressBar, limit time.Duration) func(election.Progress) bool {
+// runProgress is the simulator's progress report: it moves bar (warning
+// when the run's event limit, maxEvents, is days away) and stops the run
+// after limit of wall-clock time (0: no limit); nil when neither is
+// wanted.
+func runProgress(bar *progressBar, limit time.Duration, maxEvents int64) func(election.Progress) bool {
 	if bar == nil && limit <= 0 {
 		return nil
 	}
 	start := time.Now()
 	return func(p election.Progress) bool {
-		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4)))
+		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4))+
+			bar.limitNote(p.Events, maxEvents, "--max-events", time.Since(start)))
 		return limit <= 0 || time.Since(start) < limit
 	}
 }

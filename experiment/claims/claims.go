@@ -81,6 +81,10 @@ type Env struct {
 	Quick   bool
 	Workers int
 	Seed    uint64
+	// Progress, when set, hears of each sweep's runs as they end, as
+	// experiment.Options.Progress does (a reproduction may run several
+	// sweeps, each starting again from zero).
+	Progress func(done, total int, wDone, wTotal float64)
 }
 
 // Reproduction is one named reproduction.
@@ -155,7 +159,7 @@ func sweep(ctx context.Context, e Env, g experiment.Grid) ([]experiment.Row, err
 		return nil, err
 	}
 	var rows []experiment.Row
-	_, err = experiment.Run(ctx, g.Jobs(points, experiment.Shard{}), g.Seed, experiment.Options{Workers: e.Workers}, func(r *experiment.Result) error {
+	_, err = experiment.Run(ctx, g.Jobs(points, experiment.Shard{}), g.Seed, experiment.Options{Workers: e.Workers, Progress: e.Progress}, func(r *experiment.Result) error {
 		rows = append(rows, experiment.RowOf(r))
 		return nil
 	})
