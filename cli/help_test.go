@@ -48,8 +48,8 @@ func TestBadOutputsAndMeasures(t *testing.T) {
 		{[]string{"sweep", "lcr", "--n", "8", "--trials", "2", "--measure", "mesages", "--summary"}, `did you mean "messages"`},
 		// A file without line breaks is refused at the line limit, not read
 		// forever, and the error names the file and the line.
-		{[]string{"merge", "/dev/zero"}, "/dev/zero:1: a line longer than"},
-		{[]string{"plot", "/dev/zero", "--out", t.TempDir() + "/x.png"}, "/dev/zero:1: a line longer than"},
+		{[]string{"merge", "/dev/zero"}, "/dev/zero: line 1 is longer than 16 MiB, the longest line a sweep's output may have"},
+		{[]string{"plot", "/dev/zero", "--out", t.TempDir() + "/x.png"}, "/dev/zero: line 1 is longer than 16 MiB, the longest line a sweep's output may have"},
 	} {
 		wantBadInput(t, c.args, c.want)
 	}

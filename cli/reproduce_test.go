@@ -85,7 +85,7 @@ func TestPlotFromSweepOutput(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	if code, _, e := runCLI("plot", lines, "--out", png, "--measure", "nothing"); code != 2 || !strings.Contains(e, `no run has the measure "nothing"`) {
+	if code, _, e := runCLI("plot", lines, "--out", png, "--measure", "nothing"); code != 2 || !strings.Contains(e, `--measure nothing: no record of lcr has it`) {
 		t.Errorf("unknown measure: exit %d, %q", code, e)
 	}
 }

@@ -54,6 +54,10 @@ func Merge(w io.Writer, names []string, shards [][]byte) error {
 		sorted := make([][][]byte, len(order))
 		sortedNames := make([]string, len(order))
 		for i, j := range order {
+			if j < 0 { // a shard of no run, given as an empty file
+				sortedNames[i] = fmt.Sprintf("shard %d (no runs)", i+1)
+				continue
+			}
 			sorted[i], sortedNames[i] = lines[j], names[j]
 		}
 		lines, names = sorted, sortedNames
@@ -223,9 +227,11 @@ func checkTags(names []string, tags [][]*ShardTag, lines [][][]byte) (order []in
 	for i := range byIndex {
 		byIndex[i] = -1
 	}
+	empty := 0 // files without lines: shards of no run, when the grid has fewer runs than shards
 	for i := range tags {
 		if len(tags[i]) == 0 {
-			return nil, false, fmt.Errorf("experiment: %s has no lines: a shard that ran to the end has its runs", names[i])
+			empty++
+			continue
 		}
 		t := tags[i][0]
 		if t.Grid == first.Grid && t.Count != first.Count {
@@ -250,9 +256,17 @@ func checkTags(names []string, tags [][]*ShardTag, lines [][][]byte) (order []in
 	}
 	var missing []string
 	for i, j := range byIndex {
-		if j < 0 {
-			missing = append(missing, fmt.Sprintf("%d/%d", i+1, first.Count))
+		if j >= 0 {
+			continue
 		}
+		if i >= first.Runs && empty > 0 { // a shard of no run: an empty file stands for it
+			empty--
+			continue
+		}
+		missing = append(missing, fmt.Sprintf("%d/%d", i+1, first.Count))
+	}
+	if empty > 0 {
+		return nil, false, fmt.Errorf("experiment: %d of the files given have no lines, but every shard of the sweep has runs: a shard that ran to the end has its lines", empty)
 	}
 	if len(missing) > 0 {
 		return nil, false, fmt.Errorf("experiment: shard %s of the sweep is missing: the %d files given do not cover its %d runs", strings.Join(missing, ", "), len(names), first.Runs)

@@ -15,6 +15,7 @@
 package plot
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
@@ -70,7 +71,7 @@ var (
 	titleSize  = vg.Points(16)
 	labelSize  = vg.Points(14)
 	tickSize   = vg.Points(12)
-	legendSize = vg.Points(12)
+	legendSize = vg.Points(11)
 )
 
 // namedColor is a colour a caption can name.
@@ -102,24 +103,46 @@ func paletteColor(name string) (color.NRGBA, bool) {
 	return color.NRGBA{}, false
 }
 
-// referenceStyles are the styles of bound and theory lines: each its own
-// dark colour and dash pattern, none of them a data colour or solid.
-var referenceStyles = []draw.LineStyle{
-	{Color: color.NRGBA{R: 40, G: 40, B: 40, A: 255}, Dashes: []vg.Length{vg.Points(7), vg.Points(4)}},
-	{Color: color.NRGBA{R: 150, G: 20, B: 60, A: 255}, Dashes: []vg.Length{vg.Points(2), vg.Points(3)}},
-	{Color: color.NRGBA{R: 110, G: 110, B: 110, A: 255}, Dashes: []vg.Length{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3)}},
-	{Color: color.NRGBA{R: 120, G: 70, B: 0, A: 255}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
-	{Color: color.NRGBA{R: 70, G: 40, B: 140, A: 255}, Dashes: []vg.Length{vg.Points(12), vg.Points(4)}},
-	{Color: color.NRGBA{R: 0, G: 90, B: 90, A: 255}, Dashes: []vg.Length{vg.Points(1), vg.Points(2), vg.Points(5), vg.Points(2)}},
-	{Color: color.NRGBA{R: 160, G: 120, B: 0, A: 255}, Dashes: []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2), vg.Points(1), vg.Points(2)}},
-	{Color: color.NRGBA{R: 90, G: 0, B: 0, A: 255}, Dashes: []vg.Length{vg.Points(3), vg.Points(5)}},
+// dashPatterns are the bound and theory lines' dash patterns, in points:
+// each reference line of a figure takes the next one (dashPattern), so no
+// two lines of a figure share one, and none is solid as the data are.
+var dashPatterns = [][]float64{
+	{7, 4}, {2, 3}, {10, 3, 2, 3}, {4, 2}, {12, 4}, {1, 2, 5, 2},
+	{6, 2, 1, 2, 1, 2}, {3, 5}, {14, 3, 3, 3}, {8, 2, 2, 2, 2, 2},
 }
+
+// dashPattern is the i-th reference line's dash pattern: one of
+// dashPatterns, then patterns made longer and longer, all distinct.
+func dashPattern(i int) []vg.Length {
+	ds := []float64{float64(16 + 2*(i-len(dashPatterns))), 3, 1, 3}
+	if i < len(dashPatterns) {
+		ds = dashPatterns[i]
+	}
+	out := make([]vg.Length, len(ds))
+	for k, d := range ds {
+		out[k] = vg.Points(d)
+	}
+	return out
+}
+
+// theoryColors are the theory curves' greys, taken in turn; a declared
+// bound is drawn in its algorithm's colour.
+var theoryColors = []color.NRGBA{
+	{R: 25, G: 25, B: 25, A: 255},
+	{R: 100, G: 100, B: 100, A: 255},
+	{R: 150, G: 150, B: 150, A: 255},
+}
+
+// referenceWidth is the width of bound and theory lines, thinner than the
+// data's.
+const referenceWidth = 1.5
 
 // glyphs are the data points' shapes, changing when the colours come round
 // again.
 var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
 
-// legendEntry is one line of the legend.
+// legendEntry is one line of the legend; one without thumbnails is a
+// header, written across the legend's width above the columns.
 type legendEntry struct {
 	label  string
 	thumbs []plot.Thumbnailer
@@ -132,6 +155,9 @@ type Figure struct {
 	legend []legendEntry
 	width  vg.Length
 	height vg.Length // of the plot, without the legend
+	// layers names what was added to the plot, in drawing order: "band",
+	// "bound", "theory", "data" (for the tests: data above the rest).
+	layers []string
 }
 
 func textStyle(size vg.Length) text.Style {
@@ -192,15 +218,14 @@ func Make(s Spec) (*Figure, error) {
 		return nil, fmt.Errorf("plot: no run has the measure %q", s.Measure)
 	}
 	labels, headers := seriesLabels(curveKeys, byCurve)
-	for _, h := range headers {
-		f.legend = append(f.legend, legendEntry{label: h})
-	}
 	nMin, nMax := math.Inf(1), math.Inf(-1)
 	next := 0 // the next palette colour for a series without its own
 	taken := map[string]bool{}
 	for _, name := range s.Colors {
 		taken[name] = true
 	}
+	var data []*series
+	algColor := map[string]color.NRGBA{} // the colour of each algorithm's first series, for its bounds
 	for i, k := range curveKeys {
 		gs := byCurve[k]
 		slices.SortFunc(gs, func(a, b *experiment.Group) int { return a.N - b.N })
@@ -227,20 +252,33 @@ func Make(s Spec) (*Figure, error) {
 			c = Palette[next%len(Palette)].c
 			next++
 		}
-		thumbs, err := addSeries(p, mean, lo, hi, c, glyphs[(i/len(Palette))%len(glyphs)])
+		if _, ok := algColor[gs[0].Name]; !ok {
+			algColor[gs[0].Name] = c
+		}
+		sr, err := newSeries(mean, lo, hi, c, glyphs[(i/len(Palette))%len(glyphs)])
 		if err != nil {
 			return nil, err
 		}
-		f.legend = append(f.legend, legendEntry{label: "mean, 95% CI: " + labels[k], thumbs: thumbs})
+		sr.label = labels[k]
+		data = append(data, sr)
 	}
-	ref := 0 // the next reference style
+	// The bands first, then the bounds and theory curves, then the data's
+	// lines and points on top of them all.
+	for _, sr := range data {
+		if sr.band != nil {
+			p.Add(sr.band)
+			f.layers = append(f.layers, "band")
+		}
+	}
+	var refs []legendEntry
+	ref := 0 // the next reference line's dash pattern
 	if s.Bounds {
 		var err error
-		if ref, err = f.addBounds(s, groups, ref); err != nil {
+		if refs, ref, err = f.addBounds(s, groups, ref, algColor); err != nil {
 			return nil, err
 		}
 	}
-	for _, name := range s.Curves {
+	for j, name := range s.Curves {
 		g, ok := experiment.LookupGrowth(name)
 		if !ok {
 			return nil, fmt.Errorf("plot: unknown curve %q; use one of %s", name, strings.Join(experiment.GrowthNames(), ", "))
@@ -260,12 +298,49 @@ func Make(s Spec) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.LineStyle = referenceLine(ref)
+		l.LineStyle = draw.LineStyle{Color: theoryColors[j%len(theoryColors)], Width: vg.Points(referenceWidth), Dashes: dashPattern(ref)}
 		ref++
 		p.Add(l)
-		f.legend = append(f.legend, legendEntry{label: "theory: " + name + " (coefficient 1)", thumbs: []plot.Thumbnailer{l}})
+		f.layers = append(f.layers, "theory")
+		refs = append(refs, legendEntry{label: "theory: " + name, thumbs: []plot.Thumbnailer{l}})
 	}
+	for _, sr := range data {
+		p.Add(sr.line, sr.points)
+		f.layers = append(f.layers, "data")
+	}
+	// The legend: what every curve shares and what the lines mean, said
+	// once; then a short line per series, bound and theory curve.
+	key := "solid: mean; band: 95% confidence interval"
+	if ref > len(s.Curves) {
+		key += "; dashed in an algorithm's colour: a bound it declares"
+	}
+	if len(s.Curves) > 0 {
+		key += "; grey: theory, coefficient 1"
+	}
+	for _, h := range append(headers, key) {
+		f.legend = append(f.legend, legendEntry{label: h})
+	}
+	for _, sr := range data {
+		f.legend = append(f.legend, legendEntry{label: sr.label, thumbs: sr.thumbs()})
+	}
+	f.legend = append(f.legend, refs...)
 	return f, nil
+}
+
+// series is one configuration's drawing: its confidence band, and its
+// means joined by a line, with glyphs.
+type series struct {
+	band   *plotter.Polygon
+	line   *plotter.Line
+	points *plotter.Scatter
+	label  string
+}
+
+func (sr *series) thumbs() []plot.Thumbnailer {
+	if sr.band == nil {
+		return []plot.Thumbnailer{sr.line, sr.points}
+	}
+	return []plot.Thumbnailer{sr.band, sr.line, sr.points}
 }
 
 // seriesLabels shortens the series' legend labels: the parts of the
@@ -282,24 +357,28 @@ func seriesLabels(keys []string, byCurve map[string][]*experiment.Group) (map[st
 		}
 		parts[g.Name] = append(parts[g.Name], strings.Split(g.Config, ", "))
 	}
+	// What every series of the figure shares is said once; then what
+	// every series of one algorithm shares, for an algorithm with several.
+	var all [][]string
+	for _, name := range names {
+		all = append(all, parts[name]...)
+	}
+	everywhere := shared(all, nil)
 	common := map[string][]string{}
 	var headers []string
+	if len(everywhere) > 0 && strings.Join(everywhere, "") != "" {
+		headers = append(headers, "every curve: "+strings.Join(everywhere, ", "))
+	}
 	for _, name := range names {
+		common[name] = everywhere
 		ps := parts[name]
 		if len(ps) < 2 {
 			continue
 		}
-		for _, part := range ps[0] {
-			shared := true
-			for _, other := range ps[1:] {
-				shared = shared && slices.Contains(other, part)
-			}
-			if shared {
-				common[name] = append(common[name], part)
-			}
-		}
-		if len(common[name]) > 0 {
-			headers = append(headers, name+", every curve: "+strings.Join(common[name], ", "))
+		mine := shared(ps, everywhere)
+		common[name] = append(slices.Clone(everywhere), mine...)
+		if len(mine) > 0 {
+			headers = append(headers, name+", every curve: "+strings.Join(mine, ", "))
 		}
 	}
 	for _, k := range keys {
@@ -318,11 +397,30 @@ func seriesLabels(keys []string, byCurve map[string][]*experiment.Group) (map[st
 	return labels, headers
 }
 
-// addSeries draws one configuration: its confidence band (filled, with a
-// thin edge so that a narrow band still shows), and its means joined by a
-// line, with glyphs.
-func addSeries(p *plot.Plot, mean, lo, hi plotter.XYs, c color.NRGBA, glyph draw.GlyphDrawer) ([]plot.Thumbnailer, error) {
-	var thumbs []plot.Thumbnailer
+// shared returns the parts of the first list that every list has, but
+// for those in skip.
+func shared(lists [][]string, skip []string) []string {
+	var out []string
+	for _, part := range lists[0] {
+		if slices.Contains(skip, part) {
+			continue
+		}
+		in := true
+		for _, other := range lists[1:] {
+			in = in && slices.Contains(other, part)
+		}
+		if in {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// newSeries makes one configuration's drawing: its confidence band
+// (filled, with a thin edge so that a narrow band still shows), and its
+// means joined by a line, with glyphs.
+func newSeries(mean, lo, hi plotter.XYs, c color.NRGBA, glyph draw.GlyphDrawer) (*series, error) {
+	sr := &series{}
 	if len(mean) > 1 {
 		band := append(plotter.XYs(nil), lo...)
 		for j := len(hi) - 1; j >= 0; j-- {
@@ -334,26 +432,18 @@ func addSeries(p *plot.Plot, mean, lo, hi plotter.XYs, c color.NRGBA, glyph draw
 		}
 		poly.Color = color.NRGBA{R: c.R, G: c.G, B: c.B, A: 70}
 		poly.LineStyle = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: 160}, Width: vg.Points(0.6)}
-		p.Add(poly)
-		thumbs = append(thumbs, poly)
+		sr.band = poly
 	}
 	line, points, err := plotter.NewLinePoints(mean)
 	if err != nil {
 		return nil, err
 	}
 	line.Color, points.Color = c, c
-	line.Width = vg.Points(1.75)
+	line.Width = vg.Points(2)
 	points.Shape = glyph
 	points.Radius = vg.Points(3.5)
-	p.Add(line, points)
-	return append(thumbs, line, points), nil
-}
-
-// referenceLine is the i-th bound or theory line's style.
-func referenceLine(i int) draw.LineStyle {
-	st := referenceStyles[i%len(referenceStyles)]
-	st.Width = vg.Points(1.75)
-	return st
+	sr.line, sr.points = line, points
+	return sr, nil
 }
 
 // wrap breaks a title into lines no wider than width.
@@ -457,9 +547,10 @@ func matches(q, measure string) bool {
 }
 
 // addBounds draws every declared bound on the measure, per algorithm: the
-// mean of its checked value over the algorithm's runs at each n. It returns
-// the next reference style.
-func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int) (int, error) {
+// mean of its checked value over the algorithm's runs at each n, in the
+// algorithm's colour (algColor) and a dash pattern of its own. It returns
+// the bounds' legend entries and the next reference line's index.
+func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int, algColor map[string]color.NRGBA) ([]legendEntry, int, error) {
 	type acc struct{ sum, count float64 }
 	type key struct{ alg, bound string }
 	values := map[key]map[int]*acc{}
@@ -485,6 +576,7 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int) (int, er
 			}
 		}
 	}
+	var entries []legendEntry
 	for _, k := range keys {
 		var xy plotter.XYs
 		for n, a := range values[k] {
@@ -493,14 +585,19 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int) (int, er
 		slices.SortFunc(xy, func(a, b plotter.XY) int { return int(a.X - b.X) })
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return ref, err
+			return nil, ref, err
 		}
-		l.LineStyle = referenceLine(ref)
+		c, ok := algColor[k.alg]
+		if !ok {
+			c = theoryColors[0]
+		}
+		l.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(referenceWidth), Dashes: dashPattern(ref)}
 		ref++
 		f.plot.Add(l)
-		f.legend = append(f.legend, legendEntry{label: "bound (" + k.alg + "): " + k.bound, thumbs: []plot.Thumbnailer{l}})
+		f.layers = append(f.layers, "bound")
+		entries = append(entries, legendEntry{label: k.alg + ": " + k.bound, thumbs: []plot.Thumbnailer{l}})
 	}
-	return ref, nil
+	return entries, ref, nil
 }
 
 // The legend's layout.
@@ -510,42 +607,51 @@ var (
 	legendThumb = vg.Points(34)
 )
 
-// legendLayout places the legend's entries in width: in as many columns
-// of one line each as fit, or else in one column, each entry wrapped to
-// the width. It returns the column width, the entries' texts, the column
-// and the top of each entry (from the top of the box), and the height of
-// the entries.
+// legendLayout places the legend's entries in width: the headers first,
+// each across the width (wrapped), then the other entries in as many
+// columns of one line each as fit (filled down each column), or else in
+// one column, each entry wrapped to the width. It returns the column
+// width, the entries' texts, the column and the top of each entry (from
+// the top of the box), and the height of the entries.
 func (f *Figure) legendLayout(width vg.Length) (colWidth vg.Length, texts []string, col []int, top []vg.Length, height vg.Length) {
 	st := textStyle(legendSize)
 	line := legendRowHeight()
 	avail := width - 2*legendPad
-	for _, e := range f.legend {
-		colWidth = max(colWidth, legendThumb+st.Width(" "+e.label))
+	n := len(f.legend)
+	texts, col, top = make([]string, n), make([]int, n), make([]vg.Length, n)
+	y := vg.Length(0)
+	var rest []int
+	for i, e := range f.legend {
+		if len(e.thumbs) > 0 {
+			rest = append(rest, i)
+			colWidth = max(colWidth, legendThumb+st.Width(" "+e.label))
+			continue
+		}
+		texts[i] = wrap(st, e.label, avail)
+		top[i] = y
+		y += vg.Length(strings.Count(texts[i], "\n")+1) * line
 	}
 	if colWidth <= avail {
-		cols := max(1, min(len(f.legend), int((avail+legendGap)/(colWidth+legendGap))))
-		rows := (len(f.legend) + cols - 1) / cols
-		for i, e := range f.legend {
-			texts = append(texts, e.label)
-			col = append(col, i/rows)
-			top = append(top, vg.Length(i%rows)*line)
+		cols := max(1, min(len(rest), int((avail+legendGap)/(colWidth+legendGap))))
+		rows := (len(rest) + cols - 1) / cols
+		for k, i := range rest {
+			texts[i] = f.legend[i].label
+			col[i] = k / rows
+			top[i] = y + vg.Length(k%rows)*line
 		}
-		return colWidth, texts, col, top, vg.Length(rows) * line
+		return colWidth, texts, col, top, y + vg.Length(rows)*line
 	}
-	y := vg.Length(0)
-	for _, e := range f.legend {
-		t := wrap(st, e.label, avail-legendThumb-st.Width(" "))
-		texts = append(texts, t)
-		col = append(col, 0)
-		top = append(top, y)
-		y += vg.Length(strings.Count(t, "\n")+1) * line
+	for _, i := range rest {
+		texts[i] = wrap(st, f.legend[i].label, avail-legendThumb-st.Width(" "))
+		top[i] = y
+		y += vg.Length(strings.Count(texts[i], "\n")+1) * line
 	}
 	return avail, texts, col, top, y
 }
 
 func legendRowHeight() vg.Length {
 	st := textStyle(legendSize)
-	return st.Height("Xg") + vg.Points(5)
+	return st.Height("Xg") + vg.Points(4)
 }
 
 // legendHeight is the height of the legend box and the space above it.
@@ -590,6 +696,16 @@ func (f *Figure) Draw(c draw.Canvas) {
 		lines := vg.Length(strings.Count(texts[i], "\n") + 1)
 		x := box.Min.X + legendPad + vg.Length(col[i])*(colWidth+legendGap)
 		y := box.Max.Y - legendPad - top[i] - lines*line
+		if len(e.thumbs) == 0 { // a header, across the box
+			l := plot.NewLegend()
+			l.TextStyle = textStyle(legendSize)
+			l.Left, l.Top = true, true
+			l.ThumbnailWidth = 0
+			l.YPosition = draw.PosTop
+			l.Add(texts[i])
+			l.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: box.Max.X - legendPad, Y: y + lines*line}}})
+			continue
+		}
 		l := plot.NewLegend()
 		l.TextStyle = textStyle(legendSize)
 		l.Left, l.Top = true, true
@@ -621,7 +737,24 @@ func Save(s Spec, path string) error {
 	}
 	f.Draw(draw.New(canvas))
 	return atomicfile.Write(path, func(w io.Writer) error {
+		if _, ok := canvas.(*vgsvg.Canvas); ok {
+			var buf bytes.Buffer
+			if _, err := canvas.WriteTo(&buf); err != nil {
+				return err
+			}
+			_, err := w.Write(svgFontFallback(buf.Bytes()))
+			return err
+		}
 		_, err := canvas.WriteTo(w)
 		return err
 	})
+}
+
+// svgFontFallback gives the SVG's font families fallbacks: gonum's
+// "Liberation Serif", which a reader may not have, is followed by Times
+// New Roman and Times (the fonts it matches metric for metric, so that the
+// text keeps the widths the figure was laid out with) and the generic
+// serif.
+func svgFontFallback(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;"))
 }

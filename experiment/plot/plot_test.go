@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -209,18 +210,11 @@ func TestFigureLayout(t *testing.T) {
 	for _, e := range f.legend {
 		got = append(got, e.label)
 	}
-	want := []string{"mean, 95% CI: quadratic (ids decreasing)", "mean, 95% CI: nlogn (ids random)", "bound (quadratic): messages <= n(n+1)/2",
-		"theory: n^2 (coefficient 1)", "theory: n H_n (coefficient 1)", "theory: n lg n (coefficient 1)"}
+	want := []string{"solid: mean; band: 95% confidence interval; dashed in an algorithm's colour: a bound it declares; grey: theory, coefficient 1",
+		"quadratic (ids decreasing)", "nlogn (ids random)", "quadratic: messages <= n(n+1)/2",
+		"theory: n^2", "theory: n H_n", "theory: n lg n"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("legend %q, want %q", got, want)
-	}
-	for i := range referenceStyles {
-		for j := range i {
-			a, b := referenceLine(i), referenceLine(j)
-			if a.Color == b.Color || slices.Equal(a.Dashes, b.Dashes) {
-				t.Errorf("reference styles %d and %d share a colour or a dash pattern", i, j)
-			}
-		}
 	}
 	path := filepath.Join(t.TempDir(), "fig.png")
 	if err := Save(s, path); err != nil {
@@ -255,5 +249,99 @@ func TestSeriesColoursByName(t *testing.T) {
 	}
 	if colour("nlogn") != blue || colour("quadratic") == blue {
 		t.Errorf("nlogn %v, quadratic %v; want nlogn alone blue", colour("nlogn"), colour("quadratic"))
+	}
+}
+
+// manyBoundsRows are three algorithms with three declared bounds each:
+// with three theory curves, twelve reference lines, more than the dash
+// patterns listed (the README's ring.png had ten, and two pairs shared a
+// style).
+func manyBoundsRows() []experiment.Row {
+	var rows []experiment.Row
+	for a, name := range []string{"lcr", "hs", "peterson"} {
+		for _, n := range []int{64, 128, 256} {
+			nf := float64(n)
+			for t := range 3 {
+				rows = append(rows, experiment.Row{Kind: experiment.MessagePassing, Name: name, Config: "ids random, ring", N: n, Seed: uint64(t),
+					Measures: map[string]float64{"messages": nf * math.Log2(nf) * float64(a+1) * (1 + 0.02*float64(t))},
+					Bounds: []experiment.Bound{
+						{Name: "messages <= n^2", Relation: "<=", Value: nf * nf * float64(a+1)},
+						{Name: "messages >= n", Relation: ">=", Value: nf * float64(a+1)},
+						{Name: "messages <= 9n lg n", Relation: "<=", Value: 9 * nf * math.Log2(nf) * float64(a+1)},
+					}})
+			}
+		}
+	}
+	return rows
+}
+
+// TestReferenceLinesNeverShareAStyle (issue 35: in the README's ring.png
+// a bound and a theory curve shared black dashes, and two others dark-red
+// dots): within a figure no two lines share a colour and a dash pattern,
+// no two reference lines share a dash pattern, a bound takes its
+// algorithm's colour, and the data are drawn above every reference line.
+func TestReferenceLinesNeverShareAStyle(t *testing.T) {
+	f, err := Make(Spec{Title: "many bounds", Measure: "messages", Rows: manyBoundsRows(), Curves: []string{"n^2", "n H_n", "n lg n"}, Bounds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type style struct {
+		c      color.Color
+		dashes string
+	}
+	seen := map[style]string{}
+	dashes := map[string]string{}
+	colourOf := map[string]color.Color{}
+	refs := 0
+	for _, e := range f.legend {
+		for _, th := range e.thumbs {
+			l, ok := th.(*plotter.Line)
+			if !ok {
+				continue
+			}
+			st := style{l.Color, fmt.Sprint(l.Dashes)}
+			if other, dup := seen[st]; dup {
+				t.Errorf("%q and %q share a style", e.label, other)
+			}
+			seen[st] = e.label
+			if len(l.Dashes) == 0 {
+				colourOf[e.label] = l.Color
+				continue
+			}
+			refs++
+			if other, dup := dashes[st.dashes]; dup {
+				t.Errorf("%q and %q share a dash pattern", e.label, other)
+			}
+			dashes[st.dashes] = e.label
+			if alg, _, ok := strings.Cut(e.label, ": messages"); ok && l.Color != colourOf[alg] {
+				t.Errorf("%q is drawn in %v, its algorithm's colour is %v", e.label, l.Color, colourOf[alg])
+			}
+		}
+	}
+	if refs != 12 {
+		t.Errorf("%d reference lines, want 9 bounds and 3 theory curves", refs)
+	}
+	last := slices.Index(f.layers, "data")
+	for i, l := range f.layers {
+		if (l == "data") != (i >= last) {
+			t.Fatalf("drawing order %v: the data must come last, above the bands, bounds and theory", f.layers)
+		}
+	}
+}
+
+// TestSVGFontsHaveAGenericFallback (issue 35: the SVG asked for
+// "Liberation Serif" alone, and without it the exponents overlapped the
+// tick labels): every font family is followed by its metric twins and
+// the generic serif.
+func TestSVGFontsHaveAGenericFallback(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fig.svg")
+	if err := Save(goldenSpec(), path); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	all := strings.Count(string(data), "font-family:")
+	good := strings.Count(string(data), "font-family:'Liberation Serif','Times New Roman',Times,serif;")
+	if all == 0 || good != all {
+		t.Errorf("%d of %d font families have the fallbacks", good, all)
 	}
 }
