@@ -87,6 +87,8 @@ func writingCommands(t *testing.T, in, out string) [][]string {
 		{"plot", sweep, "--out", o("a.png") + "," + o("b.svg")},
 		{"check", "lcr", "--n", "3", "--worst", o("a")},
 		{"bench", "lcr", "--n", "8", "--benchtime", "1ms", "--out", o("a")},
+		{"reproduce", "chang-roberts", "--quick", "--out", out},
+		{"cluster", "init", o("cluster"), "--alg", "hs", "--n", "4", "--base-port", "0", "--force"},
 	}
 }
 
@@ -112,9 +114,14 @@ func TestFailingWriterChangesNoExistingPath(t *testing.T) {
 			}
 			// The targets: files with contents of their own, or (round 2)
 			// a directory in place of the first.
-			for _, name := range []string{"a", "b", "c", "a.png", "b.svg"} {
+			if args[0] == "cluster" {
+				if code, _, errOut := runCLI("cluster", "init", filepath.Join(out, "cluster"), "--alg", "lcr", "--n", "6", "--base-port", "0"); code != 0 {
+					t.Fatal(errOut)
+				}
+			}
+			for _, name := range []string{"a", "b", "c", "a.png", "b.svg", "chang-roberts.md", "chang-roberts.png", "chang-roberts.svg"} {
 				p := filepath.Join(out, name)
-				if round == 2 && (name == "a" || name == "a.png") {
+				if round == 2 && (name == "a" || name == "a.png" || name == "chang-roberts.md") {
 					os.Mkdir(p, 0o755)
 					os.WriteFile(filepath.Join(p, "inside"), []byte("inside\n"), 0o644)
 					continue
