@@ -54,6 +54,9 @@ func FuzzReader(f *testing.F) {
 		if sc.Err() != nil {
 			t.Fatalf("scanner: %v", sc.Err())
 		}
+		if want := strings.TrimSuffix(string(data), "\n"); !bytes.ContainsRune(data, '\r') && strings.Join(lines, "\n") != want {
+			t.Fatalf("%q under %+v: the scanner's lines %q do not make the input", data, l, lines)
+		}
 	})
 }
 
