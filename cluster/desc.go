@@ -63,6 +63,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	mathrand "math/rand/v2"
@@ -78,6 +79,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -309,10 +311,19 @@ func (d *Description) Spec(cat *catalog.Catalog) scenario.Spec {
 	}
 }
 
+// DescriptionLimits bound what Load reads as a cluster.json: the file
+// 'cluster init' writes for MaxNodes nodes of a sparse topology is a few tens
+// of MiB, with short lines.
+var DescriptionLimits = bounded.Limits{What: "a cluster description (cluster.json)", MaxBytes: 256 << 20, MaxLine: 1 << 20}
+
 // Load reads and checks a cluster's description, and rebuilds its run
 // with the algorithms of cat (nil: the default catalog).
 func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, error) {
-	data, err := os.ReadFile(filepath.Join(dir, DescriptionFile))
+	data, err := bounded.ReadFile(filepath.Join(dir, DescriptionFile), DescriptionLimits)
+	var tooBig *bounded.Error
+	if errors.As(err, &tooBig) {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%v (is %s a cluster directory from 'elect cluster init'?)", err, dir)
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // DefaultTimeout bounds connecting to peers and any silence of a peer.
@@ -253,6 +253,9 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	return res, err
 }
 
+// caLimits bound the CA certificate file a node reads.
+var caLimits = bounded.Limits{What: "a CA certificate (PEM)", MaxBytes: 1 << 20, MaxLine: 64 << 10}
+
 // tlsConfig is node me's TLS 1.3 configuration: its certificate, and only
 // the cluster's CA trusted, both ways.
 func tlsConfig(dir string, d *Description, me int) (*tls.Config, error) {
@@ -262,7 +265,7 @@ func tlsConfig(dir string, d *Description, me int) (*tls.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("node %d's certificate: %v", me, err)
 	}
-	caPEM, err := os.ReadFile(filepath.Join(dir, d.CA))
+	caPEM, err := bounded.ReadFile(filepath.Join(dir, d.CA), caLimits)
 	if err != nil {
 		return nil, fmt.Errorf("the cluster's CA: %v", err)
 	}
