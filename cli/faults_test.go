@@ -13,7 +13,7 @@ import (
 // is bad input (exit 2, one line).
 func TestFaultsExitStatus(t *testing.T) {
 	code, out, _ := runCLI("run", "lcr", "--n", "8", "--seed", "3", "--faults", "loss:k=1")
-	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "cause     first fault: message 5 (election j=7)") {
+	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "cause     on the path of node 4 (ID 7): message 5 (election j=7)") {
 		t.Errorf("lcr, one loss: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI("run", "bully", "--n", "16", "--faults", "crash:k=3,by=3", "--json")

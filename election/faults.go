@@ -25,9 +25,13 @@ type FaultReport struct {
 	// decides every node), the nodes that had not crashed and never
 	// decided: waiting for ever.
 	Undecided int `json:"undecided"`
-	// Cause is the first fault of the run, which the failure (if any) is
-	// traced back to: the first message lost (its number in sending order,
-	// type, payload, link and time) or the first node crashed.
+	// Cause is the fault a failed run is traced back to: the first fault
+	// on the path of the promised leader (docs/faults.md, "What the report
+	// says"), prefixed "on the path of node L (ID ...): "; when no fault
+	// met that path, or the run did not fail, the first fault of the run,
+	// prefixed "first fault: ". A message is named by its number in
+	// sending order, type, payload, link and time; a crash by its node and
+	// time.
 	Cause string `json:"cause,omitempty"`
 	// Verdict is "none-injected" (the schedule hit nothing: an ordinary
 	// run), "survived" (faults happened and the election held),
@@ -56,7 +60,8 @@ type faultState struct {
 	lost, dup, delayed int64
 	crashed            []int32
 	down               []bool // by node
-	cause              string
+	cause              string // the first fault of the run
+	path               pathState
 	// elections records, in a run with faults, every node's election
 	// and the nodes up then.
 	elections []electionRecord
@@ -71,6 +76,11 @@ type electionRecord struct {
 }
 
 func (m *Monitor) describe(no int64, from, to int32, msg elect.Message, now int64) string {
+	return fmt.Sprintf("message %d (%s) from node %d to node %d at time %s", no, m.content(msg), from, to, m.formatTime(now))
+}
+
+// content is a message's type and payload: "election j=7".
+func (m *Monitor) content(msg elect.Message) string {
 	mt := m.alg.Messages[msg.Type]
 	payload := ""
 	vals := [3]int64{int64(msg.ID), msg.A, msg.B}
@@ -84,7 +94,7 @@ func (m *Monitor) describe(no int64, from, to int32, msg elect.Message, now int6
 	if payload != "" {
 		what += " " + payload
 	}
-	return fmt.Sprintf("message %d (%s) from node %d to node %d at time %s", no, what, from, to, m.formatTime(now))
+	return what
 }
 
 // Lost records that message number no (in sending order), m, sent by node
@@ -93,12 +103,19 @@ func (m *Monitor) describe(no int64, from, to int32, msg elect.Message, now int6
 func (m *Monitor) Lost(no int64, from int32, p elect.Port, to int32, msg elect.Message, cause elect.Faults, now int64) {
 	m.faults.kinds |= cause
 	m.faults.lost++
-	if m.faults.cause == "" {
+	first, onPath := m.faults.cause == "", m.onPath(from)
+	if first || onPath && m.faults.path.removal == "" {
 		how := "lost"
 		if cause == elect.FaultPartition {
 			how = "lost to a partition"
 		}
-		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + ", " + how
+		what := m.describe(no, from, to, msg, now) + ", " + how
+		if first {
+			m.faults.cause = "first fault: " + what
+		}
+		if onPath {
+			m.pathFault(what, true)
+		}
 	}
 	if m.trace != nil {
 		m.trace.Fault("lose", from, p, to, msg, cause.String(), 0)
@@ -109,8 +126,15 @@ func (m *Monitor) Lost(no int64, from int32, p elect.Port, to int32, msg elect.M
 func (m *Monitor) Duplicated(no int64, from int32, p elect.Port, to int32, msg elect.Message, now int64) {
 	m.faults.kinds |= elect.FaultDup
 	m.faults.dup++
-	if m.faults.cause == "" {
-		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + ", duplicated"
+	first, onPath := m.faults.cause == "", m.onPath(from)
+	if first || onPath && m.faults.path.alteration == "" {
+		what := m.describe(no, from, to, msg, now) + ", duplicated"
+		if first {
+			m.faults.cause = "first fault: " + what
+		}
+		if onPath {
+			m.pathFault(what, false)
+		}
 	}
 	if m.trace != nil {
 		m.trace.Fault("dup", from, p, to, msg, "", 0)
@@ -121,8 +145,15 @@ func (m *Monitor) Duplicated(no int64, from int32, p elect.Port, to int32, msg e
 func (m *Monitor) Delayed(no int64, from int32, p elect.Port, to int32, msg elect.Message, d, now int64) {
 	m.faults.kinds |= elect.FaultDelay
 	m.faults.delayed++
-	if m.faults.cause == "" {
-		m.faults.cause = "first fault: " + m.describe(no, from, to, msg, now) + fmt.Sprintf(", delayed by %d", d)
+	first, onPath := m.faults.cause == "", m.onPath(from)
+	if first || onPath && m.faults.path.alteration == "" {
+		what := m.describe(no, from, to, msg, now) + fmt.Sprintf(", delayed by %d", d)
+		if first {
+			m.faults.cause = "first fault: " + what
+		}
+		if onPath {
+			m.pathFault(what, false)
+		}
 	}
 	if m.trace != nil {
 		m.trace.Fault("delay", from, p, to, msg, "", d)
@@ -138,8 +169,16 @@ func (m *Monitor) Crash(i int32, now int64) {
 	f.down[i] = true
 	f.kinds |= elect.FaultCrash
 	f.crashed = append(f.crashed, i)
+	what := fmt.Sprintf("node %d (ID %d) crashed at time %s", i, m.ids[i], m.formatTime(now))
 	if f.cause == "" {
-		f.cause = fmt.Sprintf("first fault: node %d (ID %d) crashed at time %s", i, m.ids[i], m.formatTime(now))
+		f.cause = "first fault: " + what
+	}
+	if f.path.crashedAt == nil {
+		f.path.crashedAt = make([]string, len(m.ids))
+	}
+	f.path.crashedAt[i] = what
+	if m.onPath(i) {
+		m.pathFault(what, true)
 	}
 	if m.trace != nil {
 		m.trace.Crash(i)
@@ -225,7 +264,7 @@ func (m *Monitor) faultReport(r *Result) {
 	rep := &FaultReport{
 		Injected: f.kinds.String(), Tolerated: tol.String(),
 		Lost: f.lost, Duplicated: f.dup, Delayed: f.delayed,
-		Crashed: slices.Clip(append([]int32{}, f.crashed...)), Cause: f.cause,
+		Crashed: slices.Clip(append([]int32{}, f.crashed...)),
 	}
 	model := m.alg.RunModel(m.cfg.Params)
 	if model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && m.cfg.Announce {
@@ -239,6 +278,10 @@ func (m *Monitor) faultReport(r *Result) {
 	failed := r.Outcome != OutcomeElected
 	for _, c := range r.Checks {
 		failed = failed || !c.Holds
+	}
+	rep.Cause = f.cause
+	if failed {
+		rep.Cause = m.pathCause(r)
 	}
 	switch {
 	case f.kinds == 0:
@@ -267,7 +310,7 @@ func (m *Monitor) faultReport(r *Result) {
 					}
 				}
 			}
-			r.Violation = fmt.Sprintf("fault-tolerance: %s under %s, which %s declares it tolerates (%s)", what, f.kinds, m.alg.Name, f.cause)
+			r.Violation = fmt.Sprintf("fault-tolerance: %s under %s, which %s declares it tolerates (%s)", what, f.kinds, m.alg.Name, rep.Cause)
 			r.Outcome = OutcomeViolation
 		}
 	}

@@ -55,10 +55,14 @@ func NewMonitor(cfg *Config, trace *Tracer, decisions []elect.Decision, knows []
 	for i := range knows {
 		knows[i] = -1
 	}
-	return &Monitor{
+	m := &Monitor{
 		cfg: cfg, alg: cfg.Algorithm, ids: cfg.IDs, unit: cfg.Delivery.Unit(),
 		decisions: decisions, knows: knows, leader: -1, minSpontID: math.MaxInt64, trace: trace,
 	}
+	if cfg.Faults != nil {
+		m.initPath()
+	}
+	return m
 }
 
 // Clone returns a copy of the monitor that reports to trace from now on:
@@ -71,6 +75,8 @@ func (m *Monitor) Clone(trace *Tracer) *Monitor {
 	c.symBuf = nil
 	c.faults.down = slices.Clone(m.faults.down)
 	c.faults.crashed = slices.Clone(m.faults.crashed)
+	c.faults.elections = slices.Clone(m.faults.elections)
+	c.faults.path = m.faults.path.clone()
 	return &c
 }
 

@@ -303,6 +303,9 @@ func (e *Engine) deliver(ev event) {
 		e.depth[i] = max(e.depth[i], ev.depth)
 		e.maxDepth = max(e.maxDepth, ev.depth)
 	}
+	if e.sched != nil {
+		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.now)
+	}
 	if e.halted[i] {
 		if e.trace != nil {
 			e.trace.Deliver(i, ev.port, ev.msg, true)
@@ -429,9 +432,12 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		if fate.Delay > 0 {
 			e.mon.Delayed(no, i, p, to, m, fate.Delay, e.now)
 		}
+		copies := 1
 		if fate.Dup {
 			e.mon.Duplicated(no, i, p, to, m, e.now)
+			copies = 2
 		}
+		e.mon.Routed(i, to, q, m, copies)
 		e.enqueue(i, p, ev, fate.Delay)
 		if fate.Dup {
 			e.enqueue(i, p, ev, 0)

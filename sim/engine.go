@@ -517,6 +517,9 @@ func (e *engine) fire(t timed) {
 func (e *engine) deliver(d *delivery) {
 	i, port, msg := d.to, d.port, d.msg
 	st := e.nodes.st(i)
+	if e.flt != nil {
+		e.mon.Delivered(i, port, msg, *st&statusHalted != 0, e.now)
+	}
 	if *st&statusHalted != 0 {
 		if e.trace != nil {
 			e.trace.Deliver(i, port, msg, true)

@@ -109,9 +109,12 @@ func (e *engine) sendFaulty(i int32, p elect.Port, to int32, q elect.Port, m ele
 	if fate.Delay > 0 {
 		e.mon.Delayed(no, i, p, to, m, fate.Delay, e.now)
 	}
+	copies := 1
 	if fate.Dup {
 		e.mon.Duplicated(no, i, p, to, m, e.now)
+		copies = 2
 	}
+	e.mon.Routed(i, to, q, m, copies)
 	if fate.Delay > 0 {
 		e.enqueueLate(i, p, to, q, m, fate.Delay)
 	} else {

@@ -70,7 +70,7 @@ func TestClaimedToleranceThatFailsIsAViolation(t *testing.T) {
 	boast.Model.Tolerates = elect.FaultLoss
 	res := faultyLCR(t, &boast, 3, "loss:msg=3")
 	if res.Outcome != election.OutcomeViolation || res.Faults.Verdict != election.VerdictViolated ||
-		!strings.HasPrefix(res.Violation, "fault-tolerance: no-leader under loss, which lcr declares it tolerates (first fault: message 3") {
+		!strings.HasPrefix(res.Violation, "fault-tolerance: no-leader under loss, which lcr declares it tolerates (on the path of node 2 (ID 2): message 3") {
 		t.Fatalf("%s: %q, verdict %s", res.Outcome, res.Violation, res.Faults.Verdict)
 	}
 	// A crash it does not tolerate, beside the loss it does: expected.
