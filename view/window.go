@@ -403,6 +403,7 @@ type checkpoint struct {
 	Learned    []*int64 `json:"learned"`
 	Awake      []int8   `json:"awake"`
 	Term       []int8   `json:"term"`
+	Crashed    []int8   `json:"crashed"` // crashed by a fault (docs/faults.md)
 	Sent       []int64  `json:"sent"`
 	Recv       []int64  `json:"recv"`
 	Types      []int64  `json:"types"`
@@ -415,7 +416,7 @@ type checkpoint struct {
 
 func newCheckpoint(h *trace.Header) *checkpoint {
 	n := h.N
-	return &checkpoint{Dec: make([]int8, n), Learned: make([]*int64, n), Awake: make([]int8, n), Term: make([]int8, n),
+	return &checkpoint{Dec: make([]int8, n), Learned: make([]*int64, n), Awake: make([]int8, n), Term: make([]int8, n), Crashed: make([]int8, n),
 		Sent: make([]int64, n), Recv: make([]int64, n), Types: make([]int64, len(h.Messages)), state: make([][]byte, n), Elected: []int32{}}
 }
 
@@ -452,6 +453,8 @@ func (c *checkpoint) apply(ev *trace.Event, line []byte, types map[string]int) b
 		c.Learned[ev.Node] = &l
 	case "terminate", "halt":
 		c.Term[ev.Node] = 1
+	case "crash":
+		c.Crashed[ev.Node] = 1
 	case "violation", "cut":
 		c.Violations++
 		return true
