@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
+	"github.com/electkit/elect/view"
 )
 
 // faultTrace runs LCR on the FIFO ring of 6 nodes with the IDs of
@@ -147,8 +150,53 @@ func TestFaultsDrawnInTheBrowser(t *testing.T) {
 			t.Errorf("%s: console errors: %q", c.spec, console)
 		}
 	}
+	// In windows of 10 events: the window after the crash starts with node
+	// 2 crashed (the checkpoint says so), and the page shows it crashed at
+	// the end, with its lane's crash mark in the window that holds it.
+	data := faultTrace(t, "loss:msg=3;crash:node=2@t=4;dup:msg=5;delay:msg=6,d=3")
+	_, first := faultLines(t, data)
+	small := view.Options{Threshold: 10, Window: 10}
+	h, err := view.NewHandler(data, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	events := view.CountEvents(data)
+	last := (events - 1) / small.Window
+	if first["crash"]/small.Window == last {
+		t.Fatalf("the crash (event %d) is in the last window (%d events): make the windows smaller", first["crash"], events)
+	}
+	r, err := srv.Client().Get(fmt.Sprintf("%s/window?k=%d", srv.URL, last))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	var cp struct{ Crashed []int }
+	if err := json.Unmarshal(bytes.SplitN(body, []byte("\n"), 2)[0], &cp); err != nil || len(cp.Crashed) != 6 || cp.Crashed[2] != 1 || cp.Crashed[1] != 0 {
+		t.Errorf("the checkpoint before the last window: crashed %v (%v)", cp.Crashed, err)
+	}
+	ctx, _ := tab(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/#end"), chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, last)))); err != nil {
+		t.Fatal(err)
+	}
+	if !eval[bool](t, ctx, `elect.crashed(2) && !elect.crashed(1)`) {
+		t.Error("windowed: node 2 is not shown crashed at the end")
+	}
+	eval[any](t, ctx, fmt.Sprintf("elect.seek(%d)", first["crash"]+1))
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`body[data-window="%d"]`, first["crash"]/small.Window)))); err != nil {
+		t.Fatal(err)
+	}
+	if m := eval[map[string]int](t, ctx, `elect.faultMarks()`); m["crash"] != 1 {
+		t.Errorf("windowed: the window of the crash draws %v", m)
+	}
+	if got := text(t, ctx, "#caption"); !strings.Contains(got, "node 2 (ID 2) crashes") {
+		t.Errorf("windowed: the caption at the crash is %q", got)
+	}
+
 	// Without faults: no legend, no list, no marks.
-	ctx, _, _ := open(t, lcrTrace(t, 6))
+	ctx, _, _ = open(t, lcrTrace(t, 6))
 	if !eval[bool](t, ctx, `document.getElementById('fault-legend').hidden && document.getElementById('faultbox').hidden`) {
 		t.Error("a trace without faults shows the faults legend or list")
 	}
