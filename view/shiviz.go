@@ -70,6 +70,21 @@ func ShiViz(w io.Writer, tr *trace.Trace) error {
 			}
 		case "send":
 			host, text = ev.From, fmt.Sprintf("send %s %s to node%d", ev.Type, payloadText(ev.Payload), ev.To)
+			// the faults that hit it, on the lines right after it
+			for j := k + 1; j < len(tr.Events); j++ {
+				f := &tr.Events[j]
+				if f.Ev == "lose" && f.Cause == "partition" {
+					text += " (FAULT: lost, cut by a partition)"
+				} else if f.Ev == "lose" {
+					text += " (FAULT: lost)"
+				} else if f.Ev == "dup" {
+					text += " (FAULT: duplicated)"
+				} else if f.Ev == "delay" {
+					text += fmt.Sprintf(" (FAULT: delayed by %d)", f.By)
+				} else {
+					break
+				}
+			}
 		case "deliver", "drop":
 			host, text = ev.To, fmt.Sprintf("%s %s %s from node%d", ev.Ev, ev.Type, payloadText(ev.Payload), ev.From)
 			if m := of[k]; m >= 0 {
@@ -86,6 +101,16 @@ func ShiViz(w io.Writer, tr *trace.Trace) error {
 			host, text = ev.Node, fmt.Sprintf("timer tag %d", ev.Tag)
 		case "terminate", "halt":
 			host, text = ev.Node, "terminate"
+		case "crash":
+			host, text = ev.Node, "FAULT: crash"
+		case "dup":
+			// the copy travels with the clock its original was sent with
+			if m := of[k]; m >= 0 && k > 0 && of[k-1] >= 0 {
+				if c, ok := sentWith[of[k-1]]; ok {
+					sentWith[m] = copyClock(c)
+				}
+			}
+			continue
 		default:
 			continue
 		}

@@ -6,17 +6,24 @@ import (
 	"html"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/trace"
 )
 
 // The page's colours for message types, in declaration order, and for
 // decisions.
 var (
-	typeColors = []string{"#d81b60", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41", "#3949ab", "#c0ca33", "#546e7a"}
-	electedCol = "#f9a825"
-	notElected = "#5c6bc0"
+	faultCol     = "#b00020"
+	crashCol     = "#424242"
+	partitionCol = "rgba(255, 152, 0, 0.14)"
+	typeColors   = []string{"#d81b60", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41", "#3949ab", "#c0ca33", "#546e7a"}
+	electedCol   = "#f9a825"
+	notElected   = "#5c6bc0"
 )
 
 // SVG writes a static space-time diagram of a trace, fit for a paper: one
@@ -25,10 +32,34 @@ var (
 // by type (dashed and crossed out when it was dropped at a terminated
 // node, dotted to the right edge when it is still in flight at the end), a
 // dot per decision (large for elected), a red band per violation, and a
-// legend that wraps.
+// legend that wraps. A run with faults (docs/faults.md) has its lost
+// messages end in a red cross short of their receiver ("lost", or "cut" by
+// a partition), a duplicate's copy marked "dup", a delayed message marked
+// "delay +d", a crash as a cross on the node's line, dashed grey after it,
+// a partition as a shaded band over its time window (its two sides
+// lettered A and B), each with a title naming it, and the legend names
+// them.
 func SVG(w io.Writer, tr *trace.Trace) error {
 	h := tr.Header
 	msgs, _ := matchMessages(tr)
+	crashAt := map[int32]float64{}
+	for k := range tr.Events {
+		if ev := &tr.Events[k]; ev.Ev == "crash" {
+			if _, ok := crashAt[ev.Node]; !ok {
+				crashAt[ev.Node] = ev.Time()
+			}
+		}
+	}
+	var parts []faults.Clause
+	if h.Faults != "" {
+		if spec, err := faults.Parse(h.Faults); err == nil {
+			for _, c := range spec.Clauses {
+				if c.Kind == elect.FaultPartition {
+					parts = append(parts, c)
+				}
+			}
+		}
+	}
 	tMax := 0.0
 	for k := range tr.Events {
 		tMax = max(tMax, tr.Events[k].Time())
@@ -65,12 +96,30 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 		entry{"not elected", func(x, y float64) string {
 			return fmt.Sprintf(`<circle cx="%s" cy="%s" r="3" fill="%s"/>`, f(x+5), f(y-4), notElected)
 		}},
-		entry{"dropped (reached a terminated node)", func(x, y float64) string {
+		entry{"dropped (reached a halted node)", func(x, y float64) string {
 			return fmt.Sprintf(`<path d="M%s,%sh7M%s,%sl4,4m0,-4l-4,4" stroke="#555" stroke-dasharray="3 2" fill="none"/>`, f(x-2), f(y-4), f(x+6), f(y-6))
 		}},
 		entry{"in flight at the end", func(x, y float64) string {
 			return fmt.Sprintf(`<path d="M%s,%sh12" stroke="#555" stroke-dasharray="1 3" fill="none"/>`, f(x-2), f(y-4))
 		}})
+	if h.Faults != "" {
+		legend = append(legend,
+			entry{"lost (cut: by a partition)", func(x, y float64) string {
+				return fmt.Sprintf(`<path d="M%s,%sh6M%s,%sl6,6m0,-6l-6,6" stroke="%s" stroke-width="1.5" fill="none"/>`, f(x-2), f(y-4), f(x+4), f(y-7), faultCol)
+			}},
+			entry{"dup: the copy of a duplicate", func(x, y float64) string {
+				return fmt.Sprintf(`<text x="%s" y="%s" fill="%s" font-size="8" font-weight="bold">dup</text>`, f(x-3), f(y-1), faultCol)
+			}},
+			entry{"delay +d: late", func(x, y float64) string {
+				return fmt.Sprintf(`<text x="%s" y="%s" fill="%s" font-size="8" font-weight="bold">+d</text>`, f(x-1), f(y-1), faultCol)
+			}},
+			entry{"crash, then a dashed line", func(x, y float64) string {
+				return fmt.Sprintf(`<path d="M%s,%sl8,8m0,-8l-8,8" stroke="%s" stroke-width="2" fill="none"/>`, f(x+1), f(y-8), crashCol)
+			}},
+			entry{"partition", func(x, y float64) string {
+				return fmt.Sprintf(`<rect x="%s" y="%s" width="10" height="10" fill="%s" stroke="#e65100"/>`, f(x), f(y-9), partitionCol)
+			}})
+	}
 	type placed struct {
 		entry
 		x, row float64
@@ -103,8 +152,37 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 	fmt.Fprintf(bw, "</defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n")
 	fmt.Fprintf(bw, `<text x="%s" y="18" font-size="13">%s, n = %d, %s delivery, seed %d (t in %s)</text>`+"\n",
 		f(left), html.EscapeString(h.Algorithm), n, html.EscapeString(h.Delivery), h.Seed, html.EscapeString(h.Time))
+	for _, c := range parts {
+		xa, xb := x(max(0, min(float64(c.From), tMax))), x(max(0, min(float64(c.To), tMax)))
+		fmt.Fprintf(bw, `<g class="partition"><title>partition %s | %s from t = %d up to %d</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`,
+			sideText(c.A), sideText(c.B), c.From, c.To, f(xa), f(top), f(max(2, xb-xa)), f(lane*float64(n)), partitionCol)
+		fmt.Fprintf(bw, `<text x="%s" y="%s" fill="#e65100" font-size="10">partition %s | %s</text>`, f(xa+2), f(top-3), sideText(c.A), sideText(c.B))
+		if lane >= 9 {
+			for i := range int32(n) {
+				side := ""
+				switch {
+				case slices.Contains(c.A, int(i)):
+					side = "A"
+				case slices.Contains(c.B, int(i)):
+					side = "B"
+				}
+				if side != "" {
+					fmt.Fprintf(bw, `<text x="%s" y="%s" fill="#e65100" font-size="9" font-weight="bold">%s</text>`, f(xa+2), f(y(i)-3), side)
+				}
+			}
+		}
+		bw.WriteString("</g>\n")
+	}
 	for i := range int32(n) {
-		fmt.Fprintf(bw, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#cfd8dc"/>`, f(left), f(y(i)), f(width-right), f(y(i)))
+		end := width - right
+		if t, ok := crashAt[i]; ok {
+			end = x(t)
+		}
+		fmt.Fprintf(bw, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#cfd8dc"/>`, f(left), f(y(i)), f(end), f(y(i)))
+		if t, ok := crashAt[i]; ok {
+			fmt.Fprintf(bw, `<g class="crash"><title>node %d crashed at t = %s</title><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#757575" stroke-width="1.5" stroke-dasharray="4 4"/><path d="M%s,%sl10,10m0,-10l-10,10" stroke="%s" stroke-width="2.5" fill="none"/></g>`,
+				i, strconv.FormatFloat(t, 'g', -1, 64), f(end), f(y(i)), f(width-right), f(y(i)), f(end-5), f(y(i)-5), crashCol)
+		}
 		if n <= 60 {
 			fmt.Fprintf(bw, `<text x="4" y="%s">ID %d</text>`, f(y(i)+4), h.IDs[i])
 		}
@@ -116,6 +194,22 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 	}
 	for _, m := range msgs {
 		x0, y0 := x(tr.Events[m.send].Time()), y(m.from)
+		if m.lost != "" {
+			// 70% of the way it would have gone in one time unit
+			x1 := x0 + 0.7*max(x(tr.Events[m.send].Time()+1)-x0, 12)
+			y1 := y0 + 0.7*(y(m.to)-y0)
+			label := "lost"
+			if m.lost == "partition" {
+				label = "cut"
+			}
+			fmt.Fprintf(bw, `<g class="%s"><title>%s %s: node %d to node %d, %s (%s)</title><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/><path d="M%s,%sl8,8m0,-8l-8,8" stroke="%s" stroke-width="2" fill="none"/><text x="%s" y="%s" fill="%s" font-size="10">%s</text></g>`+"\n",
+				label, html.EscapeString(m.typ), html.EscapeString(m.payload), m.from, m.to, label, m.lost,
+				f(x0), f(y0), f(x1), f(y1), color[m.typ], f(x1-4), f(y1-4), faultCol, f(x1+6), f(y1+4), faultCol, label)
+			continue
+		}
+		if m.dup {
+			x0 += 4 // the copy leaves right after its original
+		}
 		x1, y1, dash, end, what := width-right, y(m.to), ` stroke-dasharray="1 3"`, "", "in flight at the end"
 		switch {
 		case m.recv >= 0 && m.dropped:
@@ -127,6 +221,13 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 			f(x0), f(y0), f(x1), f(y1), color[m.typ], dash, end, html.EscapeString(m.typ), html.EscapeString(m.payload), m.from, m.to, what)
 		if m.dropped {
 			fmt.Fprintf(bw, `<path d="M%s,%sl8,8m0,-8l-8,8" stroke="%s" fill="none"/>`+"\n", f(x1-4), f(y1-4), color[m.typ])
+		}
+		mx, my := (x0+x1)/2, (y0+y1)/2
+		if m.dup {
+			fmt.Fprintf(bw, `<text class="dup" x="%s" y="%s" fill="%s" font-size="10" font-weight="bold">dup<title>the copy of a duplicated message</title></text>`+"\n", f(mx+3), f(my-3), faultCol)
+		}
+		if m.delay > 0 {
+			fmt.Fprintf(bw, `<text class="delay" x="%s" y="%s" fill="%s" font-size="10" font-weight="bold">delay +%d<title>delayed by %d time units</title></text>`+"\n", f(mx+3), f(my+9), faultCol, m.delay, m.delay)
 		}
 	}
 	for k := range tr.Events {
@@ -158,6 +259,27 @@ func SVG(w io.Writer, tr *trace.Trace) error {
 	}
 	bw.WriteString("\n</svg>\n")
 	return bw.Flush()
+}
+
+// sideText writes a partition's side as the specification does: 0-3,7.
+func sideText(side []int) string {
+	var b strings.Builder
+	for k := 0; k < len(side); {
+		j := k
+		for j+1 < len(side) && side[j+1] == side[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if j > k {
+			fmt.Fprintf(&b, "%d-%d", side[k], side[j])
+		} else {
+			fmt.Fprintf(&b, "%d", side[k])
+		}
+		k = j + 1
+	}
+	return b.String()
 }
 
 // niceStep is the smallest of 1, 2 or 5 times a power of ten that is at
