@@ -53,6 +53,7 @@ type pathState struct {
 	// sending order); untracked is true once every node is on the path
 	// or a removal is known, after which nothing new is recorded.
 	flight    map[flightKey]flightQueue
+	tracked   []int32 // by receiver: the messages in flight to it that flight holds
 	untracked bool
 	crashedAt []string // by node: its crash, described
 }
@@ -137,6 +138,7 @@ func (m *Monitor) initPath() {
 	}
 	p.leader = best
 	p.on = make([]bool, n)
+	p.tracked = make([]int32, n)
 	p.on[best] = true
 	p.onN = 1
 	p.untracked = n == 1
@@ -175,18 +177,23 @@ func (m *Monitor) Routed(from, to int32, q elect.Port, msg elect.Message, copies
 	if p.untracked || p.on == nil {
 		return
 	}
+	if (!p.on[from] || p.on[to]) && p.tracked[to] == 0 {
+		// Off the path, or to a node on it already (which it cannot bring
+		// onto the path, and whose crash before it arrives is a removal
+		// by itself), and nothing held in flight to its receiver that it
+		// would have to be told from: the common case, without a lookup.
+		return
+	}
 	k := flightKey{to: to, port: q, msg: msg}
 	fq, ok := p.flight[k]
 	if !ok && (!p.on[from] || p.on[to]) {
-		// Off the path, or to a node on it already (which it cannot bring
-		// onto the path, and whose crash before it arrives is a removal
-		// by itself), and no identical message in flight to tell it from.
-		return
+		return // as above, and no identical message in flight
 	}
 	for range copies {
 		fq.push(p.on[from])
 	}
 	p.flight[k] = fq
+	p.tracked[to] += int32(copies)
 }
 
 // Delivered records, in a run with faults, that msg reached node to on its
@@ -198,11 +205,15 @@ func (m *Monitor) Delivered(to int32, q elect.Port, msg elect.Message, dropped b
 	if p.untracked || p.on == nil {
 		return
 	}
+	if p.tracked[to] == 0 {
+		return // nothing held in flight to it: sent off the path
+	}
 	k := flightKey{to: to, port: q, msg: msg}
 	fq, ok := p.flight[k]
 	if !ok {
 		return // sent off the path
 	}
+	p.tracked[to]--
 	onPath := fq.pop()
 	if fq.n == 0 {
 		delete(p.flight, k)
@@ -276,6 +287,7 @@ func (m *Monitor) absence(r *Result) bool {
 func (p pathState) clone() pathState {
 	c := p
 	c.on = slices.Clone(p.on)
+	c.tracked = slices.Clone(p.tracked)
 	c.crashedAt = slices.Clone(p.crashedAt)
 	if p.flight != nil {
 		c.flight = make(map[flightKey]flightQueue, len(p.flight))
