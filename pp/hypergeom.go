@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 )
 
 // Exact sampling for the count-based engines: univariate and multivariate
@@ -12,16 +13,30 @@ import (
 // lgamma(N) - lgamma(N - d) at N = 2^50 (where lgamma itself is ~ 2^55 and
 // one unit in the last place is ~ 8).
 
-// lnFactTable holds ln(k!) for k < lnFactSmall.
+// lnFactSmall bounds the arguments of the table of ln(k!).
 const lnFactSmall = 1 << 16
 
-var lnFactTable = func() []float64 {
-	t := make([]float64, lnFactSmall)
-	for k := 1; k < lnFactSmall; k++ {
-		t[k] = t[k-1] + math.Log(float64(k))
-	}
-	return t
-}()
+// lnFactTable holds ln(k!) for k < lnFactSmall once lnFacts has filled it:
+// 512 KiB, made on first use rather than at start-up, so that a process
+// that samples nothing (every elect command but the count-based population
+// engines) neither computes nor holds it.
+var (
+	lnFactTable []float64
+	lnFactOnce  sync.Once
+)
+
+// lnFacts returns the table of ln(k!), k < lnFactSmall, filling it first if
+// needed.
+func lnFacts() []float64 {
+	lnFactOnce.Do(func() {
+		t := make([]float64, lnFactSmall)
+		for k := 1; k < lnFactSmall; k++ {
+			t[k] = t[k-1] + math.Log(float64(k))
+		}
+		lnFactTable = t
+	})
+	return lnFactTable
+}
 
 // lnFactRatio returns ln(a!) - ln(b!) for integers a, b >= 0. Small
 // arguments use a table; otherwise the Stirling series of ln x!, written in
@@ -42,12 +57,13 @@ func lnFactRatio(a, b int64) float64 {
 		return -lnFactRatio(b, a)
 	}
 	if a < lnFactSmall {
-		return lnFactTable[a] - lnFactTable[b]
+		t := lnFacts()
+		return t[a] - t[b]
 	}
 	fa := float64(a)
 	if b < 32 {
 		// Full Stirling series for a (>= 2^16) against the table for b.
-		return (fa+0.5)*math.Log(fa) - fa + 0.5*math.Log(2*math.Pi) + stirlingTail(fa) - lnFactTable[b]
+		return (fa+0.5)*math.Log(fa) - fa + 0.5*math.Log(2*math.Pi) + stirlingTail(fa) - lnFacts()[b]
 	}
 	fb, d := float64(b), float64(a-b)
 	return (fb+0.5)*math.Log1p(d/fb) + d*math.Log(fa) - d + stirlingTail(fa) - stirlingTail(fb)
@@ -238,8 +254,9 @@ func (g rng) hypRatio(N, K, k int64) int64 {
 type lnFactFrom struct {
 	A          int64
 	fA, lA, tA float64
-	invA, t12  float64 // 1/A and 1/(12A)
-	tabA       float64 // ln A! when A < lnFactSmall
+	invA, t12  float64   // 1/A and 1/(12A)
+	tabA       float64   // ln A! when A < lnFactSmall
+	tab        []float64 // lnFacts() when A < lnFactSmall
 	big        bool
 }
 
@@ -252,7 +269,8 @@ func (l *lnFactFrom) init(A int64) {
 		l.invA = 1 / l.fA
 		l.t12 = l.invA / 12
 	} else {
-		l.tabA = lnFactTable[A]
+		l.tab = lnFacts()
+		l.tabA = l.tab[A]
 	}
 }
 
@@ -261,7 +279,7 @@ func (l *lnFactFrom) ratio(e int64) float64 {
 	b := l.A + e
 	if !l.big {
 		if uint64(b) < lnFactSmall {
-			return l.tabA - lnFactTable[b]
+			return l.tabA - l.tab[b]
 		}
 		return lnFactRatio(l.A, b)
 	}
