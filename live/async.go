@@ -165,12 +165,20 @@ func (a *asyncRun) signal(nd *node) { a.ready <- nd }
 func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 
 // worker is one of the goroutines that run an asynchronous run's nodes,
-// with the recorder it lends the node it works and the latencies of the
-// deliveries it made.
+// with the recorder it lends the node it works, the latencies of the
+// deliveries it made, and two buffers: the spare inbox it gives the node it
+// works in exchange for the inbox it takes (which becomes its spare once
+// handled), and the output buffer it lends the node. A node that parks
+// keeps the output buffer with what it could not hand over, until it has
+// handed it all; an idle node holds only its inbox. So a run holds one
+// inbox per node and one spare and one output buffer per worker and per
+// parked node, not a spare and an output per node.
 type worker struct {
 	node    *node
 	rec     *elect.Recorder
 	latency election.Latency
+	spare   []envelope
+	out     []outgoing
 }
 
 // serve is one worker: it takes ready nodes from the queue and works each
@@ -184,7 +192,10 @@ func (a *asyncRun) serve(w *worker) {
 			}
 			w.node = nd
 			nd.rec, nd.latency = w.rec, &w.latency
-			a.work(nd)
+			if len(nd.out) == 0 {
+				nd.out, w.out = w.out[:0], nil
+			}
+			a.work(nd, w)
 		case <-a.done:
 			return
 		}
@@ -192,33 +203,41 @@ func (a *asyncRun) serve(w *worker) {
 }
 
 // work hands over what nd has left to send and handles its inbox, batch
-// after batch, until it goes idle or parks.
-func (a *asyncRun) work(nd *node) {
+// after batch, until it goes idle or parks. The worker w lends nd its
+// output buffer and swaps its spare for nd's inbox (see worker).
+func (a *asyncRun) work(nd *node, w *worker) {
 	for !a.stopped.Load() {
 		if nd.next < len(nd.out) && !a.deliver(nd) {
-			return // parked: the receiver, or a deadlock break, wakes it
+			return // parked, keeping its output: the receiver, or a deadlock break, wakes it
 		}
 		nd.mu.Lock()
 		batch := nd.inbox
 		if len(batch) == 0 {
+			// Its output is all handed over: the worker takes the
+			// buffer back (the larger, if nd came with one of its own),
+			// before anyone else can work nd.
+			if cap(nd.out) > cap(w.out) {
+				w.out = nd.out[:0]
+			}
+			nd.out = nil
 			nd.state = stateIdle
 			nd.mu.Unlock()
 			a.countOut()
 			return
 		}
-		nd.inbox = nd.spare[:0]
+		nd.inbox, w.spare = w.spare[:0], nil
 		waiters := nd.waiters
 		nd.waiters = nd.spareWaiters[:0]
 		nd.mu.Unlock()
 		// Room was made: the senders parked on nd may go on.
-		for _, w := range waiters {
-			a.unpark(w)
+		for _, p := range waiters {
+			a.unpark(p)
 		}
 		clear(waiters)
 		nd.spareWaiters = waiters[:0]
 		a.measureLatency(nd, batch)
 		ok := a.handle(nd, batch)
-		nd.spare = batch[:0]
+		w.spare = batch[:0]
 		if !ok {
 			return
 		}
@@ -303,12 +322,16 @@ func (a *asyncRun) deliver(nd *node) bool {
 			room = len(out)
 		}
 		wasIdle := dst.state == stateIdle
-		if len(dst.inbox) == cap(dst.inbox) && cap(dst.inbox) < dst.capacity && !nd.overflow {
-			// Grow to the window at once, not by doubling past it.
-			dst.inbox = append(make([]envelope, 0, dst.capacity), dst.inbox...)
+		start, end := k, k
+		for end < len(out) && out[end].to == to && end-start < room {
+			end++
 		}
-		start := k
-		for ; k < len(out) && out[k].to == to && k-start < room; k++ {
+		if need := len(dst.inbox) + end - start; need > cap(dst.inbox) && cap(dst.inbox) < dst.capacity {
+			// Grow to the window at once (or to what an overflow
+			// needs), not by doubling past it.
+			dst.inbox = append(make([]envelope, 0, max(dst.capacity, need)), dst.inbox...)
+		}
+		for ; k < end; k++ {
 			e := out[k].env
 			e.sent = now
 			dst.inbox = append(dst.inbox, e)
@@ -438,10 +461,10 @@ const (
 	stackBytes = 8 << 10
 	// recordBytes is the rest of what a node costs: its record, its first
 	// buffers, and the garbage collector's room; in a synchronous run its
-	// recorder and latency histogram too (measured: lcr n = 6000
-	// decreasing peaks at 43 MB of RSS, 14 MB of which the program holds
-	// before any node exists, so 4.8 KB a node, 1.8 KB of it in full
-	// inboxes and output; the estimate is 6 KB, on the safe side).
+	// recorder, latency histogram, spare inbox and output too (measured:
+	// lcr n = 6000 decreasing peaks at 30 MB of RSS, 14 MB of which the
+	// program holds before any node exists, so 2.7 KB a node, 0.6 KB of
+	// it in a full inbox; the estimate is 5.2 KB, on the safe side).
 	recordBytes = 4 << 10
 	// envelopeBytes and outgoingBytes are the sizes of a message in an
 	// inbox and in a node's output.
@@ -451,10 +474,11 @@ const (
 
 // NodeBytes is the most the goroutine runtime holds for one node of the
 // given degree, besides the node's own state: its record and, in an
-// asynchronous run, its inbox and the spare it swaps with (a window each)
-// and its output (one batch: a window of inputs that send on average one
-// message each), or in a synchronous run its goroutine (whose messages of
-// a round the caller counts as the simulator's). Beyond the windows, an
+// asynchronous run, its inbox (a window) and, while it is parked, its
+// output (one batch: a window of inputs that send on average one message
+// each; the spare inboxes and the output buffers of the workers are a few
+// more), or in a synchronous run its goroutine (whose messages of a round
+// the caller counts as the simulator's). Beyond the windows, an
 // asynchronous run holds what its algorithm keeps in flight around a cycle
 // of waiting nodes (see the top of this file).
 func NodeBytes(degree int, sync bool) int64 {
@@ -462,7 +486,7 @@ func NodeBytes(degree int, sync bool) int64 {
 		return stackBytes + recordBytes
 	}
 	w := int64(window(degree))
-	return recordBytes + 2*w*envelopeBytes + w*outgoingBytes
+	return recordBytes + w*envelopeBytes + w*outgoingBytes
 }
 
 // InFlightPerNode is the most messages one node of the given degree holds

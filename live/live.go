@@ -128,10 +128,10 @@ type node struct {
 
 	mu     sync.Mutex
 	inbox  []envelope // guarded by mu
-	spare  []envelope
+	spare  []envelope // synchronous runs (asynchronous: its worker's)
 	signal chan struct{}
-	out    []outgoing
-	sentOn []int64 // messages sent by port
+	out    []outgoing // lent by its worker in asynchronous runs (async.go)
+	sentOn []int64    // messages sent by port
 
 	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
 	// waiters (the nodes parked on this one's full inbox), blockedOn and
@@ -224,27 +224,32 @@ func newRun(cfg *election.Config) *run {
 	}
 	r.mon = election.NewMonitor(cfg, r.trace, nil, nil)
 	info := cfg.NodeInfos()
-	// The nodes' records and first buffers come from a few slabs: most
+	// The nodes' records and first inboxes come from a few slabs: most
 	// nodes of most algorithms never outgrow them.
 	const slots = 4
 	types := len(cfg.Algorithm.Messages)
 	n := len(r.nodes)
 	slab := make([]node, n)
 	counts := make([]int64, n*types)
-	inboxes := make([]envelope, 2*n*slots)
-	outs := make([]outgoing, n*slots)
 	degrees := 0
 	for i := range n {
 		degrees += cfg.Graph.Degree(i)
 	}
 	ports := make([]int64, degrees)
-	// Synchronous runs keep a recorder and a latency histogram per node
-	// (each node has its goroutine); asynchronous runs one per worker
-	// (async.go), which lends them to the node it works.
+	// Synchronous runs keep a recorder, a latency histogram, a spare inbox
+	// and an output buffer per node (each node has its goroutine);
+	// asynchronous runs one of each per worker (async.go), which lends
+	// them to the node it works.
 	sync := cfg.Delivery == election.Sync
 	var lat []election.Latency
+	var inboxes []envelope
+	var outs []outgoing
 	if sync {
 		lat = make([]election.Latency, n)
+		inboxes = make([]envelope, 2*n*slots)
+		outs = make([]outgoing, n*slots)
+	} else {
+		inboxes = make([]envelope, n*slots)
 	}
 	used := 0
 	for i := range r.nodes {
@@ -253,17 +258,19 @@ func newRun(cfg *election.Config) *run {
 		*nd = node{
 			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
 			counts:   counts[i*types : (i+1)*types : (i+1)*types],
-			inbox:    inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots],
-			spare:    inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots],
-			out:      outs[i*slots : i*slots : (i+1)*slots],
 			sentOn:   ports[used : used+deg : used+deg],
 			capacity: window(deg),
 		}
 		used += deg
 		if sync {
+			nd.inbox = inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots]
+			nd.spare = inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots]
+			nd.out = outs[i*slots : i*slots : (i+1)*slots]
 			nd.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
 			nd.latency = &lat[i]
 			nd.rec = elect.NewRecorder(func() *rand.Rand { return r.random(nd) })
+		} else {
+			nd.inbox = inboxes[i*slots : i*slots : (i+1)*slots]
 		}
 		r.nodes[i] = nd
 	}
@@ -415,7 +422,18 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 	if r.trace != nil {
 		r.traceSend(nd, p, to, m)
 	}
+	if len(nd.out) == cap(nd.out) {
+		nd.growOut()
+	}
 	nd.out = append(nd.out, outgoing{to: to, env: envelope{port: q, msg: m, depth: nd.depth + 1}})
+}
+
+// growOut makes room in nd.out: at once for a window of messages (one
+// batch's output when each input sends one), doubling past it.
+//
+//go:noinline
+func (nd *node) growOut() {
+	nd.out = append(make([]outgoing, 0, max(nd.capacity, 2*cap(nd.out))), nd.out...)
 }
 
 // badSend reports a send that cannot be carried out (kept out of send, so

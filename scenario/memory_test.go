@@ -79,7 +79,7 @@ func TestSpecNodesReadsWeightedEdgeLists(t *testing.T) {
 // 1.97 GB. The guard now counts what the goroutine runtime holds: a
 // node's record and buffers of a window per node (live.NodeBytes),
 // whatever the run sends; its flow control keeps the run within that
-// (live's TestRunLCR6000DecreasingHoldsAWindowPerInbox; 43 MB peak RSS
+// (live's TestRunLCR6000DecreasingHoldsAWindowPerInbox; 30 MB peak RSS
 // measured, the program's own 14 MB included). So 100 MB is enough and
 // 30 MB is not.
 func TestMemLimitCountsTheGoroutineRuntime(t *testing.T) {
