@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"os"
+	"runtime"
 	"testing"
 
 	"github.com/electkit/elect"
@@ -48,6 +49,27 @@ func TestRunLCR6000DecreasingHoldsAWindowPerInbox(t *testing.T) {
 	// latency measured.
 	if b := tr.Busiest[0]; tr.Latency.Count != res.Messages || b != (election.LinkCount{From: n - 1, To: 0, Messages: int64(n)}) || tr.Links != 2*n {
 		t.Errorf("report: %d latencies, busiest link %+v, %d links; want %d, {%d 0 %d}, %d", tr.Latency.Count, b, tr.Links, res.Messages, n-1, n, 2*n)
+	}
+}
+
+// TestAsyncRunHoldsOneInboxPerNode: on LCR's decreasing ring, where every
+// node receives full windows, a node's inbox grows to its window and no
+// further (it grew by doubling to 16 slots past a window of 12 when it was
+// not full at the start of a delivery), the spare inboxes are the
+// workers', and a node that has gone idle holds no output buffer: at the
+// end only the nodes the workers were running when the run ended may.
+func TestAsyncRunHoldsOneInboxPerNode(t *testing.T) {
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: 300, Seed: 1, IDs: "decreasing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inbox, spare, outs, err := live.AsyncBuffers(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := live.Window(2)
+	if inbox != w || spare > w || outs > runtime.GOMAXPROCS(0) {
+		t.Fatalf("largest inbox %d, largest spare %d, %d nodes holding output; want %d, at most %d, at most %d (one per worker)", inbox, spare, outs, w, w, runtime.GOMAXPROCS(0))
 	}
 }
 
