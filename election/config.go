@@ -21,6 +21,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/faults"
@@ -68,6 +69,11 @@ type Config struct {
 	// messages lost, duplicated or delayed and the nodes that crash, drawn
 	// from Seed (FaultSchedule). nil: reliable links and no crash.
 	Faults *faults.Spec
+	// FaultTick is the wall time one time unit of a delay fault lasts on
+	// the runtimes with real timing (goroutines, TCP): a message late by d
+	// time units is held back d times FaultTick before it is handed over
+	// (0: DefaultFaultTick). The simulators ignore it.
+	FaultTick time.Duration
 	// Progress, when set, is called every ProgressEvents events with how
 	// far the run is (for a progress bar); returning false stops the run
 	// with outcome stopped. It does not change the run otherwise.
@@ -183,6 +189,12 @@ func (cfg *Config) CheckConfig(unit int64) error {
 	}
 	return nil
 }
+
+// DefaultFaultTick is Config.FaultTick's default: a millisecond, many
+// times a hop on the goroutine runtime (microseconds) and on loopback TCP
+// (tens of microseconds), so that a late message is overtaken by what is
+// sent after it, as in the simulator.
+const DefaultFaultTick = time.Millisecond
 
 // FaultSchedule draws the run's fault schedule from Config.Faults and the
 // run's seed (streams "faults-crash", "faults-loss", ... of Stream); nil

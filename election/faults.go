@@ -43,6 +43,9 @@ type FaultReport struct {
 	// algorithm does not tolerate, running on for ever is an expected
 	// failure).
 	Verdict string `json:"verdict"`
+	// Spec is the run's fault specification (canonical form), which the
+	// record carries as faults_spec: a replay takes it from its record.
+	Spec string `json:"-"`
 }
 
 // The verdicts of a run with faults.
@@ -118,7 +121,7 @@ func (m *Monitor) Lost(no int64, from int32, p elect.Port, to int32, msg elect.M
 		}
 	}
 	if m.trace != nil {
-		m.trace.Fault("lose", from, p, to, msg, cause.String(), 0)
+		m.trace.Fault("lose", no, from, p, to, msg, cause.String(), 0)
 	}
 }
 
@@ -137,7 +140,7 @@ func (m *Monitor) Duplicated(no int64, from int32, p elect.Port, to int32, msg e
 		}
 	}
 	if m.trace != nil {
-		m.trace.Fault("dup", from, p, to, msg, "", 0)
+		m.trace.Fault("dup", no, from, p, to, msg, "", 0)
 	}
 }
 
@@ -156,7 +159,7 @@ func (m *Monitor) Delayed(no int64, from int32, p elect.Port, to int32, msg elec
 		}
 	}
 	if m.trace != nil {
-		m.trace.Fault("delay", from, p, to, msg, "", d)
+		m.trace.Fault("delay", no, from, p, to, msg, "", d)
 	}
 }
 
@@ -265,6 +268,7 @@ func (m *Monitor) faultReport(r *Result) {
 		Injected: f.kinds.String(), Tolerated: tol.String(),
 		Lost: f.lost, Duplicated: f.dup, Delayed: f.delayed,
 		Crashed: slices.Clip(append([]int32{}, f.crashed...)),
+		Spec:    m.cfg.Faults.String(),
 	}
 	model := m.alg.RunModel(m.cfg.Params)
 	if model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && m.cfg.Announce {

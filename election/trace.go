@@ -277,15 +277,18 @@ func (t *Tracer) Deliver(to int32, port elect.Port, m elect.Message, dropped boo
 	t.end()
 }
 
-// Fault writes what a fault did to a message node from sent on its port p
-// to node to, right after its "send" line: ev is "lose" (with "cause",
-// "loss" or "partition"), "dup" (it will be delivered twice) or "delay"
-// (with "by", the time units it is late by).
-func (t *Tracer) Fault(ev string, from int32, p elect.Port, to int32, m elect.Message, cause string, by int64) {
+// Fault writes what a fault did to message number no (in sending order),
+// which node from sent on its port p to node to, right after its "send"
+// line: ev is "lose" (with "cause", "loss" or "partition"), "dup" (it will
+// be delivered twice) or "delay" (with "by", the time units it is late
+// by). The number ("no") is what the run's report calls the message, so
+// that a replay of the record reports it alike.
+func (t *Tracer) Fault(ev string, no int64, from int32, p elect.Port, to int32, m elect.Message, cause string, by int64) {
 	if int(m.Type) >= len(t.cfg.Algorithm.Messages) {
 		return
 	}
 	t.start(ev)
+	t.int("no", no)
 	t.int("from", int64(from))
 	t.str("port", t.cfg.Graph.PortName(p))
 	t.int("to", int64(to))

@@ -103,6 +103,9 @@ func (r *run) runAsync() {
 		}
 	}
 	a.chunk = min(max(a.maxEvents/int64(4*len(r.nodes)), 1), 1024)
+	if r.cfg.Faults != nil {
+		r.crashAtStart()
+	}
 	a.pending.Store(int64(len(initiators)))
 	a.busy.Store(int64(len(initiators)))
 	for _, nd := range initiators {
@@ -437,9 +440,16 @@ func (a *asyncRun) handle(nd *node, batch []envelope) bool {
 	}
 	// Count the messages before anyone can receive them, and discount the
 	// batch only now that its handlers have returned (see the package doc).
-	if a.pending.Add(int64(len(nd.out)-len(batch))) == 0 {
+	late := 0
+	if nd.flt != nil {
+		late = len(nd.flt.late)
+	}
+	if a.pending.Add(int64(len(nd.out)+late-len(batch))) == 0 {
 		a.end()
 		return false
+	}
+	if late > 0 {
+		a.holdLate(nd)
 	}
 	return true
 }

@@ -90,6 +90,11 @@ func Run(cfg election.Config) (*election.Result, error) {
 		cfg.CausalTime = true
 	}
 	r := newRun(&cfg)
+	if cfg.Faults != nil {
+		if err := r.newFaults(); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Delivery == election.Sync {
 		r.runSync()
 	} else {
@@ -157,6 +162,10 @@ type node struct {
 	cancelSeq     uint64 // its timers with seq <= cancelSeq are cancelled
 	deferred      []op   // monitor and trace calls, applied after the barrier
 	countedEvents int64
+
+	// flt is the node's part of the fault plan (faults.go); nil in a run
+	// without faults.
+	flt *nodeFaults
 }
 
 // envelope is one input in an inbox.
@@ -211,6 +220,7 @@ type run struct {
 	maxDepth  int64
 	start     time.Time
 	async     *asyncRun
+	tick      time.Duration // a time unit of a delay fault (faults.go)
 }
 
 func newRun(cfg *election.Config) *run {
@@ -346,6 +356,11 @@ type op struct {
 	env         envelope
 	to          int32      // opSend: the receiver (env has the sender's port)
 	state       elect.Node // opState: a copy of the node after its step
+	// Faults: the message's number (opLost, opDup, opDelayed), the cause
+	// of a loss and a delay's time units; round is the time.
+	no    int64
+	cause elect.Faults
+	by    int64
 }
 
 // The ops.
@@ -359,6 +374,10 @@ const (
 	opTimer
 	opSend
 	opState
+	opLost
+	opDup
+	opDelayed
+	opCrash
 )
 
 // apply carries out an op of nd: at once under the mutex in an asynchronous
@@ -401,6 +420,14 @@ func (r *run) do(i int32, o *op) {
 		r.trace.Send(i, o.env.port, o.to, o.env.msg)
 	case opState:
 		r.trace.State(i, o.state)
+	case opLost:
+		r.mon.Lost(o.no, i, o.env.port, o.to, o.env.msg, o.cause, o.round)
+	case opDup:
+		r.mon.Duplicated(o.no, i, o.env.port, o.to, o.env.msg, o.round)
+	case opDelayed:
+		r.mon.Delayed(o.no, i, o.env.port, o.to, o.env.msg, o.by, o.round)
+	case opCrash:
+		r.mon.Crash(i, o.round)
 	}
 }
 
@@ -421,6 +448,10 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 	nd.sent++
 	if r.trace != nil {
 		r.traceSend(nd, p, to, m)
+	}
+	if nd.flt != nil {
+		r.sendFaulty(nd, p, to, q, m)
+		return
 	}
 	if len(nd.out) == cap(nd.out) {
 		nd.growOut()
@@ -479,6 +510,12 @@ func (r *run) receive(nd *node, round int64, ev envelope) {
 		return
 	}
 	nd.last = round
+	if nd.flt != nil {
+		nd.flt.at = round
+		if r.cfg.Delivery != election.Sync {
+			nd.flt.at = ev.depth
+		}
+	}
 	if !nd.woken && !r.wakeByMessage(nd, round, ev) {
 		return
 	}
@@ -486,6 +523,9 @@ func (r *run) receive(nd *node, round int64, ev envelope) {
 		r.traceDeliver(nd, ev, false)
 	}
 	r.call(nd, round, inputMessage, ev.port, ev.msg)
+	if nd.flt != nil {
+		r.stepped(nd)
+	}
 }
 
 // wakeByMessage wakes nd for the message ev and reports whether nd is still
@@ -496,6 +536,9 @@ func (r *run) wakeByMessage(nd *node, round int64, ev envelope) bool {
 	nd.woken = true
 	r.apply(nd, op{kind: opWoke})
 	r.call(nd, round, inputWake, 0, elect.Message{})
+	if nd.flt != nil {
+		r.stepped(nd)
+	}
 	if nd.halted {
 		// It stopped on waking: the message is lost, and recorded as
 		// dropped so that a replay consumes it too.
@@ -514,7 +557,13 @@ func (r *run) wake(nd *node, round int64) {
 	nd.woken = true
 	nd.last = round
 	r.apply(nd, op{kind: opWoke, spontaneous: true})
+	if nd.flt != nil {
+		nd.flt.at = round
+	}
 	r.call(nd, round, inputSpontaneousWake, 0, elect.Message{})
+	if nd.flt != nil {
+		r.stepped(nd)
+	}
 }
 
 //go:noinline

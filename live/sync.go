@@ -66,7 +66,12 @@ func (r *run) runSync() {
 		maxRounds = r.cfg.MaxTime
 		// Config.Progress is called every election.ProgressEvents events,
 		nextProgress int64
+		late         syncLateHeap // delayed messages (faults)
+		lateSeq      uint64
 	)
+	if r.cfg.Faults != nil {
+		r.crashAtStart()
+	}
 	for {
 		// The next round with anything in it.
 		next := int64(-1)
@@ -75,6 +80,9 @@ func (r *run) runSync() {
 		}
 		if len(wakeRounds) > 0 && (next < 0 || wakeRounds[0] < next) {
 			next = wakeRounds[0]
+		}
+		if len(late) > 0 && (next < 0 || late[0].due < next) {
+			next = late[0].due
 		}
 		for len(timers) > 0 {
 			t := timers[0]
@@ -112,6 +120,9 @@ func (r *run) runSync() {
 			add(i)
 		}
 		due = due[:0]
+		if len(late) > 0 && late[0].due == now {
+			r.handOverSyncLate(&late, now, add)
+		}
 		if len(wakeRounds) > 0 && wakeRounds[0] == now {
 			for _, i := range wakes[now] {
 				r.nodes[i].wakeAt = now
@@ -157,6 +168,14 @@ func (r *run) runSync() {
 				dst.inbox = append(dst.inbox, o.env)
 			}
 			nd.out = nd.out[:0]
+			if nd.flt != nil {
+				for _, l := range nd.flt.late {
+					lateSeq++
+					l.env.sent = handed
+					heap.Push(&late, syncLate{due: now + 1 + l.by, seq: lateSeq, msg: l})
+				}
+				nd.flt.late = nd.flt.late[:0]
+			}
 		}
 		if events >= r.maxEvents {
 			r.stepLimit = true
@@ -213,7 +232,13 @@ func (r *run) syncRound(nd *node, round int64) {
 		if r.trace != nil {
 			r.apply(nd, op{kind: opTimer, env: envelope{msg: elect.Message{A: t.tag}}})
 		}
+		if nd.flt != nil {
+			nd.flt.at = round
+		}
 		r.call(nd, round, inputTimer, 0, elect.Message{A: t.tag})
+		if nd.flt != nil {
+			r.stepped(nd)
+		}
 	}
 }
 
@@ -255,4 +280,27 @@ func (h *timerHeap) Pop() any {
 	t := q[len(q)-1]
 	*h = q[:len(q)-1]
 	return t
+}
+
+// handOverSyncLate puts the late messages due in round now in their
+// receivers' inboxes, before the messages sent in the round before (they
+// were sent earlier), and makes the receivers run.
+func (r *run) handOverSyncLate(late *syncLateHeap, now int64, add func(int32)) {
+	var got map[int32][]envelope
+	var order []int32
+	for len(*late) > 0 && (*late)[0].due == now {
+		l := heap.Pop(late).(syncLate).msg
+		if got == nil {
+			got = map[int32][]envelope{}
+		}
+		if got[l.to] == nil {
+			order = append(order, l.to)
+		}
+		got[l.to] = append(got[l.to], l.env)
+	}
+	for _, i := range order {
+		dst := r.nodes[i]
+		dst.inbox = append(got[i], dst.inbox...)
+		add(i)
+	}
 }

@@ -51,6 +51,7 @@ type event struct {
 	msg   elect.Message
 	tag   int64
 	depth int64 // newest-first: the delivery's causal depth
+	late  bool  // replays: a delayed message, which later ones may pass
 }
 
 // Engine is one run of a election.Config on the reference engine.
@@ -101,6 +102,7 @@ type Engine struct {
 	// timers each node has pending.
 	replay       map[int64][]event
 	replayTimers [][]event
+	crashed      []bool // replays: the nodes the record crashed
 }
 
 // Run executes cfg to its end on the reference engine.

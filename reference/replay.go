@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
 )
@@ -46,17 +48,6 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 	if cfg.Delivery != election.Sync {
 		cfg.CausalTime = true
 	}
-	e, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	e.queue = nil
-	e.newest = cfg.Delivery != election.Sync
-	if e.trace != nil && e.newest {
-		e.trace.SetUnit(1) // the replay's time is its causal depth
-	}
-	e.replay = map[int64][]event{}
-	e.replayTimers = make([][]event, e.n)
 	rd, err := trace.NewReader(record)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
@@ -66,9 +57,30 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
 		}
 		if h.Faults != "" {
-			return nil, fmt.Errorf("replay: the trace is a run with --faults %q, which a replay does not follow; run it again with the same seed and --faults, which gives the same run", h.Faults)
+			// The record's faults: its lines say what they did, and the
+			// monitor judges the run under them.
+			spec, err := faults.Parse(h.Faults)
+			if err != nil {
+				return nil, fmt.Errorf("replay: the trace's faults %q: %w", h.Faults, err)
+			}
+			cfg.Faults = spec
 		}
 	}
+	e, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// A replay draws no schedule of its own: it follows the record's
+	// "lose", "dup", "delay" and "crash" lines.
+	e.sched, e.crashes, e.crashStep, e.steps = nil, nil, nil, nil
+	e.crashed = make([]bool, e.n)
+	e.queue = nil
+	e.newest = cfg.Delivery != election.Sync
+	if e.trace != nil && e.newest {
+		e.trace.SetUnit(1) // the replay's time is its causal depth
+	}
+	e.replay = map[int64][]event{}
+	e.replayTimers = make([][]event, e.n)
 	var loop []byte // the network's state at the "loop" line
 	loopLine := 0
 	for {
@@ -126,7 +138,14 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 	}
 	inFlight := 0
 	for _, q := range e.replay {
-		inFlight += len(q)
+		for _, ev := range q {
+			// A message to a crashed node may vanish unrecorded (one that
+			// woke it, when it crashed on waking, in the simulator's
+			// records).
+			if !e.crashed[ev.node] {
+				inFlight++
+			}
+		}
 	}
 	if inFlight > 0 {
 		return nil, fmt.Errorf("replay: the record ends with %d messages in flight; it is not a whole run of this configuration (same algorithm, n, IDs, seed and flags?)", inFlight)
@@ -188,6 +207,8 @@ func (e *Engine) networkState() ([]byte, error) {
 func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
+	case "lose", "dup", "delay", "crash":
+		return e.replayFault(l)
 	default:
 		return nil
 	}
@@ -222,11 +243,16 @@ func (e *Engine) replayLine(l *trace.Event) error {
 		if len(q) == 0 {
 			return fmt.Errorf("no message is in flight to node %d on port %s", node, l.Port)
 		}
-		// FIFO links deliver their oldest message; other delivery models
-		// (a checker's bag) the first one in flight that the line names.
+		// FIFO links deliver their oldest message, or one that a late
+		// one (a delay fault) let pass; other delivery models (a
+		// checker's bag) the first one in flight that the line names.
 		k := 0
 		if !e.cfg.Delivery.IsFIFO() {
 			for k < len(q)-1 && sameMessage(e.alg, q[k].msg, l) != nil {
+				k++
+			}
+		} else {
+			for k < len(q)-1 && q[k].late && sameMessage(e.alg, q[k].msg, l) != nil {
 				k++
 			}
 		}
@@ -280,4 +306,69 @@ func parsePort(g *topology.Graph, s string) (elect.Port, error) {
 		return 0, fmt.Errorf("port %q is not a port name", s)
 	}
 	return elect.Port(p), nil
+}
+
+// replayFault carries out a fault line of the record: a message lost (taken
+// out of flight), duplicated (a copy in flight right behind it) or delayed
+// (marked late: later messages on its link may pass it), each the last
+// message in flight on its link that the line names, which its sender has
+// just sent; or a node crashed. The monitor records each as the run did,
+// with the line's message number and time.
+func (e *Engine) replayFault(l *trace.Event) error {
+	now := int64(math.Round(l.Time() * float64(e.unit)))
+	if e.newest {
+		now = int64(math.Round(l.Time()))
+	}
+	if l.Ev == "crash" {
+		i := l.Node
+		if i < 0 || int(i) >= e.n {
+			return fmt.Errorf("node %d is not in 0..%d", i, e.n-1)
+		}
+		if !e.halted[i] {
+			e.halted[i] = true
+			e.crashed[i] = true
+			e.mon.Crash(i, now)
+		}
+		return nil
+	}
+	from := l.From
+	if from < 0 || int(from) >= e.n {
+		return fmt.Errorf("node %d is not in 0..%d", from, e.n-1)
+	}
+	p, err := parsePort(e.g, l.Port)
+	if err != nil || int(p) >= e.g.Degree(int(from)) {
+		return fmt.Errorf("node %d has no port %q", from, l.Port)
+	}
+	to, q := e.g.Neighbor(from, p)
+	if to != l.To {
+		return fmt.Errorf("node %d's port %s leads to node %d, not %d", from, l.Port, to, l.To)
+	}
+	key := e.g.PortIndex(to, q)
+	list := e.replay[key]
+	k := len(list) - 1
+	for k >= 0 && sameMessage(e.alg, list[k].msg, l) != nil {
+		k--
+	}
+	if k < 0 {
+		return fmt.Errorf("a %s line for a %s message from node %d to node %d, which is not in flight", l.Ev, l.Type, from, to)
+	}
+	m := list[k].msg
+	switch l.Ev {
+	case "lose":
+		cause := elect.FaultLoss
+		if l.Cause == "partition" {
+			cause = elect.FaultPartition
+		}
+		e.replay[key] = append(list[:k:k], list[k+1:]...)
+		e.mon.Lost(l.No, from, p, to, m, cause, now)
+	case "dup":
+		twin := list[k]
+		twin.late = false
+		e.replay[key] = slices.Insert(list, k+1, twin)
+		e.mon.Duplicated(l.No, from, p, to, m, now)
+	case "delay":
+		list[k].late = true
+		e.mon.Delayed(l.No, from, p, to, m, l.By, now)
+	}
+	return nil
 }

@@ -91,6 +91,9 @@ func RunBuilt(s Spec, cfg *election.Config) (rec *Record, err error) {
 		return nil, err
 	}
 	rec = NewRecord(s, cfg, res)
+	if rec.Faults == "" && res.Faults != nil {
+		rec.Faults = res.Faults.Spec // a replay's, from its record
+	}
 	rec.Runtime = runtime
 	if runtime == "goroutines" {
 		rec.WallSeconds = time.Since(start).Seconds()

@@ -120,9 +120,6 @@ func Build(s Spec) (*election.Config, error) {
 		if faultSpec, err = faults.Parse(s.Faults); err != nil {
 			return nil, errorf("%v", err)
 		}
-		if s.Runtime != "" && s.Runtime != "sim" && s.Runtime != "reference" {
-			return nil, errorf("--faults runs on the simulator and the reference engine (--runtime sim or reference), not on %s", s.Runtime)
-		}
 		if s.Replay != nil {
 			return nil, errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
 		}

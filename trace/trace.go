@@ -181,6 +181,9 @@ type Event struct {
 	// line's added delay in time units.
 	Cause string `json:"cause"`
 	By    int64  `json:"by"`
+	// No is a fault line's message number: the run's count of messages
+	// sent, in sending order (docs/faults.md).
+	No int64 `json:"no"`
 	// Population runs: "counts" (Step, Counts, Leaders) and "result".
 	Step         int64   `json:"step"`
 	Counts       []int64 `json:"counts"`
