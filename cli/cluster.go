@@ -13,9 +13,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/cluster"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/bounded"
@@ -53,6 +56,8 @@ examples:
   elect cluster init /tmp/c --alg hs --n 16
   elect cluster up /tmp/c
   elect cluster up /tmp/c --kill 3@100ms           (node 3 killed: outcome fault)
+  elect cluster init /tmp/f --alg lcr --n 8 --faults 'loss:msg=3'
+                                                   (the nodes apply the schedule)
   elect cluster init /tmp/k --alg lcr --n 8 --host 'node-{i}.elect' --base-port 7400
 
 Exit status: 0 elected and every check held; 3 a fault (a node lost,
@@ -83,6 +88,8 @@ func clusterCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 
 type clusterInitFlags struct {
 	alg, idsSpec, topo, initiators, host string
+	faults                               string
+	faultTick                            time.Duration
 	n, basePort                          int
 	seed                                 uint64
 	announce, force                      bool
@@ -100,6 +107,8 @@ func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.StringVar(&f.host, "host", "127.0.0.1", "every node's host, or a pattern with {i} for the node's index (node-{i}.elect)")
 	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay)")
+	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed and applied by the nodes (docs/faults.md): "+faults.Usage)
+	fs.DurationVar(&f.faultTick, "fault-tick", election.DefaultFaultTick, "the wall time of one time unit of a delay fault")
 	fs.IntVar(&f.basePort, "base-port", 7400, "node i listens on base-port+i (on base-port itself when --host has {i}); 0 finds n free ports now")
 	f.params = registerParams(fs, cat)
 	return f
@@ -117,7 +126,10 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	}
 	spec := scenario.Spec{
 		Catalog: cat, Algorithm: f.alg, N: f.n, IDs: f.idsSpec, Topology: f.topo, Initiators: f.initiators,
-		Announce: f.announce, Seed: f.seed, Params: map[string]string{},
+		Announce: f.announce, Seed: f.seed, Params: map[string]string{}, Faults: f.faults,
+	}
+	if f.faultTick <= 0 {
+		return usagef("--fault-tick must be positive, got %v", f.faultTick)
 	}
 	setParamsAndN(fs, f.params, &spec)
 	// One limit, checked first: up and node refuse a larger cluster.
@@ -143,7 +155,11 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	d, err := cluster.Init(tmp, spec, cluster.InitOptions{Host: f.host, BasePort: f.basePort})
+	opt := cluster.InitOptions{Host: f.host, BasePort: f.basePort}
+	if f.faultTick != election.DefaultFaultTick {
+		opt.FaultTick = f.faultTick
+	}
+	d, err := cluster.Init(tmp, spec, opt)
 	if err != nil {
 		// Everything Init refuses is the user's to fix: the run, the
 		// ports, or a directory that cannot be written.

@@ -87,6 +87,7 @@ type runFlags struct {
 	runtime    string
 	replay     string
 	faults     string
+	faultTick  time.Duration
 	json       bool
 	trials     int
 	maxEvents  int64
@@ -112,7 +113,8 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
-	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed (sim and reference runtimes): "+faults.Usage)
+	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed (every runtime: docs/faults.md): "+faults.Usage)
+	fs.DurationVar(&f.faultTick, "fault-tick", election.DefaultFaultTick, "--runtime goroutines: the wall time of one time unit of a delay fault")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
@@ -156,7 +158,7 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
-		Runtime: f.runtime, MemLimit: f.memLimit, Faults: f.faults,
+		Runtime: f.runtime, MemLimit: f.memLimit, Faults: f.faults, FaultTick: f.faultTick,
 	}
 	if !f.json && f.trials > 1 {
 		s.KeptBytes = int64(f.trials) * trialBytes
@@ -205,6 +207,9 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	}
 	if f.replay != "" && f.replay == f.trace {
 		return usagef("--replay and --trace name the same file %s; the trace would overwrite the record", f.trace)
+	}
+	if f.faultTick <= 0 {
+		return usagef("--fault-tick must be positive, got %v", f.faultTick)
 	}
 	if f.maxEvents < 1 {
 		return usagef("--max-events must be at least 1, got %d", f.maxEvents)

@@ -100,7 +100,13 @@ type Description struct {
 	Initiators string            `json:"initiators"`
 	Seed       uint64            `json:"seed"`
 	Announce   bool              `json:"announce"`
-	CA         string            `json:"ca"` // the CA certificate's file, in the directory
+	// Faults is the run's fault specification (--faults, canonical form;
+	// empty: none), which every node resolves to its own part of the
+	// schedule (package faultplan, docs/faults.md), and FaultTick the wall
+	// time of one time unit of a delay fault (a Go duration; empty: 1ms).
+	Faults    string `json:"faults,omitempty"`
+	FaultTick string `json:"fault_tick,omitempty"`
+	CA        string `json:"ca"` // the CA certificate's file, in the directory
 	Nodes      []Node            `json:"nodes"`
 }
 
@@ -127,6 +133,9 @@ type InitOptions struct {
 	// Host is a pattern (each node then has a host of its own). 0 finds n
 	// consecutive ports free on Host now (FreeBasePort).
 	BasePort int
+	// FaultTick is the wall time of a time unit of a delay fault (0: the
+	// default, election.DefaultFaultTick).
+	FaultTick time.Duration
 }
 
 // FreeBasePort returns a port P such that P..P+n-1 are free on host now:
@@ -213,6 +222,12 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	d := &Description{
 		Format: "elect-cluster", Version: 1, Algorithm: cfg.Algorithm.Name, N: n, Topology: topo,
 		Initiators: spec.Initiators, Seed: spec.Seed, Announce: cfg.Announce, CA: "ca.pem",
+	}
+	if cfg.Faults != nil {
+		d.Faults = cfg.Faults.String()
+		if opt.FaultTick > 0 {
+			d.FaultTick = opt.FaultTick.String()
+		}
 	}
 	if d.Initiators == "" {
 		d.Initiators = "all"
@@ -307,7 +322,7 @@ func (d *Description) Spec(cat *catalog.Catalog) scenario.Spec {
 	return scenario.Spec{
 		Algorithm: d.Algorithm, N: d.N, IDs: "list:" + strings.Join(idText, ","), Topology: d.Topology,
 		Delivery: "fifo", Initiators: d.Initiators, Announce: d.Announce, Params: d.Params, Seed: d.Seed,
-		Catalog: cat,
+		Catalog: cat, Faults: d.Faults,
 	}
 }
 
@@ -337,6 +352,9 @@ func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, err
 	}
 	if err := Serves(cfg); err != nil {
 		return nil, nil, err
+	}
+	if d.FaultTick != "" {
+		cfg.FaultTick, _ = time.ParseDuration(d.FaultTick) // checked by ParseDescription
 	}
 	return d, cfg, nil
 }
@@ -368,6 +386,9 @@ func ParseDescription(data []byte) (*Description, error) {
 				return nil, fmt.Errorf("node %d: file %q must be a file name inside the cluster directory", i, f)
 			}
 		}
+	}
+	if t, err := time.ParseDuration(d.FaultTick); d.FaultTick != "" && (err != nil || t <= 0) {
+		return nil, fmt.Errorf("fault_tick %q is not a positive duration such as 1ms", d.FaultTick)
 	}
 	if d.CA == "" || filepath.Base(d.CA) != d.CA {
 		return nil, fmt.Errorf("ca %q must be a file name inside the cluster directory", d.CA)

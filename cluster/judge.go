@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/electkit/elect"
@@ -32,6 +34,37 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	// follow from them.
 	var dead, faults []string
 	depth := int64(0)
+	// The decisions and the injected faults go to the monitor in the
+	// order of the merged trace (Lamport time, node, the node's order), so
+	// that it knows which nodes were up at each election.
+	var happened []happening
+	for i, l := range lines {
+		if l == nil {
+			continue
+		}
+		switch l.Decision {
+		case elect.Elected.String():
+			happened = append(happened, happening{l.DecidedLamport, i, l.DecidedSeq, elect.Elected, nil})
+		case elect.NotElected.String():
+			happened = append(happened, happening{l.DecidedLamport, i, l.DecidedSeq, elect.NotElected, nil})
+		}
+		for k := range l.Faults {
+			f := &l.Faults[k]
+			happened = append(happened, happening{f.Lamport, i, f.Seq, elect.Undecided, f})
+		}
+	}
+	slices.SortFunc(happened, func(a, b happening) int {
+		return cmp.Or(cmp.Compare(a.lamport, b.lamport), cmp.Compare(a.node, b.node), cmp.Compare(a.seq, b.seq))
+	})
+	for _, h := range happened {
+		if h.fault == nil {
+			mon.Decide(int32(h.node), h.decision, 0)
+			continue
+		}
+		if err := applyFault(mon, cfg, int32(h.node), h.fault); err != nil {
+			return nil, fmt.Errorf("node %d's line: %v", h.node, err)
+		}
+	}
 	for i, l := range lines {
 		if l == nil {
 			why := "printed no result"
@@ -43,12 +76,6 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 		}
 		if l.Fault != "" {
 			faults = append(faults, fmt.Sprintf("node %d: %s", i, l.Fault))
-		}
-		switch l.Decision {
-		case elect.Elected.String():
-			mon.Decide(int32(i), elect.Elected, 0)
-		case elect.NotElected.String():
-			mon.Decide(int32(i), elect.NotElected, 0)
 		}
 		if l.Leader >= 0 {
 			mon.Learn(int32(i), l.Leader)
@@ -95,4 +122,42 @@ func transport(d *Description, lines []*NodeResult, messages int64) *election.Tr
 		wall = max(wall, l.WallSeconds)
 	}
 	return election.NewTransport(links, &lat, messages, wall)
+}
+
+// happening is a node's decision, or a fault it applied.
+type happening struct {
+	lamport  int64
+	node     int
+	seq      int64
+	decision elect.Decision
+	fault    *FaultEvent
+}
+
+// applyFault tells the monitor of a fault node i applied.
+func applyFault(mon *election.Monitor, cfg *election.Config, i int32, f *FaultEvent) error {
+	if f.Ev == "crash" {
+		mon.Crash(i, f.Time)
+		return nil
+	}
+	p := elect.Port(f.Port)
+	if f.Port < 0 || f.Port >= cfg.Graph.Degree(int(i)) || f.Type < 0 || f.Type >= len(cfg.Algorithm.Messages) {
+		return fmt.Errorf("a %s fault on port %d of a message of type %d, which the node cannot have sent", f.Ev, f.Port, f.Type)
+	}
+	to, _ := cfg.Graph.Neighbor(i, p)
+	m := elect.Message{Type: elect.MsgType(f.Type), ID: f.ID, A: f.A, B: f.B}
+	switch f.Ev {
+	case "lose":
+		cause := elect.FaultLoss
+		if f.Cause == elect.FaultPartition.String() {
+			cause = elect.FaultPartition
+		}
+		mon.Lost(f.No, i, p, to, m, cause, f.Time)
+	case "dup":
+		mon.Duplicated(f.No, i, p, to, m, f.Time)
+	case "delay":
+		mon.Delayed(f.No, i, p, to, m, f.By, f.Time)
+	default:
+		return fmt.Errorf("unknown fault %q", f.Ev)
+	}
+	return nil
 }

@@ -14,7 +14,10 @@ import (
 // whenever no input is waiting.
 func (r *nodeRun) loop() error {
 	r.batchAt = time.Now().UnixNano()
-	if r.initiator() {
+	if r.flt != nil && r.flt.crash.Steps == 0 {
+		r.crash() // before its first step
+	}
+	if r.initiator() && !r.halted {
 		r.events++
 		r.lamport++
 		r.clock = r.lamport
@@ -24,6 +27,9 @@ func (r *nodeRun) loop() error {
 		}
 		if err := r.call(inputSpontaneousWake, 0, elect.Message{}); err != nil {
 			return err
+		}
+		if r.flt != nil {
+			r.stepped()
 		}
 	}
 	r.lastHeard0 = time.Now()
@@ -110,12 +116,20 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 				r.trace.Send(int32(r.me), f.Port, to, f.Msg)
 			}
 			r.sentOn[f.Port]++
-			r.queue(r.data[f.Port], &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1, Sent: r.batchAt})
+			fr := &Frame{Type: FrameMessage, Msg: f.Msg, Lamport: r.lamport, Depth: r.depth + 1, Sent: r.batchAt}
+			if r.flt != nil {
+				r.sendFaulty(f.Port, to, f.Msg, fr)
+			} else {
+				r.wire++
+				r.queue(r.data[f.Port], fr)
+			}
 		case elect.EffectDecide:
 			if r.dec != elect.Undecided && f.Decision != r.dec {
 				return r.fault(-1, "decision-changed: node %d changed its decision from %s to %s", r.me, r.dec, f.Decision)
 			}
 			r.dec = f.Decision
+			r.seq++
+			r.decLamport, r.decSeq = r.lamport, r.seq
 			if r.trace != nil {
 				r.trace.Decide(int32(r.me), f.Decision)
 			}
@@ -150,6 +164,9 @@ func (r *nodeRun) handle(in input) (done bool, err error) {
 		return false, nil
 	case inEnd:
 		return r.linkEnded(in.link, in.err)
+	case inLate:
+		r.queue(in.link, &in.frame) // a late message's time has come
+		return false, nil
 	}
 	l, f := in.link, &in.frame
 	if l.port == ControlPort {
@@ -183,6 +200,9 @@ func (r *nodeRun) deliver(l *link, f *Frame) error {
 	r.lamport = max(r.lamport, f.Lamport) + 1
 	r.clock = r.lamport
 	r.depth = max(r.depth, f.Depth)
+	if r.flt != nil {
+		r.flt.at = r.depth
+	}
 	if !r.halted && !r.woken {
 		r.woken = true
 		if r.trace != nil {
@@ -190,6 +210,9 @@ func (r *nodeRun) deliver(l *link, f *Frame) error {
 		}
 		if err := r.call(inputWake, 0, elect.Message{}); err != nil {
 			return err
+		}
+		if r.flt != nil {
+			r.stepped()
 		}
 		if r.halted {
 			if r.trace != nil {
@@ -204,7 +227,13 @@ func (r *nodeRun) deliver(l *link, f *Frame) error {
 	if r.halted {
 		return nil
 	}
-	return r.call(inputMessage, l.port, f.Msg)
+	if err := r.call(inputMessage, l.port, f.Msg); err != nil {
+		return err
+	}
+	if r.flt != nil {
+		r.stepped()
+	}
+	return nil
 }
 
 // control handles a frame of a control link.
@@ -213,7 +242,7 @@ func (r *nodeRun) handleControl(l *link, f *Frame) (bool, error) {
 	case r.me != 0 && f.Type == FrameProbe:
 		r.lastHeard0 = time.Now()
 		// Read between two handlers: the node is idle now.
-		r.queue(l, &Frame{Type: FrameReport, A: f.A, B: r.sent, C: r.recv})
+		r.queue(l, &Frame{Type: FrameReport, A: f.A, B: r.wire, C: r.recv})
 		return false, nil
 	case r.me != 0 && f.Type == FrameStop:
 		r.lastHeard0 = time.Now()
@@ -245,7 +274,7 @@ func (r *nodeRun) startWave() {
 	clear(r.reported)
 	r.reported[0] = true
 	r.reports = 1
-	r.waveSent, r.waveRecv = r.sent, r.recv
+	r.waveSent, r.waveRecv = r.wire, r.recv
 	r.waveStarted = time.Now()
 	for _, l := range r.control[1:] {
 		r.queue(l, &Frame{Type: FrameProbe, A: r.wave})
@@ -364,6 +393,7 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 		MessagesByType: map[string]int64{}, Sent: r.sent, Received: r.recv, Events: r.events,
 		Depth: r.depth, Lamport: r.lamport, WallSeconds: time.Since(r.start).Seconds(), Lost: -1,
 		SentByPort: r.sentOn, Latency: &r.latency,
+		Faults: r.faults, DecidedLamport: r.decLamport, DecidedSeq: r.decSeq,
 	}
 	for t, mt := range r.cfg.Algorithm.Messages {
 		res.MessagesByType[mt.Name] = r.counts[t]

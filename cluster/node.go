@@ -85,6 +85,12 @@ type NodeResult struct {
 	Fault string `json:"fault,omitempty"`
 	// Lost is the index of the node whose loss ended the run (-1: none).
 	Lost int `json:"lost"`
+	// Faults lists the faults of the run's fault schedule the node
+	// applied (cluster/faults.go), in its order; DecidedLamport and
+	// DecidedSeq place its decision among them and the other nodes'.
+	Faults         []FaultEvent `json:"faults,omitempty"`
+	DecidedLamport int64        `json:"decided_lamport,omitempty"`
+	DecidedSeq     int64        `json:"decided_seq,omitempty"`
 }
 
 // FaultError is a node's fault: the node could not finish the election.
@@ -122,6 +128,7 @@ const (
 	inEnd   // a link's reader ended (err: why; nil for a clean EOF)
 	inWave  // node 0: time for the next termination wave
 	inTick  // check for silent peers
+	inLate  // a late message (a delay fault) is due: write it
 )
 
 // nodeRun is one node's run.
@@ -156,6 +163,15 @@ type nodeRun struct {
 	sentOn  []int64
 	latency election.Latency
 	batchAt int64
+	// wire counts the messages written to links (or held back late): the
+	// termination waves' "sent", which faults make differ from sent.
+	wire int64
+	// Faults (faults.go): the node's part of the plan (nil: none), what it
+	// applied, and the order of its faults and decision.
+	flt                *nodeFaults
+	faults             []FaultEvent
+	seq                int64
+	decLamport, decSeq int64
 
 	data    []*link // by port
 	control []*link // node 0: by index; others: [0] is the link to node 0
@@ -243,6 +259,11 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	if opt.Trace != nil {
 		r.trace = election.NewTracer(opt.Trace, cfg, func() int64 { return r.clock })
 		r.trace.SetRuntime("cluster")
+	}
+	if cfg.Faults != nil {
+		if err := r.newFaults(); err != nil {
+			return nil, err
+		}
 	}
 	res, err := r.run()
 	if r.trace != nil {

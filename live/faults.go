@@ -20,8 +20,9 @@ type nodeFaults struct {
 	sender faultplan.Sender
 	steps  int64
 	crash  faultplan.Crash // Steps < 0: it does not crash
-	// at is the time of the step being taken: the causal depth of its
-	// input (asynchronous runs) or the round.
+	// at is the time of the step being taken: the node's causal depth
+	// (asynchronous runs: the deepest input it has taken, the simulator's
+	// time of the step under fifo delivery) or the round.
 	at int64
 	// late holds the messages of the current batch that are late
 	// (asynchronous runs: handed over after their delay in real time;
@@ -65,7 +66,7 @@ func (r *run) crashAtStart() {
 	for _, nd := range r.nodes {
 		if nd.flt.crash.Steps == 0 {
 			nd.halted = true
-			r.do(nd.index, &op{kind: opCrash, round: nd.flt.crash.At})
+			r.do(nd.index, &op{kind: opCrash})
 		}
 	}
 }
@@ -111,7 +112,7 @@ func (r *run) crash(nd *node) {
 		return
 	}
 	nd.halted = true
-	r.apply(nd, op{kind: opCrash, round: nd.flt.crash.At})
+	r.apply(nd, op{kind: opCrash, round: nd.flt.at})
 }
 
 // sendFaulty sends m of nd, on its port p to port q of node to, as the plan

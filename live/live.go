@@ -513,7 +513,7 @@ func (r *run) receive(nd *node, round int64, ev envelope) {
 	if nd.flt != nil {
 		nd.flt.at = round
 		if r.cfg.Delivery != election.Sync {
-			nd.flt.at = ev.depth
+			nd.flt.at = nd.depth
 		}
 	}
 	if !nd.woken && !r.wakeByMessage(nd, round, ev) {

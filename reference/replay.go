@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 
@@ -315,15 +314,23 @@ func parsePort(g *topology.Graph, s string) (elect.Port, error) {
 // just sent; or a node crashed. The monitor records each as the run did,
 // with the line's message number and time.
 func (e *Engine) replayFault(l *trace.Event) error {
-	now := int64(math.Round(l.Time() * float64(e.unit)))
+	// The fault's time: the line's round, or the node's causal depth (the
+	// record's own clock may be a Lamport time).
+	now := e.now
+	node := l.From
+	if l.Ev == "crash" {
+		node = l.Node
+	}
+	if node < 0 || int(node) >= e.n {
+		return fmt.Errorf("node %d is not in 0..%d", node, e.n-1)
+	}
 	if e.newest {
-		now = int64(math.Round(l.Time()))
+		now = e.depth[node]
+	} else if t, err := strconv.ParseInt(string(l.T), 10, 64); err == nil {
+		now = t * e.unit
 	}
 	if l.Ev == "crash" {
-		i := l.Node
-		if i < 0 || int(i) >= e.n {
-			return fmt.Errorf("node %d is not in 0..%d", i, e.n-1)
-		}
+		i := node
 		if !e.halted[i] {
 			e.halted[i] = true
 			e.crashed[i] = true
@@ -331,10 +338,7 @@ func (e *Engine) replayFault(l *trace.Event) error {
 		}
 		return nil
 	}
-	from := l.From
-	if from < 0 || int(from) >= e.n {
-		return fmt.Errorf("node %d is not in 0..%d", from, e.n-1)
-	}
+	from := node
 	p, err := parsePort(e.g, l.Port)
 	if err != nil || int(p) >= e.g.Degree(int(from)) {
 		return fmt.Errorf("node %d has no port %q", from, l.Port)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
@@ -63,8 +64,11 @@ type Spec struct {
 	MemLimit int64
 	// Faults is the fault specification (faults.Parse form; "" is none):
 	// messages lost, duplicated or delayed, partitions and crashes, drawn
-	// from the seed. The simulator and the reference engine apply it.
+	// from the seed. Every runtime applies it (docs/faults.md).
 	Faults string
+	// FaultTick is the wall time of one time unit of a delay fault on the
+	// goroutine runtime (election.Config.FaultTick; 0: the default).
+	FaultTick time.Duration
 	// KeptBytes is memory the caller keeps besides the run itself (the
 	// summaries of many trials, say), added to the run's estimate.
 	KeptBytes int64
@@ -209,6 +213,7 @@ func Build(s Spec) (*election.Config, error) {
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == election.Sync,
 		Faults:         faultSpec,
+		FaultTick:      s.FaultTick,
 	}
 	if faultSpec != nil {
 		if err := cfg.CheckConfig(delivery.Unit()); err != nil {

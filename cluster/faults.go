@@ -1,0 +1,154 @@
+package cluster
+
+import (
+	"time"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan"
+)
+
+// Faults (the description's "faults") on the TCP runtime: every node
+// resolves the run's schedule on its own (package faultplan: the same
+// description gives every node the same plan) and applies its part where it
+// sends and where it has taken a step. A lost message is never written to
+// its link; a duplicate is written twice; a late one is written after its
+// delay in real time (its time units times the fault tick); a node that
+// crashes stops taking steps and drops what reaches it, but its process
+// stays up and keeps answering the termination waves, so that the run ends
+// as the others see it (a killed process, --kill, is another fault: a lost
+// peer). The node's line lists what it applied (NodeResult.Faults), which
+// Judge hands to the monitor in the order of the merged trace.
+
+// FaultEvent is one fault a node applied: to a message it sent ("lose",
+// "dup", "delay") or to itself ("crash").
+type FaultEvent struct {
+	Ev string `json:"ev"`
+	// No is the message's number (faultplan.Send.No); Port, To and the
+	// message (Type, the index of its type, and its fields) say which it
+	// was; Cause is a loss's ("loss" or "partition"), By a delay's time
+	// units.
+	No    int64    `json:"no,omitempty"`
+	Port  int      `json:"port,omitempty"`
+	To    int      `json:"to,omitempty"`
+	Type  int      `json:"type,omitempty"`
+	ID    elect.ID `json:"id,omitempty"`
+	A     int64    `json:"a,omitempty"`
+	B     int64    `json:"b,omitempty"`
+	Cause string   `json:"cause,omitempty"`
+	By    int64    `json:"by,omitempty"`
+	// Time is the fault's time: the node's causal depth at the step that
+	// sent the message, or after which it crashed.
+	Time int64 `json:"time"`
+	// Lamport and Seq order the faults and decisions of all nodes as the
+	// merged trace orders their lines: by Lamport time, node, and the
+	// node's own order.
+	Lamport int64 `json:"lamport"`
+	Seq     int64 `json:"seq"`
+}
+
+// nodeFaults is the node's part of the plan and what it applied.
+type nodeFaults struct {
+	sender faultplan.Sender
+	crash  faultplan.Crash // Steps < 0: it does not crash
+	steps  int64
+	at     int64 // the node's causal depth at the step being taken
+	tick   time.Duration
+}
+
+// newFaults resolves the run's schedule and keeps the node's part.
+func (r *nodeRun) newFaults() error {
+	plan, err := faultplan.Resolve(*r.cfg)
+	if err != nil {
+		return err
+	}
+	f := &nodeFaults{sender: plan.Sender(int32(r.me)), tick: r.cfg.FaultTick}
+	if f.tick <= 0 {
+		f.tick = election.DefaultFaultTick
+	}
+	f.crash.Steps = -1
+	if c, ok := plan.CrashOf(int32(r.me)); ok {
+		f.crash = c
+	}
+	r.flt = f
+	return nil
+}
+
+// note records a fault or a decision in the node's order.
+func (r *nodeRun) note(ev FaultEvent) {
+	r.seq++
+	ev.Lamport, ev.Seq = r.lamport, r.seq
+	r.faults = append(r.faults, ev)
+}
+
+// stepped counts a step, after which the node crashes if the plan says so.
+func (r *nodeRun) stepped() {
+	f := r.flt
+	f.steps++
+	if f.steps == f.crash.Steps {
+		r.crash()
+	}
+}
+
+// crash stops the node's code for good, unless it has terminated.
+func (r *nodeRun) crash() {
+	if r.halted {
+		return
+	}
+	r.halted = true
+	if r.trace != nil {
+		r.trace.Crash(int32(r.me))
+	}
+	r.note(FaultEvent{Ev: "crash", Time: r.flt.at})
+}
+
+// sendFaulty writes message m, sent on port p, as the plan says: not at all
+// (lost), late (after its delay, through the main loop), and twice
+// (duplicated).
+func (r *nodeRun) sendFaulty(p elect.Port, to int32, m elect.Message, fr *Frame) {
+	f := r.flt
+	s, hit := f.sender.Next()
+	if !hit {
+		r.wire++
+		r.queue(r.data[p], fr)
+		return
+	}
+	ev := FaultEvent{No: s.No, Port: int(p), To: int(to), Type: int(m.Type), ID: m.ID, A: m.A, B: m.B, Time: f.at}
+	if s.Lost != 0 {
+		ev.Ev, ev.Cause = "lose", s.Lost.String()
+		if r.trace != nil {
+			r.trace.Fault("lose", s.No, int32(r.me), p, to, m, ev.Cause, 0)
+		}
+		r.note(ev)
+		return
+	}
+	if s.Delay > 0 {
+		ev.Ev, ev.By = "delay", s.Delay
+		if r.trace != nil {
+			r.trace.Fault("delay", s.No, int32(r.me), p, to, m, "", s.Delay)
+		}
+		r.note(ev)
+		ev.By = 0
+	}
+	if s.Dup {
+		ev.Ev = "dup"
+		if r.trace != nil {
+			r.trace.Fault("dup", s.No, int32(r.me), p, to, m, "", 0)
+		}
+		r.note(ev)
+	}
+	if s.Delay > 0 {
+		// Counted as written now: it is in transit, so the termination
+		// waves cannot see the run as over before it arrives.
+		r.wire++
+		late, l := *fr, r.data[p]
+		time.AfterFunc(time.Duration(s.Delay)*f.tick, func() { r.post(input{kind: inLate, link: l, frame: late}) })
+	} else {
+		r.wire++
+		r.queue(r.data[p], fr)
+	}
+	if s.Dup {
+		r.wire++
+		r.queue(r.data[p], fr)
+	}
+}
