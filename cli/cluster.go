@@ -60,8 +60,13 @@ examples:
                                                    (the nodes apply the schedule)
   elect cluster init /tmp/k --alg lcr --n 8 --host 'node-{i}.elect' --base-port 7400
 
+With --faults on init (the vocabulary of 'elect run', docs/faults.md), the
+nodes lose, duplicate and delay messages and crash as the schedule says,
+and 'up' reports them as 'elect run' does (faults, cause, verdict).
+
 Exit status: 0 elected and every check held; 3 a fault (a node lost,
-killed, never started, or silent past --grace: the output names it); 1
+killed, never started, or silent past --grace: the output names it); 4
+failed under a --faults schedule its algorithm does not tolerate; 1
 otherwise; 2 for bad input.
 
 flags of init:
@@ -246,6 +251,9 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	if rec.Outcome == cluster.Fault {
 		return errFault
+	}
+	if rec.ExpectedFailure() {
+		return errExpectedFailure // under --faults its algorithm does not tolerate, as 'elect run'
 	}
 	if !rec.Succeeded() {
 		return errFailed

@@ -35,13 +35,57 @@ func TestFaultsExitStatus(t *testing.T) {
 	}
 	wantBadInput(t, []string{"run", "lcr", "--faults", "loss:k=x"}, `faults: "loss:k=x": k="x": not an integer`)
 	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--faults", "crash:node=4@t=1"}, "faults: crash:node=4@t=1: node 4 is not in 0..3")
-	wantBadInput(t, []string{"run", "lcr", "--faults", "loss:k=1", "--runtime", "goroutines"}, "--faults runs on the simulator and the reference engine")
+	wantBadInput(t, []string{"run", "lcr", "--faults", "loss:k=1", "--runtime", "goroutines", "--fault-tick", "0s"}, "--fault-tick must be positive")
 	wantBadInput(t, []string{"run", "lcr", "--delivery", "newest-first", "--faults", "crash:k=1"}, "speaks of time")
-	// A record of a faulty run is not replayed (its lost messages would
-	// stay in flight); the message says how to get the run again.
+	// A record of a faulty run replays: its lines say which messages were
+	// lost.
 	record := filepath.Join(t.TempDir(), "lossy.jsonl")
-	if code, _, errOut := runCLI("run", "lcr", "--n", "4", "--ids", "increasing", "--faults", "loss:msg=4", "--trace", record); code != 4 {
+	code, simOut, errOut := runCLI("run", "lcr", "--n", "4", "--ids", "increasing", "--faults", "loss:msg=4", "--trace", record)
+	if code != 4 {
 		t.Fatalf("the faulty run: exit %d, %s", code, errOut)
 	}
-	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--ids", "increasing", "--replay", record}, `the trace is a run with --faults "loss:msg=4"`)
+	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--ids", "increasing", "--faults", "loss:msg=4", "--replay", record}, "--faults and --replay")
+	code, out, errOut = runCLI("run", "lcr", "--n", "4", "--ids", "increasing", "--replay", record)
+	if code != 4 || reportLines(out) != reportLines(simOut) || !strings.Contains(out, "cause     first fault: message 4 (election j=3)") {
+		t.Errorf("the replay: exit %d, %s\n%s\nthe run:\n%s", code, errOut, out, simOut)
+	}
+}
+
+// reportLines are the lines of a report that say what happened, without
+// the runtime's own (wall time, rates, latencies).
+func reportLines(out string) string {
+	var keep []string
+	for l := range strings.SplitSeq(out, "\n") {
+		for _, k := range []string{"outcome", "faults ", "cause ", "verdict", "messages", "waiting"} {
+			if strings.HasPrefix(l, k) {
+				keep = append(keep, l)
+			}
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestFaultsOnGoroutinesAndTCP: the issue's commands. --faults on
+// --runtime goroutines and on a cluster reports the faults as the
+// simulator's run does (the lines faults, cause, verdict; the JSON faults
+// object), with the same exit status.
+func TestFaultsOnGoroutinesAndTCP(t *testing.T) {
+	for _, f := range []string{"loss:msg=3", "loss:msg=5"} {
+		args := []string{"run", "lcr", "--n", "8", "--seed", "3", "--faults", f}
+		simCode, simOut, _ := runCLI(args...)
+		code, out, errOut := runCLI(append(args, "--runtime", "goroutines")...)
+		if code != simCode || reportLines(out) != reportLines(simOut) || !strings.Contains(out, "verdict") {
+			t.Errorf("%s on goroutines: exit %d (simulator %d) %s\n%s\nsimulator:\n%s", f, code, simCode, errOut, out, simOut)
+		}
+		rec, code, errOut := clusterRecord(t, []string{"--alg", "lcr", "--n", "8", "--seed", "3", "--faults", f})
+		_, simJSON, _ := runCLI(append(args, "--json")...)
+		var want map[string]any
+		json.Unmarshal([]byte(simJSON), &want)
+		for _, k := range []string{"outcome", "leader_id", "messages", "faults", "faults_spec"} {
+			if a, b := jsonText(rec[k]), jsonText(want[k]); a != b || code != simCode {
+				t.Errorf("%s on tcp: exit %d (simulator %d), %s %s; the simulator's %s\n%s", f, code, simCode, k, a, b, errOut)
+			}
+		}
+	}
+	wantBadInput(t, []string{"cluster", "init", filepath.Join(t.TempDir(), "c"), "--alg", "lcr", "--faults", "loss:q=1"}, "faults:")
 }
