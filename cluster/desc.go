@@ -107,7 +107,7 @@ type Description struct {
 	Faults    string `json:"faults,omitempty"`
 	FaultTick string `json:"fault_tick,omitempty"`
 	CA        string `json:"ca"` // the CA certificate's file, in the directory
-	Nodes      []Node            `json:"nodes"`
+	Nodes     []Node `json:"nodes"`
 }
 
 // Node is one node of a cluster.
