@@ -191,9 +191,9 @@ func (cfg *Config) CheckConfig(unit int64) error {
 }
 
 // DefaultFaultTick is Config.FaultTick's default: a millisecond, many
-// times a hop on the goroutine runtime (microseconds) and on loopback TCP
-// (tens of microseconds), so that a late message is overtaken by what is
-// sent after it, as in the simulator.
+// times a hop on the goroutine runtime (well under a microsecond), so that
+// a late message is overtaken by what is sent after it, as in the
+// simulator; on loopback TCP a hop can take most of it (docs/faults.md).
 const DefaultFaultTick = time.Millisecond
 
 // FaultSchedule draws the run's fault schedule from Config.Faults and the
