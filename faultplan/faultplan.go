@@ -35,6 +35,8 @@
 package faultplan
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -43,7 +45,6 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/trace"
 )
 
 // Send is what the plan does to one message: its sender's K-th.
@@ -126,7 +127,10 @@ func Resolve(cfg election.Config) (*Plan, error) {
 	return p, nil
 }
 
-// read reads the resolving run's trace.
+// read reads the resolving run's trace. It reads only what it needs of
+// each line, without decoding the JSON (the simulator's own Tracer wrote it,
+// with its fields in a fixed order): most lines are states and deliveries,
+// and decoding them all would cost ten times the simulation.
 func read(r io.Reader, n int) (*Plan, error) {
 	p := &Plan{sends: make([][]Send, n), crash: make([]Crash, n)}
 	for i := range p.crash {
@@ -134,86 +138,103 @@ func read(r io.Reader, n int) (*Plan, error) {
 	}
 	steps := make([]int64, n)
 	sent := make([]int64, n)
-	rd, err := trace.NewReader(r)
-	if err != nil {
-		return nil, err
-	}
-	node := func(i int32) (int32, error) {
-		if i < 0 || int(i) >= n {
-			return 0, fmt.Errorf("line %d: node %d out of range", rd.Line(), i)
-		}
-		return i, nil
-	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	line := 0
 	var last struct{ from, k int64 }
-	// hit returns the plan's entry of the message the fault line ev names:
-	// the last one sent, by its sender.
-	hit := func(ev *trace.Event) (*Send, error) {
-		if int64(ev.From) != last.from || ev.No != p.Messages {
-			return nil, fmt.Errorf("line %d: a %s line that does not follow its send", rd.Line(), ev.Ev)
-		}
-		s := p.sends[ev.From]
-		if len(s) == 0 || s[len(s)-1].K != last.k {
-			p.sends[ev.From] = append(s, Send{K: last.k, No: ev.No})
-			s = p.sends[ev.From]
-		}
-		return &s[len(s)-1], nil
-	}
-	for {
-		ev, err := rd.Next()
-		if err == io.EOF {
-			return p, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch ev.Ev {
-		case "wake", "timer":
-			i, err := node(ev.Node)
-			if err != nil {
-				return nil, err
-			}
-			steps[i]++
+	for sc.Scan() {
+		line++
+		l := sc.Bytes()
+		ev := text(l, "ev")
+		var key string
+		switch ev {
+		case "wake", "timer", "crash":
+			key = "node"
 		case "deliver":
-			i, err := node(ev.To)
-			if err != nil {
-				return nil, err
-			}
+			key = "to"
+		case "send", "lose", "dup", "delay":
+			key = "from"
+		default:
+			continue
+		}
+		head := l
+		if k := bytes.Index(l, []byte(`"payload":`)); k >= 0 {
+			head = l[:k]
+		}
+		i, ok := number(head, key)
+		if !ok || i < 0 || i >= int64(n) {
+			return nil, fmt.Errorf("line %d: no node in 0..%d: %s", line, n-1, l)
+		}
+		switch ev {
+		case "wake", "timer", "deliver":
 			steps[i]++
 		case "send":
-			i, err := node(ev.From)
-			if err != nil {
-				return nil, err
-			}
 			sent[i]++
 			p.Messages++
-			last.from, last.k = int64(i), sent[i]
-		case "lose", "dup", "delay":
-			s, err := hit(&ev)
-			if err != nil {
-				return nil, err
+			last.from, last.k = i, sent[i]
+		case "crash":
+			at, _ := number(head, "t")
+			c := Crash{Node: int32(i), Steps: steps[i], At: at}
+			p.crash[i] = c
+			p.crashes = append(p.crashes, c)
+		default: // a fault of the message just sent
+			no, _ := number(head, "no")
+			if i != last.from || no != p.Messages {
+				return nil, fmt.Errorf("line %d: a %s line that does not follow its send", line, ev)
 			}
-			switch ev.Ev {
+			list := p.sends[i]
+			if len(list) == 0 || list[len(list)-1].K != last.k {
+				list = append(list, Send{K: last.k, No: no})
+				p.sends[i] = list
+			}
+			s := &list[len(list)-1]
+			tail := l[len(head):]
+			if k := bytes.IndexByte(tail, '}'); k >= 0 {
+				tail = tail[k:] // after the payload
+			}
+			switch ev {
 			case "lose":
 				s.Lost = elect.FaultLoss
-				if ev.Cause == "partition" {
+				if text(tail, "cause") == "partition" {
 					s.Lost = elect.FaultPartition
 				}
 			case "dup":
 				s.Dup = true
 			case "delay":
-				s.Delay = ev.By
+				s.Delay, _ = number(tail, "by")
 			}
-		case "crash":
-			i, err := node(ev.Node)
-			if err != nil {
-				return nil, err
-			}
-			at, _ := strconv.ParseInt(string(ev.T), 10, 64)
-			c := Crash{Node: i, Steps: steps[i], At: at}
-			p.crash[i] = c
-			p.crashes = append(p.crashes, c)
 		}
 	}
+	return p, sc.Err()
+}
+
+// text is the string value of key in a line of JSON ("" if absent).
+func text(l []byte, key string) string {
+	k := bytes.Index(l, []byte(`"`+key+`":"`))
+	if k < 0 {
+		return ""
+	}
+	v := l[k+len(key)+4:]
+	end := bytes.IndexByte(v, '"')
+	if end < 0 {
+		return ""
+	}
+	return string(v[:end])
+}
+
+// number is the integer value of key in a line of JSON.
+func number(l []byte, key string) (int64, bool) {
+	k := bytes.Index(l, []byte(`"`+key+`":`))
+	if k < 0 {
+		return 0, false
+	}
+	v := l[k+len(key)+3:]
+	end := 0
+	for end < len(v) && (v[end] == '-' || v[end] >= '0' && v[end] <= '9') {
+		end++
+	}
+	x, err := strconv.ParseInt(string(v[:end]), 10, 64)
+	return x, err == nil
 }
 
 // Sender is one node's cursor on the plan's messages: the node's own, used
