@@ -353,9 +353,6 @@ func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, err
 	if err := Serves(cfg); err != nil {
 		return nil, nil, err
 	}
-	if d.FaultTick != "" {
-		cfg.FaultTick, _ = time.ParseDuration(d.FaultTick) // checked by ParseDescription
-	}
 	return d, cfg, nil
 }
 

@@ -62,9 +62,9 @@ func (r *nodeRun) newFaults() error {
 	if err != nil {
 		return err
 	}
-	f := &nodeFaults{sender: plan.Sender(int32(r.me)), tick: r.cfg.FaultTick}
-	if f.tick <= 0 {
-		f.tick = election.DefaultFaultTick
+	f := &nodeFaults{sender: plan.Sender(int32(r.me)), tick: election.DefaultFaultTick}
+	if r.d.FaultTick != "" {
+		f.tick, _ = time.ParseDuration(r.d.FaultTick) // checked by ParseDescription
 	}
 	f.crash.Steps = -1
 	if c, ok := plan.CrashOf(int32(r.me)); ok {

@@ -69,11 +69,6 @@ type Config struct {
 	// messages lost, duplicated or delayed and the nodes that crash, drawn
 	// from Seed (FaultSchedule). nil: reliable links and no crash.
 	Faults *faults.Spec
-	// FaultTick is the wall time one time unit of a delay fault lasts on
-	// the runtimes with real timing (goroutines, TCP): a message late by d
-	// time units is held back d times FaultTick before it is handed over
-	// (0: DefaultFaultTick). The simulators ignore it.
-	FaultTick time.Duration
 	// Progress, when set, is called every ProgressEvents events with how
 	// far the run is (for a progress bar); returning false stops the run
 	// with outcome stopped. It does not change the run otherwise.
@@ -190,7 +185,10 @@ func (cfg *Config) CheckConfig(unit int64) error {
 	return nil
 }
 
-// DefaultFaultTick is Config.FaultTick's default: a millisecond, many
+// DefaultFaultTick is the wall time one time unit of a delay fault lasts
+// by default on the runtimes with real timing (goroutines, TCP): a message
+// late by d time units is held back d ticks before it is handed over. A
+// millisecond is many
 // times a hop on the goroutine runtime (well under a microsecond), so that
 // a late message is overtaken by what is sent after it, as in the
 // simulator; on loopback TCP a hop can take most of it (docs/faults.md).

@@ -38,12 +38,12 @@ type lateMsg struct {
 }
 
 // newFaults resolves cfg's schedule and gives every node its part.
-func (r *run) newFaults() error {
+func (r *run) newFaults(tick time.Duration) error {
 	plan, err := faultplan.Resolve(*r.cfg)
 	if err != nil {
 		return err
 	}
-	r.tick = r.cfg.FaultTick
+	r.tick = tick
 	if r.tick <= 0 {
 		r.tick = election.DefaultFaultTick
 	}

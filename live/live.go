@@ -83,6 +83,19 @@ import (
 // model must be election.Sync (the round barrier) or election.FIFO (real
 // asynchrony, which has FIFO links); the others exist only in simulation.
 func Run(cfg election.Config) (*election.Result, error) {
+	return RunWith(cfg, Options{})
+}
+
+// Options are what a run on goroutines takes besides its Config.
+type Options struct {
+	// FaultTick is the wall time of one time unit of a delay fault
+	// (Config.Faults): a message late by d units is held back d ticks
+	// before it is handed over (0: election.DefaultFaultTick).
+	FaultTick time.Duration
+}
+
+// RunWith executes cfg on goroutines with opt, as Run.
+func RunWith(cfg election.Config, opt Options) (*election.Result, error) {
 	if err := Check(&cfg); err != nil {
 		return nil, err
 	}
@@ -91,7 +104,7 @@ func Run(cfg election.Config) (*election.Result, error) {
 	}
 	r := newRun(&cfg)
 	if cfg.Faults != nil {
-		if err := r.newFaults(); err != nil {
+		if err := r.newFaults(opt.FaultTick); err != nil {
 			return nil, err
 		}
 	}

@@ -82,7 +82,7 @@ func RunBuilt(s Spec, cfg *election.Config) (rec *Record, err error) {
 	case runtime == "reference":
 		res, err = reference.Run(*cfg)
 	case runtime == "goroutines":
-		res, err = live.Run(*cfg)
+		res, err = live.RunWith(*cfg, live.Options{FaultTick: s.FaultTick})
 	default:
 		runtime = ""
 		res, err = sim.Run(*cfg)

@@ -67,7 +67,7 @@ type Spec struct {
 	// from the seed. Every runtime applies it (docs/faults.md).
 	Faults string
 	// FaultTick is the wall time of one time unit of a delay fault on the
-	// goroutine runtime (election.Config.FaultTick; 0: the default).
+	// goroutine runtime (live.Options; 0: election.DefaultFaultTick).
 	FaultTick time.Duration
 	// KeptBytes is memory the caller keeps besides the run itself (the
 	// summaries of many trials, say), added to the run's estimate.
@@ -213,7 +213,6 @@ func Build(s Spec) (*election.Config, error) {
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
 		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == election.Sync,
 		Faults:         faultSpec,
-		FaultTick:      s.FaultTick,
 	}
 	if faultSpec != nil {
 		if err := cfg.CheckConfig(delivery.Unit()); err != nil {
