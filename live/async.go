@@ -396,12 +396,27 @@ func (a *asyncRun) measureLatency(nd *node, batch []envelope) {
 // sent; it reports false when the run is over. With a trace, the whole
 // batch holds the run's mutex so that its lines stand together, before any
 // of its messages can be received.
-func (a *asyncRun) handle(nd *node, batch []envelope) bool {
+func (a *asyncRun) handle(nd *node, batch []envelope) (goOn bool) {
 	traced := a.trace != nil
 	if traced {
 		a.mu.Lock()
 		a.clock = nd.depth
 	}
+	held := traced
+	defer func() {
+		// A node's code that panics (driven off its model by a fault, say)
+		// ends the run with the violation "panic", as in the simulator,
+		// instead of the process.
+		if p := recover(); p != nil {
+			if !held {
+				a.mu.Lock()
+			}
+			a.mon.Violate("panic", election.PanicMessage(nd.index, p))
+			a.mu.Unlock()
+			a.end()
+			goOn = false
+		}
+	}()
 	var depth int64
 	maxTime := a.cfg.MaxTime
 	for _, ev := range batch {
@@ -413,6 +428,7 @@ func (a *asyncRun) handle(nd *node, batch []envelope) bool {
 			// The next event is later than --max-time: the run stops
 			// there, as the simulator's does.
 			if traced {
+				held = false
 				a.mu.Unlock()
 			}
 			a.stopAtLimit()
@@ -422,6 +438,7 @@ func (a *asyncRun) handle(nd *node, batch []envelope) bool {
 		a.receive(nd, 0, ev)
 	}
 	if traced {
+		held = false
 		a.mu.Unlock()
 	}
 	nd.maxDepth = max(nd.maxDepth, depth)

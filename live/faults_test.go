@@ -179,3 +179,25 @@ func TestFaultRecordNamesTheFaults(t *testing.T) {
 		t.Errorf("goroutines' fault lines:\n%s\nsimulator's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFaultPanicIsAViolation: a fault drives Dolev-Klawe-Rodeh off its
+// model (a lost message leaves a node a message out of turn), and its code
+// panics: on goroutines the run ends with the violation "panic", as in the
+// simulator, instead of the process.
+func TestFaultPanicIsAViolation(t *testing.T) {
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "dolev-klawe-rodeh", N: 8, Seed: 1, Faults: "loss:k=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := sim.Run(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := live.Run(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome != election.OutcomeViolation || got.Violation != want.Violation || !strings.HasPrefix(got.Violation, "panic: node 6 panicked") {
+		t.Errorf("goroutines: %s %q; simulator: %s %q", got.Outcome, got.Violation, want.Outcome, want.Violation)
+	}
+}

@@ -179,6 +179,9 @@ type node struct {
 	// flt is the node's part of the fault plan (faults.go); nil in a run
 	// without faults.
 	flt *nodeFaults
+	// panicked is what the node's code panicked with in a synchronous
+	// round (nil: it did not).
+	panicked *any
 }
 
 // envelope is one input in an inbox.

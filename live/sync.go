@@ -49,7 +49,7 @@ func (r *run) runSync() {
 				case <-stop:
 					return
 				}
-				r.syncRound(nd, round)
+				r.syncRoundRecovered(nd, round)
 				wg.Done()
 			}
 		}()
@@ -141,6 +141,14 @@ func (r *run) runSync() {
 		}
 		wg.Wait()
 		r.clock = now
+		for _, i := range active {
+			if p := r.nodes[i].panicked; p != nil {
+				// A node's code panicked: the round's other steps are
+				// carried out, then the run ends with the violation, as in
+				// the simulator.
+				defer r.mon.Violate("panic", election.PanicMessage(i, *p))
+			}
+		}
 		handed := r.ticks()
 		for _, i := range active {
 			mark[i] = false
@@ -177,6 +185,11 @@ func (r *run) runSync() {
 				nd.flt.late = nd.flt.late[:0]
 			}
 		}
+		for _, i := range active {
+			if r.nodes[i].panicked != nil {
+				return
+			}
+		}
 		if events >= r.maxEvents {
 			r.stepLimit = true
 			return
@@ -189,6 +202,17 @@ func (r *run) runSync() {
 			}
 		}
 	}
+}
+
+// syncRoundRecovered runs syncRound, recording a panic of the node's code
+// (for the coordinator) instead of letting it end the process.
+func (r *run) syncRoundRecovered(nd *node, round int64) {
+	defer func() {
+		if p := recover(); p != nil {
+			nd.panicked = &p
+		}
+	}()
+	r.syncRound(nd, round)
 }
 
 // syncRound is node nd's part of one round: its wake-up, then the messages
