@@ -6,13 +6,22 @@ import (
 	"time"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 )
 
 // loop is the node's main loop: it wakes the node if it initiates, then
 // handles inputs one at a time (the node code is never run concurrently),
 // writing what the node sends to its links' writers, and flushing them
 // whenever no input is waiting.
-func (r *nodeRun) loop() error {
+func (r *nodeRun) loop() (err error) {
+	defer func() {
+		// The node's code panicked (a fault can drive it off its model):
+		// the node ends with a fault that says so, not the process.
+		if p := recover(); p != nil {
+			r.flush()
+			err = r.fault(-1, "panic: %s", election.PanicMessage(int32(r.me), p))
+		}
+	}()
 	r.batchAt = time.Now().UnixNano()
 	if r.flt != nil && r.flt.crash.Steps == 0 {
 		r.crash() // before its first step
