@@ -46,7 +46,7 @@ func TestFaultsExitStatus(t *testing.T) {
 	}
 	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--ids", "increasing", "--faults", "loss:msg=4", "--replay", record}, "--faults and --replay")
 	code, out, errOut = runCLI("run", "lcr", "--n", "4", "--ids", "increasing", "--replay", record)
-	if code != 4 || reportLines(out) != reportLines(simOut) || !strings.Contains(out, "cause     first fault: message 4 (election j=3)") {
+	if code != 4 || reportLines(out) != reportLines(simOut) || !strings.Contains(out, "message 4 (election j=3) from node 3 to node 0 at time 0, lost") {
 		t.Errorf("the replay: exit %d, %s\n%s\nthe run:\n%s", code, errOut, out, simOut)
 	}
 }

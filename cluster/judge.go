@@ -20,7 +20,11 @@ const Fault election.Outcome = "fault"
 // simulator's monitor checks the decisions and learned leaders, the counts
 // are what the nodes sent, and the time is the deepest causal chain.
 // A nil line is a node that printed none (it died); faults become the
-// outcome "fault", naming the lost node.
+// outcome "fault", naming the lost node. The faults of a run with --faults
+// (each line lists those its node applied) go to the monitor in the merged
+// record's order; the report's cause is then the first of them, since
+// Judge does not see the messages that make the promised leader's causal
+// path (Up takes the cause from the replay of the merged record).
 func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []string) (*scenario.Record, error) {
 	spec := d.Spec(cat)
 	cfg, err := scenario.Build(spec)

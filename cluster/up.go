@@ -19,6 +19,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -92,7 +93,9 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 		opt.Grace = 2 * opt.Timeout
 	}
 	traceDir := ""
-	if opt.Trace != "" {
+	if opt.Trace != "" || d.Faults != "" {
+		// A run with faults is always recorded: the cause is taken from
+		// its record (causeFromRecord).
 		if traceDir, err = os.MkdirTemp("", "elect-cluster-trace-"); err != nil {
 			return nil, nil, err
 		}
@@ -247,11 +250,44 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 		t.MessagesPerSecond = float64(rec.Messages) / wall.Seconds()
 	}
 	if traceDir != "" {
-		if err := mergeTraces(traceDir, d.N, opt.Trace); err != nil {
+		merged := opt.Trace
+		if merged == "" {
+			merged = filepath.Join(traceDir, "merged.jsonl")
+		}
+		if err := mergeTraces(traceDir, d.N, merged); err != nil {
 			return rec, lines, err
+		}
+		if d.Faults != "" {
+			causeFromRecord(d, opt.Catalog, rec, merged)
 		}
 	}
 	return rec, lines, nil
+}
+
+// causeFromRecord sets the cause of a run with faults from the replay of
+// its merged record: the monitor takes a failed run's cause from the
+// promised leader's causal path, which it follows message by message,
+// and only the record has every message (Judge sees the nodes' lines,
+// which list the faults alone). A record that does not replay (a node was
+// lost) leaves Judge's cause, the first fault in the record's order.
+func causeFromRecord(d *Description, cat *catalog.Catalog, rec *scenario.Record, merged string) {
+	if rec.Result == nil || rec.Result.Faults == nil {
+		return
+	}
+	cfg, err := scenario.Build(d.Spec(cat))
+	if err != nil {
+		return
+	}
+	cfg.Faults = nil // the record says what happened
+	f, err := os.Open(merged)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	res, err := reference.Replay(*cfg, f)
+	if err == nil && res.Faults != nil {
+		rec.Result.Faults.Cause = res.Faults.Cause
+	}
 }
 
 // mergeTraces merges the nodes' traces into one file ordered by (Lamport

@@ -123,6 +123,7 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 	env := envelope{port: q, msg: m, depth: nd.depth + 1}
 	s, hit := f.sender.Next()
 	if !hit {
+		r.apply(nd, op{kind: opRouted, to: to, env: env, by: 1})
 		nd.output(outgoing{to: to, env: env})
 		return
 	}
@@ -136,10 +137,14 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 		fo.kind, fo.by = opDelayed, s.Delay
 		r.apply(nd, fo)
 	}
+	copies := int64(1)
 	if s.Dup {
 		fo.kind = opDup
 		r.apply(nd, fo)
+		copies = 2
 	}
+	// The monitor follows the promised leader's causal path (the cause).
+	r.apply(nd, op{kind: opRouted, to: to, env: env, by: copies})
 	if s.Delay > 0 {
 		f.late = append(f.late, lateMsg{to: to, env: env, by: s.Delay})
 	} else {
@@ -156,6 +161,18 @@ func (nd *node) output(o outgoing) {
 		nd.growOut()
 	}
 	nd.out = append(nd.out, o)
+}
+
+// deliveredFaulty tells the monitor, in a run with faults, that ev reaches
+// nd (before its step, or dropped when nd has halted), and sets the time
+// of the step.
+func (r *run) deliveredFaulty(nd *node, round int64, ev envelope) {
+	f := nd.flt
+	f.at = round
+	if r.cfg.Delivery != election.Sync {
+		f.at = nd.depth
+	}
+	r.apply(nd, op{kind: opDelivered, env: ev, dropped: nd.halted, round: f.at})
 }
 
 // holdLate hands nd's late messages of the batch just handled to timers

@@ -394,6 +394,8 @@ const (
 	opDup
 	opDelayed
 	opCrash
+	opRouted    // faults: a message routed (env has the receiver's port; by: copies)
+	opDelivered // faults: a message reaching its receiver, before its step
 )
 
 // apply carries out an op of nd: at once under the mutex in an asynchronous
@@ -444,6 +446,10 @@ func (r *run) do(i int32, o *op) {
 		r.mon.Delayed(o.no, i, o.env.port, o.to, o.env.msg, o.by, o.round)
 	case opCrash:
 		r.mon.Crash(i, o.round)
+	case opRouted:
+		r.mon.Routed(i, o.to, o.env.port, o.env.msg, int(o.by))
+	case opDelivered:
+		r.mon.Delivered(i, o.env.port, o.env.msg, o.dropped, o.round)
 	}
 }
 
@@ -522,15 +528,15 @@ func (r *run) receive(nd *node, round int64, ev envelope) {
 	nd.events++
 	nd.depth = max(nd.depth, ev.depth)
 	if nd.halted {
+		if nd.flt != nil {
+			r.deliveredFaulty(nd, round, ev)
+		}
 		r.traceDeliver(nd, ev, true)
 		return
 	}
 	nd.last = round
 	if nd.flt != nil {
-		nd.flt.at = round
-		if r.cfg.Delivery != election.Sync {
-			nd.flt.at = nd.depth
-		}
+		r.deliveredFaulty(nd, round, ev)
 	}
 	if !nd.woken && !r.wakeByMessage(nd, round, ev) {
 		return

@@ -103,6 +103,18 @@ type Engine struct {
 	replay       map[int64][]event
 	replayTimers [][]event
 	crashed      []bool // replays: the nodes the record crashed
+	// routes are the messages of a faulty record's current step, not yet
+	// told to the monitor (Monitor.Routed); nil unless the record has
+	// faults.
+	routes []route
+}
+
+// route is a message a replayed step sent: how many copies travel.
+type route struct {
+	from, to int32
+	q        elect.Port
+	msg      elect.Message
+	copies   int
 }
 
 // Run executes cfg to its end on the reference engine.
@@ -307,6 +319,12 @@ func (e *Engine) deliver(ev event) {
 	}
 	if e.sched != nil {
 		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.now)
+	} else if e.routes != nil { // a faulty record's replay: its time is the round, or the causal depth
+		now := e.now
+		if e.newest {
+			now = e.depth[i]
+		}
+		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], now)
 	}
 	if e.halted[i] {
 		if e.trace != nil {
@@ -450,6 +468,12 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		ev.depth = e.depth[i] + 1
 		key := e.g.PortIndex(to, q)
 		e.replay[key] = append(e.replay[key], ev)
+		if e.routes != nil {
+			// A faulty record's lines after the step say whether the
+			// message was lost or duplicated: the monitor hears of its
+			// routing then (flushRoutes).
+			e.routes = append(e.routes, route{from: i, to: to, q: q, msg: m, copies: 1})
+		}
 		return
 	}
 	e.enqueue(i, p, ev, 0)

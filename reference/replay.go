@@ -73,6 +73,9 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 	// "lose", "dup", "delay" and "crash" lines.
 	e.sched, e.crashes, e.crashStep, e.steps = nil, nil, nil, nil
 	e.crashed = make([]bool, e.n)
+	if cfg.Faults != nil {
+		e.routes = []route{}
+	}
 	e.queue = nil
 	e.newest = cfg.Delivery != election.Sync
 	if e.trace != nil && e.newest {
@@ -128,6 +131,13 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 		if err := e.replayLine(&l); err != nil {
 			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
 		}
+		if e.routes != nil && len(e.routes) > 0 {
+			switch l.Ev {
+			case "send", "lose", "dup", "delay", "state", "decide", "learn", "halt", "violation":
+			default:
+				e.flushRoutes()
+			}
+		}
 		if e.stopped {
 			// A node's code panicked: the run ends there, as it did
 			// where it was recorded (the checker's counterexample of a
@@ -135,6 +145,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			return e.Finish()
 		}
 	}
+	e.flushRoutes()
 	inFlight := 0
 	for _, q := range e.replay {
 		for _, ev := range q {
@@ -206,7 +217,11 @@ func (e *Engine) networkState() ([]byte, error) {
 func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
-	case "lose", "dup", "delay", "crash":
+		e.flushRoutes()
+	case "crash":
+		e.flushRoutes()
+		return e.replayFault(l)
+	case "lose", "dup", "delay":
 		return e.replayFault(l)
 	default:
 		return nil
@@ -307,6 +322,19 @@ func parsePort(g *topology.Graph, s string) (elect.Port, error) {
 	return elect.Port(p), nil
 }
 
+// flushRoutes tells the monitor of the messages the replayed step sent,
+// lost or duplicated as the record's lines after it said, in sending order.
+func (e *Engine) flushRoutes() {
+	for _, r := range e.routes {
+		if r.copies > 0 {
+			e.mon.Routed(r.from, r.to, r.q, r.msg, r.copies)
+		}
+	}
+	if e.routes != nil {
+		e.routes = e.routes[:0]
+	}
+}
+
 // replayFault carries out a fault line of the record: a message lost (taken
 // out of flight), duplicated (a copy in flight right behind it) or delayed
 // (marked late: later messages on its link may pass it), each the last
@@ -357,6 +385,13 @@ func (e *Engine) replayFault(l *trace.Event) error {
 		return fmt.Errorf("a %s line for a %s message from node %d to node %d, which is not in flight", l.Ev, l.Type, from, to)
 	}
 	m := list[k].msg
+	rt := -1 // the message's route, not yet told to the monitor
+	for j := len(e.routes) - 1; j >= 0; j-- {
+		if r := e.routes[j]; r.from == from && r.to == to && r.msg == m && r.copies == 1 {
+			rt = j
+			break
+		}
+	}
 	switch l.Ev {
 	case "lose":
 		cause := elect.FaultLoss
@@ -365,11 +400,17 @@ func (e *Engine) replayFault(l *trace.Event) error {
 		}
 		e.replay[key] = append(list[:k:k], list[k+1:]...)
 		e.mon.Lost(l.No, from, p, to, m, cause, now)
+		if rt >= 0 {
+			e.routes[rt].copies = 0
+		}
 	case "dup":
 		twin := list[k]
 		twin.late = false
 		e.replay[key] = slices.Insert(list, k+1, twin)
 		e.mon.Duplicated(l.No, from, p, to, m, now)
+		if rt >= 0 {
+			e.routes[rt].copies = 2
+		}
 	case "delay":
 		list[k].late = true
 		e.mon.Delayed(l.No, from, p, to, m, l.By, now)
