@@ -170,6 +170,10 @@ type Options struct {
 	// while the check runs (from another goroutine; never after Run
 	// returns).
 	Progress func(Progress)
+	// Faults is a fault budget ("crash:k=F", "loss:k=L", or both joined
+	// with ';'): every execution with at most F crashes and L lost
+	// messages is explored (see faults.go). "" explores none.
+	Faults string
 	// Stop, when it is closed, ends the check early: no configuration is
 	// started after it, the running searches stop within a few thousand
 	// states, and the report (of what finished) has the verdict
@@ -265,6 +269,20 @@ type Report struct {
 	// Interrupted says Options.Stop ended the check: the report is of
 	// the configurations that finished before it.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Faults is the fault budget explored (Options.Faults, canonical);
+	// Tolerates what the algorithm declares it tolerates. A violation
+	// under faults the algorithm does not tolerate has the verdict
+	// expected-failure.
+	Faults    string `json:"faults,omitempty"`
+	Tolerates string `json:"tolerates,omitempty"`
+	// FaultSchedule is the counterexample's faults as an explicit
+	// schedule (--faults form: "loss:msg=5;crash:node=3@step=2"), which
+	// its trace's header carries and a replay applies.
+	FaultSchedule string `json:"fault_schedule,omitempty"`
+	// CounterexampleSteps is the length of the counterexample: its steps
+	// (deliveries, wake-ups and fault moves) in an asynchronous check, its
+	// events in a synchronous one.
+	CounterexampleSteps int64 `json:"counterexample_steps,omitempty"`
 
 	counterexample []step
 	violationCfg   *config
@@ -287,13 +305,26 @@ type config struct {
 	limit     int64
 	depth     int // the longest path of its search
 	probs     *Probabilities
+	// Faults: the budget explored; the counterexample's explicit
+	// schedule, and (synchronous) its verdict and events.
+	budget       faultBudget
+	faultSpec    string
+	faultVerdict string
+	faultEvents  int64
+}
+
+// newExplorer is a search of c's configuration with its fault budget.
+func (c *config) newExplorer() *explorer {
+	x := newExplorer(c.cfg, c.bag, c.limit)
+	x.crashK, x.lossK = c.budget.crash, c.budget.loss
+	return x
 }
 
 // explore searches c again (a search keeps every state it visits, so the
 // checker drops it after each configuration and redoes the few it
 // reports on).
 func (c *config) explore() *explorer {
-	x := newExplorer(c.cfg, c.bag, c.limit)
+	x := c.newExplorer()
 	x.reduce = c.reduce
 	x.visit(x.initial())
 	return x
@@ -314,12 +345,31 @@ func Run(opt Options) (*Report, error) {
 	if opt.MaxStates <= 0 {
 		opt.MaxStates = defaultMaxStates
 	}
+	budget, err := parseFaultBudget(opt.Faults, base.Graph.N)
+	if err != nil {
+		return nil, err
+	}
+	if budget.text != "" {
+		if opt.Draws != 0 {
+			return nil, fmt.Errorf("--faults and --draws: exact probabilities are computed without faults; drop one")
+		}
+		if opt.Spec.MaxEvents == 0 {
+			// Under faults an algorithm may wait or loop for ever: the
+			// forced runs' limit, from the bounds without faults.
+			ctx := base.BoundContext()
+			ctx.Faults = 0
+			base.MaxEvents = scenario.ForcedEventLimit(alg, ctx)
+		}
+	}
 	if err := estimate(opt, base).refusal(opt, base); err != nil {
 		return nil, err
 	}
 	cfgs, err := configurations(opt, base)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range cfgs {
+		c.budget = budget
 	}
 	if opt.Draws != 0 {
 		if err := checkDraws(&opt, base, len(cfgs)); err != nil {
@@ -387,9 +437,12 @@ func Run(opt Options) (*Report, error) {
 	close(finished)
 	watchers.Wait()
 	r := report(opt, base, cfgs)
+	if budget.text != "" {
+		r.faultReport(alg.RunModel(base.Params).Tolerates, budget)
+	}
 	if sh.stop.Load() {
 		r.Interrupted = true
-		if r.Verdict != "violation" {
+		if r.Verdict != "violation" && r.Verdict != "expected-failure" {
 			r.Verdict, r.Bounds = "incomplete", nil
 		}
 	}
@@ -564,6 +617,10 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
 func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
+	if c.cfg.Delivery == election.Sync && c.budget.text != "" {
+		c.syncFaults(opt, c.budget)
+		return spare
+	}
 	if c.cfg.Delivery == election.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
@@ -580,9 +637,10 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 		return spare
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	x.crashK, x.lossK = c.budget.crash, c.budget.loss
 	x.reuseMemory(spare)
 	x.shared = sh
-	c.reduce = !opt.NoReduction && reducible(x.bag)
+	c.reduce = !opt.NoReduction && reducible(x.bag) && !x.faulty()
 	x.reduce = c.reduce
 	if opt.Draws > 0 {
 		x.drawAll(opt.Draws, opt.MaxDraws) // as checkDraws set them
@@ -595,9 +653,12 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
 			// A state limit is no violation: nothing to shorten.
 			// Report the shortest execution that breaks a property.
-			if v, path := newExplorer(c.cfg, c.bag, c.limit).shortest(); v != "" {
+			if v, path := c.newExplorer().shortest(); v != "" {
 				c.violation, c.bad = v, path
 			}
+		}
+		if x.faulty() && c.bad != nil {
+			c.faultSpec, _ = c.newExplorer().faultSchedule(c.bad)
 		}
 		return x
 	}
@@ -637,7 +698,9 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 		r.Transitions += c.edges
 		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
-		case c.violation != "" && r.Verdict != "violation":
+		case c.violation != "" && (r.Verdict != "violation" || opt.Faults != "" && shorter(c, r.violationCfg)):
+			// Under faults, the shortest counterexample of all the
+			// configurations; else the first configuration's.
 			r.Verdict, r.Violation, r.ViolationIDs, r.ViolationWake = "violation", c.violation, c.cfg.IDs, c.wakeRounds(opt)
 			r.counterexample, r.violationCfg = c.bad, c
 		case c.full && r.Verdict == "ok":
@@ -810,7 +873,8 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 	if c == nil || c.cfg.Delivery == election.Sync {
 		return false, nil
 	}
-	x := newExplorer(c.cfg, c.bag, c.limit)
+	x := c.newExplorer()
+	x.cfg = withFaults(c.cfg, c.faultSpec)
 	if strings.HasPrefix(c.violation, "non-termination") {
 		// The execution to the cycle and once round it, marked so that a
 		// replay can check that it comes back to where the loop began.
@@ -830,6 +894,9 @@ func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
 		return false, nil // no configuration's search ended: no extremes
 	}
 	e := r.Extremes[q]
+	if r.Faults != "" {
+		return false, nil // an execution with faults: not written (see WriteCounterexample)
+	}
 	c := e.minCfg
 	if largest {
 		c = e.maxCfg

@@ -24,6 +24,10 @@ type step struct {
 	node int32
 	port elect.Port
 	k    int
+	// fault, when not 0, makes the step a fault move (see faults.go):
+	// a crash of node (before any step of the run, or right after the
+	// step described), or the loss of the message the step would deliver.
+	fault uint8
 }
 
 // flight is a message in flight with its causal depth, and the message's
@@ -66,6 +70,13 @@ type state struct {
 	// stopped says a node's code panicked: the execution ends there, as
 	// on every engine (a violation, so the search never goes on from it).
 	stopped bool
+	// Fault exploration (see faults.go): the nodes crashed, the crashes
+	// and losses so far, the first node elected (-1: none), and each
+	// elected node's largest and smallest ID up when it was elected.
+	crashed          []bool
+	crashes, lost    int
+	first            int32
+	electHi, electLo []elect.ID
 	// The hashes of the state's parts (see keys): each node's and each
 	// link's behaviour and depths, and their sums, which apply keeps up to
 	// date for the parts a step changes and restore puts back.
@@ -103,6 +114,7 @@ const (
 	linkDepthTag
 	drawnTag
 	messageTag
+	faultTag
 )
 
 // nodePart hashes node i's part of the state: behaviour and depth.
@@ -119,6 +131,12 @@ func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
 		flags |= 16
 	}
 	hb := x.nodeBase[i].pair(flags, uint64(s.knows[i]))
+	if x.crashK > 0 {
+		if s.crashed[i] {
+			flags |= 32
+		}
+		hb = hb.pair(flags, uint64(s.electHi[i])).pair(uint64(s.electLo[i]), 0)
+	}
 	if x.random {
 		b, _ = s.rngs[i].AppendBinary(b)
 	}
@@ -167,6 +185,9 @@ func (x *explorer) rehashAll(s *state) {
 	}
 	if x.draws > 0 {
 		s.sumH = addKey(s.sumH, drawnPart(s.drawn))
+	}
+	if x.faulty() {
+		s.sumH = addKey(s.sumH, faultPart(s))
 	}
 }
 
@@ -259,6 +280,11 @@ type explorer struct {
 	sentBufs [][]int64
 	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
 	full     bool // the state limit was reached
+	// Fault exploration (see faults.go): at most crashK crashes and lossK
+	// lost messages in an execution; calls counts each node's handler
+	// calls (its steps, as the engines count them for crash:node=I@step=S).
+	crashK, lossK int
+	calls         []int64
 	// shared is the check's progress and stop flag (nil: none), which the
 	// search reads every progressEvery states; interrupted says the stop
 	// flag ended the search.
@@ -279,6 +305,10 @@ type undo struct {
 	arena                  arenaMark
 	rng                    rand.PCG
 	woken, halted, pending bool
+	crashed                bool
+	crashes, lost          int
+	first                  int32
+	electHi, electLo       elect.ID
 	dec                    elect.Decision
 	knows                  elect.ID
 	depth                  int64
@@ -293,6 +323,9 @@ func (x *explorer) save(u *undo, s *state, i int32) {
 	*u = undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
 		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(x.linkLog), arena: x.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
+	if s.crashed != nil {
+		u.crashed, u.crashes, u.lost, u.first, u.electHi, u.electLo = s.crashed[i], s.crashes, s.lost, s.first, s.electHi[i], s.electLo[i]
+	}
 }
 
 // restore undoes a step.
@@ -301,6 +334,9 @@ func (x *explorer) restore(s *state, u *undo) {
 	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
 	s.dec[i], s.knows[i], s.depth[i], s.elected, s.drawn = u.dec, u.knows, u.depth, u.elected, u.drawn
 	s.nodeH[i], s.nodeD[i], s.sumH, s.sumD = u.nodeH, u.nodeD, u.sumH, u.sumD
+	if s.crashed != nil {
+		s.crashed[i], s.crashes, s.lost, s.first, s.electHi[i], s.electLo[i] = u.crashed, u.crashes, u.lost, u.first, u.electHi, u.electLo
+	}
 	for k := len(x.linkLog) - 1; k >= u.links; k-- {
 		l := &x.linkLog[k]
 		s.links[l.key], s.linkH[l.key], s.linkD[l.key] = l.old, l.oldH, l.oldD
@@ -406,6 +442,11 @@ func (x *explorer) initial() *state {
 	for _, w := range x.cfg.Wake {
 		s.pending[w.Node] = true
 	}
+	if x.faulty() {
+		s.crashed, s.first = make([]bool, n), -1
+		s.electHi, s.electLo = make([]elect.ID, n), make([]elect.ID, n)
+		x.calls = make([]int64, n)
+	}
 	x.rehashAll(s)
 	return s
 }
@@ -454,7 +495,11 @@ func (x *explorer) enabled(s *state, out []step) []step {
 	// of different nodes commute, so one order of them stands for all.
 	for i := range s.nodes {
 		if s.pending[i] {
-			return append(out, step{wake: true, node: int32(i)})
+			out = append(out, step{wake: true, node: int32(i)})
+			if x.faulty() {
+				out = x.faultSteps(s, out)
+			}
+			return out
 		}
 	}
 	// The links in order: by receiving node, then port.
@@ -470,6 +515,9 @@ func (x *explorer) enabled(s *state, out []step) []step {
 				}
 			}
 		}
+	}
+	if x.faulty() {
+		out = x.faultSteps(s, out)
 	}
 	return out
 }
@@ -532,6 +580,13 @@ func seenBefore(l []flight, k int) bool {
 // returned as a message.
 func (x *explorer) apply(s *state, st step, sent []int64) string {
 	from := len(x.linkLog)
+	if x.faulty() {
+		before := faultPart(s)
+		v := x.applyFaulty(s, st, sent)
+		x.rehash(s, st.node, from)
+		s.sumH = addKey(subKey(s.sumH, before), faultPart(s))
+		return v
+	}
 	v := x.applyStep(s, st, sent)
 	x.rehash(s, st.node, from)
 	return v
@@ -591,6 +646,9 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 // ("panic", as every engine reports it); what the node asked for before it
 // is carried out, and the execution stops there (see stopped).
 func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) (v string) {
+	if x.calls != nil {
+		x.calls[i]++
+	}
 	x.rec.ClearEffects()
 	x.st, x.cur = s, i
 	if p, panicked := runRecovered(handler, x.rec); panicked {
@@ -635,7 +693,15 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 				continue
 			}
 			s.dec[i] = f.Decision
-			if f.Decision == elect.Elected {
+			if f.Decision == elect.Elected && x.crashK > 0 {
+				// Under crashes the monitor judges the leaders at the
+				// end, against the nodes up at each one's election.
+				s.elected++
+				x.noteElection(s, i)
+				if x.knowsMax < 0 {
+					s.knows[i] = x.cfg.IDs[i]
+				}
+			} else if f.Decision == elect.Elected {
 				s.elected++
 				if s.elected > 1 {
 					violate(fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, x.cfg.IDs[i]))
@@ -678,6 +744,9 @@ func runRecovered(handler func(elect.Env), env elect.Env) (p any, panicked bool)
 // ID, what the other nodes know; then, when announcing, that every node
 // decided.
 func (x *explorer) terminal(s *state) string {
+	if x.crashK > 0 {
+		return x.terminalCrashed(s)
+	}
 	if s.elected != 1 {
 		return fmt.Sprintf("no-leader: the execution ended with %d leaders", s.elected)
 	}
@@ -816,17 +885,21 @@ func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
 func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut string) error {
 	var now int64
 	tr := election.NewTracer(w, x.cfg, func() int64 { return now })
+	tr.SetRuntime("check") // a replay applies the header's explicit faults to a checker's record
 	s := x.initial()
 	sent := make([]int64, x.nq()-2)
 	for i, st := range steps {
 		if i == loopFrom {
 			tr.Loop()
 		}
-		if st.wake {
+		switch {
+		case st.fault == stepLose || st.fault == stepCrashNow:
+			// The engine applies the fault from the trace's schedule.
+		case st.wake:
 			if s.pending[st.node] && !s.woken[st.node] && !s.halted[st.node] {
 				tr.Wake(st.node, true)
 			}
-		} else {
+		default:
 			f := s.links[x.cfg.Graph.PortIndex(st.node, st.port)][st.k]
 			now = f.depth
 			tr.Deliver(st.node, st.port, f.msg, s.halted[st.node])
@@ -865,6 +938,7 @@ func (x *explorer) complete(steps []step) []step {
 		if len(next) == 0 {
 			break
 		}
+		next = slices.DeleteFunc(next, func(st step) bool { return st.fault != 0 }) // no more faults
 		pick := next[0]
 		for _, st := range next {
 			var u undo

@@ -57,7 +57,7 @@ type sendOn struct {
 // when the step is one that is always made in full.
 func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 	i := st.node
-	if !useKnownMoves || x.draws > 0 || st.wake || !s.woken[i] || s.halted[i] {
+	if !useKnownMoves || x.draws > 0 || st.wake || st.fault != 0 || !s.woken[i] || s.halted[i] {
 		return stateKey{}, false
 	}
 	// The node's part (its index among them), the port and the message:

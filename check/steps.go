@@ -36,6 +36,12 @@ type Step struct {
 	// LoopStart marks the step at which an execution without end comes
 	// back to the state it loops from.
 	LoopStart bool `json:"loop_start,omitempty"`
+	// Fault names a fault move: "lost" (the message is lost: it never
+	// arrives), "crashed" (the node crashes right after the step),
+	// "crashed-before-message" (the message wakes the node, which crashes
+	// before taking it) or "crashed-at-start" (before any step of the
+	// run).
+	Fault string `json:"fault,omitempty"`
 }
 
 // Steps returns the violating execution the report found, step by step:
@@ -47,7 +53,7 @@ func (r *Report) Steps() []Step {
 	if c == nil || c.cfg.Delivery == election.Sync || r.Probabilities != nil || len(r.counterexample) == 0 {
 		return nil
 	}
-	x := newExplorer(c.cfg, c.bag, c.limit)
+	x := c.newExplorer()
 	loopFrom := -1
 	if strings.HasPrefix(c.violation, "non-termination") {
 		loopFrom = c.loopFrom
@@ -64,7 +70,17 @@ func (x *explorer) describe(steps []step, loopFrom int) []Step {
 	var out []Step
 	for k, st := range steps {
 		d := Step{Node: int(st.node), Wake: st.wake, LoopStart: k == loopFrom}
-		if !st.wake {
+		switch st.fault {
+		case stepLose:
+			d.Fault = "lost"
+		case stepCrashAfter:
+			d.Fault = "crashed"
+		case stepCrashMid:
+			d.Fault = "crashed-before-message"
+		case stepCrashNow:
+			d.Fault = "crashed-at-start"
+		}
+		if st.fault != stepCrashNow && !st.wake {
 			f := s.links[g.PortIndex(st.node, st.port)][st.k]
 			from, _ := g.Neighbor(st.node, st.port)
 			d.From, d.Port, d.Message, d.Dropped = int(from), g.PortName(st.port), messageText(alg, f.msg), s.halted[st.node]

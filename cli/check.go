@@ -115,6 +115,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	draws := fs.Bool("draws", false, "exact probabilities: every draw of a randomized algorithm branches into each of the values of its declared range (itai-rodeh: 1..n; lcr-random: 2^bits)")
 	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
 	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
+	faultsFlag := fs.String("faults", "", "explore every choice of faults within a budget: crash:k=F (at most F crashes, of any node at any step), loss:k=L (at most L lost messages), or both joined with ';'")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
 	var memLimit int64
 	memLimitVar(fs, &memLimit)
@@ -174,7 +175,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
 	}
 	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
-		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials, MemLimit: memLimit}
+		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials, MemLimit: memLimit, Faults: *faultsFlag}
 	if *draws {
 		opt.Draws = -1 // the algorithm's declared range
 		if *trials == 0 {
@@ -203,7 +204,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if r.Verdict == "violation" {
+	if r.Verdict == "violation" || r.Verdict == "expected-failure" {
 		// The execution is always saved, in --counterexample or a file
 		// of its own, as a model checker saves its error trace.
 		path, err := saveCounterexample(*counter, r)
@@ -238,6 +239,8 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	case r.Interrupted:
 		fmt.Fprintf(stderr, "elect: check interrupted: %d of %d configurations finished; the report is of those\n", r.Finished, r.Configurations)
 		return errInterrupted
+	case r.Verdict == "expected-failure":
+		return errExpectedFailure
 	case r.Verdict != "ok":
 		return errFailed
 	}
@@ -357,6 +360,11 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 	if r.ViolationWake != nil {
 		args = append(args, "--initiators", strings.TrimSpace(wakeText(r.ViolationWake)))
 	}
+	if r.FaultSchedule != "" && r.Counterexample == "" {
+		// A rerun applies the schedule; a replay takes it from the
+		// record's header.
+		args = append(args, "--faults", r.FaultSchedule)
+	}
 	if r.Counterexample != "" {
 		args = append(args, "--replay", r.Counterexample)
 	}
@@ -364,6 +372,21 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 		args[i] = shellQuote(a)
 	}
 	return strings.Join(args, " ")
+}
+
+// budgetText says a fault budget in words: "at most 2 crashes and at most
+// 1 lost message".
+func budgetText(spec string) string {
+	var parts []string
+	for _, c := range strings.Split(spec, ";") {
+		kind, k, _ := strings.Cut(c, ":k=")
+		noun := map[string]string{"crash": "crash", "loss": "lost message"}[kind]
+		if k != "1" {
+			noun = map[string]string{"crash": "crashes", "loss": "lost messages"}[kind]
+		}
+		parts = append(parts, "at most "+k+" "+noun)
+	}
+	return strings.Join(parts, " and ")
 }
 
 // shellQuote quotes a word for a POSIX shell when it needs it.
@@ -381,14 +404,26 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 	if r.Configurations == 1 {
 		configs = "1 configuration"
 	}
-	fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
-		r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
+	if r.Delivery == "sync" && r.Faults != "" {
+		// Each state of a synchronous check is a run: one fault schedule.
+		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d fault schedules run, %d events, %.2f s\n",
+			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
+	} else {
+		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
+			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
+	}
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
 	if r.Interrupted {
 		fmt.Fprintf(w, "          interrupted: %d of %d configurations finished before Ctrl-C\n", r.Finished, r.Configurations)
 	}
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
+	}
+	if r.Faults != "" {
+		fmt.Fprintf(w, "faults    every execution with %s (%s tolerates %s); the declared bounds, promises without faults, are not checked\n", budgetText(r.Faults), r.Algorithm, r.Tolerates)
+		if r.Verdict == "expected-failure" {
+			fmt.Fprintf(w, "          an expected failure: %s does not declare that it tolerates the faults that break it\n", r.Algorithm)
+		}
 	}
 	if r.Seed != 0 && r.Probabilities == nil {
 		fmt.Fprintf(w, "          %s is randomized: its draws are fixed by --seed %d (every schedule of that seed's draws, not every coin flip)\n", r.Algorithm, r.Seed)
@@ -398,7 +433,13 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		if r.ViolationWake != nil {
 			wake = " --initiators" + wakeText(r.ViolationWake)
 		}
+		if r.FaultSchedule != "" {
+			wake += " --faults " + shellQuote(r.FaultSchedule)
+		}
 		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
+		if r.Delivery == "sync" && r.Faults != "" {
+			fmt.Fprintf(w, "          the shortest failing run: %d faults, %d events\n", strings.Count(r.FaultSchedule, ";")+1, r.CounterexampleSteps)
+		}
 		printSteps(w, r)
 		switch {
 		case replay != "" && r.Counterexample != "":
@@ -530,6 +571,12 @@ func printSteps(w io.Writer, r *check.Report) {
 	for k, st := range steps {
 		var b strings.Builder
 		switch {
+		case st.Fault == "crashed-at-start":
+			fmt.Fprintf(&b, "node %d crashes before anything happens", st.Node)
+		case st.Fault == "lost":
+			fmt.Fprintf(&b, "%s from node %d to node %d (%s port) is lost", st.Message, st.From, st.Node, st.Port)
+		case st.Fault == "crashed-before-message":
+			fmt.Fprintf(&b, "%s from node %d wakes node %d (%s port), which crashes before taking it", st.Message, st.From, st.Node, st.Port)
 		case st.Wake:
 			fmt.Fprintf(&b, "node %d wakes up (initiator)", st.Node)
 		case st.Dropped:
@@ -545,6 +592,9 @@ func printSteps(w io.Writer, r *check.Report) {
 		}
 		if st.Learned != "" {
 			fmt.Fprintf(&b, ", learns leader %s", st.Learned)
+		}
+		if st.Fault == "crashed" {
+			b.WriteString(", then crashes")
 		}
 		if st.Violation != "" {
 			name, _, _ := strings.Cut(st.Violation, ":")

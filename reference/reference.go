@@ -103,6 +103,9 @@ type Engine struct {
 	replay       map[int64][]event
 	replayTimers [][]event
 	crashed      []bool // replays: the nodes the record crashed
+	// scheduled says a replay applies its record's explicit fault
+	// schedule (a checker's counterexample) rather than its fault lines.
+	scheduled bool
 	// routes are the messages of a faulty record's current step, not yet
 	// told to the monitor (Monitor.Routed); nil unless the record has
 	// faults.
@@ -458,6 +461,15 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 			copies = 2
 		}
 		e.mon.Routed(i, to, q, m, copies)
+		if e.replay != nil { // the record says when each copy arrives
+			ev.depth = e.depth[i] + 1
+			key := e.g.PortIndex(to, q)
+			e.replay[key] = append(e.replay[key], ev)
+			if fate.Dup {
+				e.replay[key] = append(e.replay[key], ev)
+			}
+			return
+		}
 		e.enqueue(i, p, ev, fate.Delay)
 		if fate.Dup {
 			e.enqueue(i, p, ev, 0)

@@ -51,6 +51,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	scheduled := false
 	if h := rd.Header(); h != nil {
 		if h.Algorithm != cfg.Algorithm.Name || h.N != cfg.Graph.N {
 			return nil, fmt.Errorf("replay: the trace is a run of %s at n = %d, not of %s at n = %d", h.Algorithm, h.N, cfg.Algorithm.Name, cfg.Graph.N)
@@ -63,18 +64,31 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 				return nil, fmt.Errorf("replay: the trace's faults %q: %w", h.Faults, err)
 			}
 			cfg.Faults = spec
+			scheduled = h.Runtime == "check" && explicitSchedule(spec)
 		}
 	}
 	e, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	// A replay draws no schedule of its own: it follows the record's
-	// "lose", "dup", "delay" and "crash" lines.
-	e.sched, e.crashes, e.crashStep, e.steps = nil, nil, nil, nil
 	e.crashed = make([]bool, e.n)
-	if cfg.Faults != nil {
-		e.routes = []route{}
+	if scheduled {
+		// A checker's counterexample: its faults are an explicit schedule
+		// (crash:node=I@step=S or @t=0, loss:msg=M, dup:msg=M), which the
+		// replay applies as a run does, the record giving the order of
+		// the steps; its fault lines, if any, are the schedule's effects.
+		e.scheduled = true
+		for _, c := range e.crashes { // at time 0: explicitSchedule allows no other time
+			e.crash(c.Node)
+		}
+		e.crashes = nil
+	} else {
+		// A replay draws no schedule of its own: it follows the record's
+		// "lose", "dup", "delay" and "crash" lines.
+		e.sched, e.crashes, e.crashStep, e.steps = nil, nil, nil, nil
+		if cfg.Faults != nil {
+			e.routes = []route{}
+		}
 	}
 	e.queue = nil
 	e.newest = cfg.Delivery != election.Sync
@@ -215,6 +229,9 @@ func (e *Engine) networkState() ([]byte, error) {
 }
 
 func (e *Engine) replayLine(l *trace.Event) error {
+	if e.scheduled && (l.Ev == "crash" || l.Ev == "lose" || l.Ev == "dup" || l.Ev == "delay") {
+		return nil // the explicit schedule makes them
+	}
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 		e.flushRoutes()
@@ -416,4 +433,19 @@ func (e *Engine) replayFault(l *trace.Event) error {
 		e.mon.Delayed(l.No, from, p, to, m, l.By, now)
 	}
 	return nil
+}
+
+// explicitSchedule reports whether every clause of spec names what it hits
+// (crash:node=I@step=S, crash:node=I@t=0, loss:msg=M, dup:msg=M), as the
+// checker's counterexamples write their faults: a replay can then apply
+// the schedule itself, in the record's order of steps.
+func explicitSchedule(spec *faults.Spec) bool {
+	for _, c := range spec.Clauses {
+		ok := c.Kind == elect.FaultCrash && c.Node >= 0 && (c.Step > 0 || c.At == 0) ||
+			(c.Kind == elect.FaultLoss || c.Kind == elect.FaultDup) && c.Msg > 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

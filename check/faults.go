@@ -1,0 +1,555 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faults"
+	"github.com/electkit/elect/sim"
+)
+
+// Faults explored. With Options.Faults ("crash:k=F", "loss:k=L", or both
+// joined with ';') the check explores every execution with at most F
+// crashes and at most L lost messages, as moves of the search:
+//
+//   - A crash of node i is a move at every state at which something can
+//     still happen (a crash does not keep a run going) while fewer than F
+//     nodes have crashed: before any step of the run (crash:node=I@t=0), or
+//     as part of one of node i's steps, right after it (crash:node=I@step=S,
+//     S counting the node's handler calls as every engine counts them; a
+//     message that wakes a node is two, its wake-up and its delivery, and
+//     the crash may come between them). A crash at any other moment is
+//     the same execution as one of these: the node takes no step between
+//     its last step and its crash, and a crashed node only drops what
+//     reaches it. A node that has terminated does not crash.
+//   - The loss of a message is a move while fewer than L messages have
+//     been lost: under fifo the oldest message of a link (losing a later
+//     one is the same as losing it when it becomes the oldest: no step
+//     reads it before), under bag any message in flight; never one to a
+//     node that has halted or crashed, which drops it anyway.
+//
+// The crashed nodes, the losses so far, the first node elected and each
+// leader's largest and smallest ID up at its election are part of the
+// state. The partial-order reduction is off (a crash or a loss is
+// dependent on the deliveries of its node, so one node's deliveries no
+// longer stand for all). Under crashes the properties are the monitor's
+// (election.Monitor): the leaders counted at the end are the elected nodes
+// that are up (or the first elected, when none is), and each is judged
+// against the nodes up when it was elected; a node that crashed need not
+// decide or know. An execution in which every initiator crashed and no
+// leader was elected is not held against the algorithm (no node up had a
+// reason to start one), as the monitor says.
+//
+// A violation's counterexample names its faults as an explicit schedule
+// (FaultSchedule: "loss:msg=5;crash:node=3@step=2"), which the trace's
+// header carries, so that `elect run --replay` applies them. The verdict
+// is "expected-failure" when the faults of the shortest counterexample
+// include one the algorithm does not declare it tolerates
+// (elect.Model.Tolerates), "violation" otherwise.
+//
+// Synchronous algorithms run in the simulator: their fault choices are
+// enumerated as explicit schedules (every node crashing at time 0 or after
+// each of its steps, every message number lost), each schedule run once;
+// see syncFaults.
+
+// The fault moves of a step (step.fault).
+const (
+	stepCrashAfter uint8 = iota + 1 // the step, then its node crashes
+	stepCrashMid                    // a message wakes the node, which crashes before it takes the message
+	stepCrashNow                    // the node crashes before any step of the run
+	stepLose                        // the message the step would deliver is lost
+)
+
+// faultBudget is what Options.Faults allows: crashes and losses.
+type faultBudget struct {
+	crash, loss int
+	text        string
+}
+
+// parseFaultBudget reads Options.Faults: only budgets (crash:k=F,
+// loss:k=L), since the checker enumerates every choice.
+func parseFaultBudget(text string, n int) (faultBudget, error) {
+	if text == "" {
+		return faultBudget{}, nil
+	}
+	spec, err := faults.Parse(text)
+	if err != nil {
+		return faultBudget{}, err
+	}
+	b := faultBudget{text: spec.String()}
+	for _, c := range spec.Clauses {
+		ok := c.K > 0 && c.By == 0 && (c.Kind == elect.FaultCrash || c.Kind == elect.FaultLoss)
+		if !ok {
+			what := "it names one schedule"
+			switch {
+			case c.P > 0:
+				what = "a probability cannot be enumerated (elect sweep measures its rate)"
+			case c.By > 0:
+				what = "by= bounds a draw; the checker takes every choice"
+			case c.Kind != elect.FaultCrash && c.Kind != elect.FaultLoss:
+				what = c.Kind.String() + " is not explored yet"
+			}
+			return faultBudget{}, fmt.Errorf("faults: the checker explores every choice within a budget: use crash:k=F and loss:k=L (joined with ';'); %q: %s", c.String(), what)
+		}
+		if c.Kind == elect.FaultCrash {
+			b.crash += int(min(c.K, int64(n)))
+		} else {
+			b.loss += int(min(c.K, 1<<20))
+		}
+	}
+	b.crash = min(b.crash, n)
+	return b, nil
+}
+
+// faulty reports whether the search explores faults.
+func (x *explorer) faulty() bool { return x.crashK > 0 || x.lossK > 0 }
+
+// faultPart hashes the state's scalar fault record: the losses so far and
+// the first node elected (the crashed nodes are in the nodes' parts).
+func faultPart(s *state) stateKey {
+	return newHasher(faultTag, uint64(s.lost)).pair(uint64(s.first), 0).sum()
+}
+
+// faultSteps adds to base (the steps enabled without faults) the fault
+// moves: crashes before anything happened, a crash with each step of a
+// node that runs, and the loss of each message a step would deliver. A
+// state where nothing can happen has none.
+func (x *explorer) faultSteps(s *state, base []step) []step {
+	if len(base) == 0 {
+		return base
+	}
+	n := len(base)
+	if s.crashes < x.crashK {
+		if !slices.Contains(s.woken, true) { // no step yet: a crash at time 0
+			for i := range s.nodes {
+				if !s.crashed[i] {
+					base = append(base, step{node: int32(i), fault: stepCrashNow})
+				}
+			}
+		}
+		for _, st := range base[:n] {
+			i := st.node
+			if s.halted[i] || st.wake && (s.woken[i] || !s.pending[i]) {
+				continue // the step runs no code of the node
+			}
+			c := st
+			c.fault = stepCrashAfter
+			base = append(base, c)
+			if !st.wake && !s.woken[i] {
+				c.fault = stepCrashMid
+				base = append(base, c)
+			}
+		}
+	}
+	if s.lost < x.lossK {
+		for _, st := range base[:n] {
+			if !st.wake && !s.halted[st.node] {
+				c := st
+				c.fault = stepLose
+				base = append(base, c)
+			}
+		}
+	}
+	return base
+}
+
+// crash stops node i for good.
+func (x *explorer) crash(s *state, i int32) {
+	s.crashed[i], s.halted[i], s.pending[i] = true, true, false
+	s.crashes++
+}
+
+// applyFaulty is applyStep for a search that explores faults.
+func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
+	i := st.node
+	switch st.fault {
+	case stepCrashNow:
+		x.sends = x.sends[:0]
+		x.crash(s, i)
+		return ""
+	case stepLose:
+		x.sends = x.sends[:0]
+		key := x.cfg.Graph.PortIndex(i, st.port)
+		x.touch(s, key)
+		l := s.links[key]
+		if len(l) == 1 {
+			s.links[key] = nil
+		} else {
+			rest := x.arena.alloc(len(l) - 1)
+			copy(rest, l[:st.k])
+			copy(rest[st.k:], l[st.k+1:])
+			s.links[key] = rest
+		}
+		s.lost++
+		return ""
+	case stepCrashMid:
+		// The message wakes the node, which crashes before taking it.
+		x.sends = x.sends[:0]
+		s.nodes[i] = s.nodes[i].Clone().(snapNode)
+		key := x.cfg.Graph.PortIndex(i, st.port)
+		x.touch(s, key)
+		l := s.links[key]
+		f := l[st.k]
+		if len(l) == 1 {
+			s.links[key] = nil
+		} else {
+			rest := x.arena.alloc(len(l) - 1)
+			copy(rest, l[:st.k])
+			copy(rest[st.k:], l[st.k+1:])
+			s.links[key] = rest
+		}
+		s.depth[i] = max(s.depth[i], f.depth)
+		s.woken[i] = true
+		v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
+		if !s.stopped && !s.halted[i] {
+			x.crash(s, i)
+		}
+		return v
+	}
+	v := x.applyStep(s, st, sent)
+	if st.fault == stepCrashAfter && !s.stopped && !s.halted[i] {
+		x.crash(s, i)
+	}
+	return v
+}
+
+// noteElection records, under crashes, node i's election: the first node
+// elected, and the largest and smallest IDs of the nodes up then.
+func (x *explorer) noteElection(s *state, i int32) {
+	if s.first < 0 {
+		s.first = i
+	}
+	hi, lo := elect.ID(-1), elect.ID(math.MaxInt64)
+	for k, id := range x.cfg.IDs {
+		if !s.crashed[k] {
+			hi, lo = max(hi, id), min(lo, id)
+		}
+	}
+	s.electHi[i], s.electLo[i] = hi, lo
+}
+
+// terminalCrashed is terminal under crashes, as the monitor judges a run
+// whose nodes crashed (election.Monitor.Finish).
+func (x *explorer) terminalCrashed(s *state) string {
+	leader, up := int32(-1), 0
+	for i, d := range s.dec {
+		if d == elect.Elected && !s.crashed[i] {
+			up++
+			if leader < 0 {
+				leader = int32(i)
+			}
+		}
+	}
+	if up == 0 && s.elected > 0 {
+		leader, up = s.first, 1
+	}
+	switch {
+	case up > 1:
+		return fmt.Sprintf("multiple-leaders: %d nodes that are up were elected", up)
+	case up == 0 && !x.initiatorUp(s):
+		return "" // every initiator crashed: no node up had a reason to start
+	case up == 0:
+		return fmt.Sprintf("no-leader: the execution ended with 0 leaders (%d crashed)", s.crashes)
+	}
+	id := x.cfg.IDs[leader]
+	model := x.cfg.Algorithm.RunModel(x.cfg.Params)
+	want := x.promise
+	switch model.Elects {
+	case elect.ElectsMax:
+		want = s.electHi[leader]
+	case elect.ElectsMin:
+		want = s.electLo[leader]
+	}
+	if want >= 0 && id != want {
+		return fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises %d among the nodes up", leader, id, want)
+	}
+	known := id
+	if x.knowsMax >= 0 {
+		known = x.knowsMax
+		if s.knows[leader] != known {
+			return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", leader, s.knows[leader], known)
+		}
+	}
+	if !x.announce {
+		return ""
+	}
+	for i, k := range s.knows {
+		if !s.crashed[i] && k != known {
+			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, known)
+		}
+	}
+	for i, d := range s.dec {
+		if !s.crashed[i] && d == elect.Undecided {
+			return fmt.Sprintf("deadlock-undecided: the execution ended with node %d undecided", i)
+		}
+	}
+	return ""
+}
+
+// initiatorUp reports whether an initiator has not crashed.
+func (x *explorer) initiatorUp(s *state) bool {
+	if x.cfg.Wake == nil {
+		return slices.Contains(s.crashed, false)
+	}
+	for _, w := range x.cfg.Wake {
+		if !s.crashed[w.Node] {
+			return true
+		}
+	}
+	return false
+}
+
+// faultSchedule returns the explicit fault schedule of an execution
+// ("crash:node=3@step=2;loss:msg=5", in the order the faults happen), which
+// the engines apply to give the same faults, and the kinds of fault in it.
+func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
+	if !x.faulty() {
+		return "", 0
+	}
+	s := x.initial()
+	sent := make([]int64, x.nq()-2)
+	nums := make([][]int64, len(s.links)) // each message's number in sending order, by link
+	var sentNo int64
+	var clauses []string
+	var kinds elect.Faults
+	for _, st := range steps {
+		i := st.node
+		if !st.wake && st.fault != stepCrashNow {
+			key := x.cfg.Graph.PortIndex(i, st.port)
+			no := nums[key][st.k]
+			nums[key] = slices.Delete(nums[key], st.k, st.k+1)
+			if st.fault == stepLose {
+				clauses = append(clauses, fmt.Sprintf("loss:msg=%d", no))
+				kinds |= elect.FaultLoss
+			}
+		}
+		was := s.crashed[i]
+		x.apply(s, st, sent)
+		x.linkLog = x.linkLog[:0]
+		for _, so := range x.sends {
+			sentNo++
+			nums[so.key] = append(nums[so.key], sentNo)
+		}
+		if s.crashed[i] && !was {
+			kinds |= elect.FaultCrash
+			if st.fault == stepCrashNow {
+				clauses = append(clauses, fmt.Sprintf("crash:node=%d@t=0", i))
+			} else {
+				clauses = append(clauses, fmt.Sprintf("crash:node=%d@step=%d", i, x.calls[i]))
+			}
+		}
+	}
+	return strings.Join(clauses, ";"), kinds
+}
+
+// withFaults is cfg with the explicit fault schedule spec ("" : none).
+func withFaults(cfg *election.Config, spec string) *election.Config {
+	c := *cfg
+	c.Faults = nil
+	if spec != "" {
+		c.Faults, _ = faults.Parse(spec) // made by faultSchedule: valid
+	}
+	return &c
+}
+
+// syncFaults checks a synchronous configuration under every fault
+// schedule within the budget. A synchronous run is determined by its IDs,
+// wake-ups and faults, so each schedule is run once in the simulator: a
+// crash of each node at time 0 or right after each of its steps, and the
+// loss of each message by its number in sending order. Schedules are
+// built one fault at a time from a run that had the others (a node's
+// first S steps, and the first M messages, are the same in a run with
+// more faults that come later): every schedule is reached in the order
+// its faults happen, and each is run once (losses are added in increasing
+// numbers; a schedule one of whose faults does not happen is the smaller
+// schedule). Each run is judged by the monitor's fault verdict; a
+// failure with fewer faults, then fewer events, is the one reported.
+func (c *config) syncFaults(opt Options, b faultBudget) {
+	type outcome struct {
+		happened bool    // every fault of the schedule happened
+		crashed  []int32 // the nodes that crashed
+	}
+	seen := map[string]outcome{}
+	type failure struct {
+		spec, violation, verdict string
+		faults                   int
+		events                   int64
+	}
+	var worst *failure
+	nq := len(c.cfg.Algorithm.Messages) + 2
+	// run runs a schedule once; fresh says it had not been run and every
+	// fault happened (its result is then r).
+	run := func(clauses []string) (o outcome, r *election.Result, fresh bool) {
+		key := strings.Join(slices.Sorted(slices.Values(clauses)), ";")
+		if o, ok := seen[key]; ok {
+			return o, nil, false
+		}
+		if c.states >= opt.MaxStates {
+			c.full = true
+			return outcome{}, nil, false
+		}
+		spec := strings.Join(clauses, ";")
+		cfg := withFaults(c.cfg, spec)
+		r, err := sim.Run(*cfg)
+		c.states++
+		if err != nil {
+			seen[key] = outcome{}
+			if worst == nil {
+				worst = &failure{spec: spec, violation: err.Error(), verdict: election.VerdictViolated, faults: len(clauses)}
+			}
+			return outcome{}, nil, false
+		}
+		c.edges += r.Events
+		o = outcome{happened: true}
+		if r.Faults != nil {
+			o.crashed = r.Faults.Crashed
+			o.happened = int(r.Faults.Lost)+len(r.Faults.Crashed) == len(clauses)
+		}
+		seen[key] = o
+		if !o.happened {
+			return o, nil, false
+		}
+		q := append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
+		if c.max == nil {
+			c.max, c.min = slices.Clone(q), slices.Clone(q)
+		}
+		for k := range nq {
+			c.max[k], c.min[k] = max(c.max[k], q[k]), min(c.min[k], q[k])
+		}
+		verdict := election.VerdictNone
+		if r.Faults != nil {
+			verdict = r.Faults.Verdict
+		}
+		// The election is judged, not the declared bounds (promises of
+		// runs without faults).
+		fail := ""
+		what := fmt.Sprintf("%s: %s", r.Outcome, cmpOr(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
+		if r.Outcome == election.OutcomeViolation && r.Violation != "" {
+			what = r.Violation
+		}
+		if r.Outcome == election.StepLimit {
+			what = fmt.Sprintf("non-termination: the run did not end within %d events", cfg.MaxEvents)
+		}
+		switch {
+		case r.Outcome == election.OutcomeElected:
+		case verdict == election.VerdictExpected && strings.Contains(r.Faults.Cause, "every initiator crashed"):
+			// No node up had a reason to start: not held against it.
+		case verdict == election.VerdictExpected:
+			fail = what
+		default:
+			fail, verdict = what, election.VerdictViolated
+		}
+		if fail != "" {
+			f := &failure{spec: spec, violation: fail, verdict: verdict, faults: len(clauses), events: r.Events}
+			if worst == nil || f.faults < worst.faults || f.faults == worst.faults && f.events < worst.events {
+				worst = f
+			}
+		}
+		return o, r, true
+	}
+	var explore func(clauses []string, r *election.Result, crashes, losses int, lastMsg int64)
+	explore = func(clauses []string, r *election.Result, crashes, losses int, lastMsg int64) {
+		if crashes < b.crash {
+			var down []int32
+			if r.Faults != nil {
+				down = r.Faults.Crashed
+			}
+			for node := range c.cfg.Graph.N {
+				if slices.Contains(down, int32(node)) {
+					continue
+				}
+				for k := 0; !c.full; k++ {
+					clause := fmt.Sprintf("crash:node=%d@step=%d", node, k)
+					if k == 0 {
+						clause = fmt.Sprintf("crash:node=%d@t=0", node)
+					}
+					next := append(slices.Clone(clauses), clause)
+					o, child, fresh := run(next)
+					if fresh {
+						explore(next, child, crashes+1, losses, lastMsg)
+					}
+					if !slices.Contains(o.crashed, int32(node)) {
+						break // it takes fewer than k steps, or halted first: no later crash happens
+					}
+				}
+			}
+		}
+		if losses < b.loss {
+			for m := lastMsg + 1; m <= r.Messages && !c.full; m++ {
+				next := append(slices.Clone(clauses), fmt.Sprintf("loss:msg=%d", m))
+				if _, child, fresh := run(next); fresh {
+					explore(next, child, crashes, losses+1, m)
+				}
+			}
+		}
+	}
+	if _, r0, fresh := run(nil); fresh {
+		explore(nil, r0, 0, 0, 0)
+	}
+	if worst != nil {
+		c.violation, c.faultSpec, c.faultVerdict = worst.violation, worst.spec, worst.verdict
+		c.faultEvents = worst.events
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// shorter reports whether c's counterexample is shorter than d's: fewer
+// steps (asynchronous), or fewer faults and then fewer events (synchronous).
+func shorter(c, d *config) bool {
+	if c.cfg.Delivery == election.Sync {
+		cf, df := strings.Count(c.faultSpec, ";"), strings.Count(d.faultSpec, ";")
+		if c.faultSpec == "" {
+			cf = -1
+		}
+		if d.faultSpec == "" {
+			df = -1
+		}
+		return cf < df || cf == df && c.faultEvents < d.faultEvents
+	}
+	return len(c.bad) < len(d.bad)
+}
+
+// faultReport completes a report of a check that explored faults: the
+// budget, what the algorithm tolerates, the counterexample's schedule
+// and length, and the verdict expected-failure when the counterexample's
+// faults include one the algorithm does not tolerate. The declared
+// bounds are promises of runs without faults: they are not evaluated.
+func (r *Report) faultReport(tol elect.Faults, b faultBudget) {
+	r.Faults, r.Tolerates = b.text, tol.String()
+	r.Bounds = nil
+	if r.Verdict == "bound-failed" {
+		r.Verdict = "ok"
+	}
+	c := r.violationCfg
+	if c == nil {
+		return
+	}
+	r.FaultSchedule = c.faultSpec
+	var kinds elect.Faults
+	if c.faultSpec != "" {
+		if spec, err := faults.Parse(c.faultSpec); err == nil {
+			kinds = spec.Kinds()
+		}
+	}
+	if c.cfg.Delivery == election.Sync {
+		r.CounterexampleSteps = c.faultEvents
+		if c.faultVerdict == election.VerdictExpected {
+			r.Verdict = "expected-failure"
+		}
+		return
+	}
+	r.CounterexampleSteps = int64(len(r.counterexample))
+	if kinds&^tol != 0 {
+		r.Verdict = "expected-failure"
+	}
+}
