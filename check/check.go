@@ -283,6 +283,9 @@ type Report struct {
 	// (deliveries, wake-ups and fault moves) in an asynchronous check, its
 	// events in a synchronous one.
 	CounterexampleSteps int64 `json:"counterexample_steps,omitempty"`
+	// Replay is the command that replays the counterexample (set by the
+	// command line, which knows its flags).
+	Replay string `json:"replay,omitempty"`
 
 	counterexample []step
 	violationCfg   *config
@@ -297,16 +300,22 @@ type config struct {
 	violation string
 	bad       []step
 	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
-	full      bool
 	max, min  []int64
 	syncRes   *election.Result
-	bag       bool
-	reduce    bool // explored with the partial-order reduction
 	limit     int64
 	depth     int // the longest path of its search
 	probs     *Probabilities
-	// Faults: the budget explored; the counterexample's explicit
-	// schedule, and (synchronous) its verdict and events.
+	// flt is the fault budget explored and what it found (nil: none).
+	flt    *configFaults
+	full   bool
+	bag    bool
+	reduce bool // explored with the partial-order reduction
+}
+
+// configFaults is a configuration's fault budget (Options.Faults) and the
+// counterexample's explicit schedule, with (synchronous) its verdict and
+// events.
+type configFaults struct {
 	budget       faultBudget
 	faultSpec    string
 	faultVerdict string
@@ -316,7 +325,9 @@ type config struct {
 // newExplorer is a search of c's configuration with its fault budget.
 func (c *config) newExplorer() *explorer {
 	x := newExplorer(c.cfg, c.bag, c.limit)
-	x.crashK, x.lossK = c.budget.crash, c.budget.loss
+	if c.flt != nil {
+		x.crashK, x.lossK = c.flt.budget.crash, c.flt.budget.loss
+	}
 	return x
 }
 
@@ -354,11 +365,19 @@ func Run(opt Options) (*Report, error) {
 			return nil, fmt.Errorf("--faults and --draws: exact probabilities are computed without faults; drop one")
 		}
 		if opt.Spec.MaxEvents == 0 {
-			// Under faults an algorithm may wait or loop for ever: the
-			// forced runs' limit, from the bounds without faults.
+			// Under faults a synchronous algorithm may wait or loop for
+			// ever (a Bully node whose COORDINATOR was lost asks again
+			// and again): 100 times its message bound without faults, or
+			// 1000n events, and at least 10^4 (the forced runs' limit
+			// without their floor of 10^6, which would make every such
+			// schedule of a small network cost a million events).
 			ctx := base.BoundContext()
 			ctx.Faults = 0
-			base.MaxEvents = scenario.ForcedEventLimit(alg, ctx)
+			limit := 1000 * float64(base.Graph.N)
+			if b, ok := scenario.MessageBound(alg, ctx); ok {
+				limit = 100 * (b + float64(base.Graph.N))
+			}
+			base.MaxEvents = int64(max(limit, 10_000))
 		}
 	}
 	if err := estimate(opt, base).refusal(opt, base); err != nil {
@@ -368,8 +387,10 @@ func Run(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range cfgs {
-		c.budget = budget
+	if budget.text != "" {
+		for _, c := range cfgs {
+			c.flt = &configFaults{budget: budget}
+		}
 	}
 	if opt.Draws != 0 {
 		if err := checkDraws(&opt, base, len(cfgs)); err != nil {
@@ -617,8 +638,8 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
 func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
-	if c.cfg.Delivery == election.Sync && c.budget.text != "" {
-		c.syncFaults(opt, c.budget)
+	if c.cfg.Delivery == election.Sync && c.flt != nil {
+		c.syncFaults(opt, c.flt.budget)
 		return spare
 	}
 	if c.cfg.Delivery == election.Sync {
@@ -637,7 +658,9 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 		return spare
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
-	x.crashK, x.lossK = c.budget.crash, c.budget.loss
+	if c.flt != nil {
+		x.crashK, x.lossK = c.flt.budget.crash, c.flt.budget.loss
+	}
 	x.reuseMemory(spare)
 	x.shared = sh
 	c.reduce = !opt.NoReduction && reducible(x.bag) && !x.faulty()
@@ -658,7 +681,7 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 			}
 		}
 		if x.faulty() && c.bad != nil {
-			c.faultSpec, _ = c.newExplorer().faultSchedule(c.bad)
+			c.flt.faultSpec, _ = c.newExplorer().faultSchedule(c.bad)
 		}
 		return x
 	}
@@ -874,7 +897,9 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 		return false, nil
 	}
 	x := c.newExplorer()
-	x.cfg = withFaults(c.cfg, c.faultSpec)
+	if c.flt != nil {
+		x.cfg = withFaults(c.cfg, c.flt.faultSpec)
+	}
 	if strings.HasPrefix(c.violation, "non-termination") {
 		// The execution to the cycle and once round it, marked so that a
 		// replay can check that it comes back to where the loop began.

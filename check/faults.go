@@ -491,8 +491,8 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		explore(nil, r0, 0, 0, 0)
 	}
 	if worst != nil {
-		c.violation, c.faultSpec, c.faultVerdict = worst.violation, worst.spec, worst.verdict
-		c.faultEvents = worst.events
+		c.violation, c.flt.faultSpec, c.flt.faultVerdict = worst.violation, worst.spec, worst.verdict
+		c.flt.faultEvents = worst.events
 	}
 }
 
@@ -507,14 +507,14 @@ func cmpOr(a, b string) string {
 // steps (asynchronous), or fewer faults and then fewer events (synchronous).
 func shorter(c, d *config) bool {
 	if c.cfg.Delivery == election.Sync {
-		cf, df := strings.Count(c.faultSpec, ";"), strings.Count(d.faultSpec, ";")
-		if c.faultSpec == "" {
+		cf, df := strings.Count(c.flt.faultSpec, ";"), strings.Count(d.flt.faultSpec, ";")
+		if c.flt.faultSpec == "" {
 			cf = -1
 		}
-		if d.faultSpec == "" {
+		if d.flt.faultSpec == "" {
 			df = -1
 		}
-		return cf < df || cf == df && c.faultEvents < d.faultEvents
+		return cf < df || cf == df && c.flt.faultEvents < d.flt.faultEvents
 	}
 	return len(c.bad) < len(d.bad)
 }
@@ -534,16 +534,16 @@ func (r *Report) faultReport(tol elect.Faults, b faultBudget) {
 	if c == nil {
 		return
 	}
-	r.FaultSchedule = c.faultSpec
+	r.FaultSchedule = c.flt.faultSpec
 	var kinds elect.Faults
-	if c.faultSpec != "" {
-		if spec, err := faults.Parse(c.faultSpec); err == nil {
+	if c.flt.faultSpec != "" {
+		if spec, err := faults.Parse(c.flt.faultSpec); err == nil {
 			kinds = spec.Kinds()
 		}
 	}
 	if c.cfg.Delivery == election.Sync {
-		r.CounterexampleSteps = c.faultEvents
-		if c.faultVerdict == election.VerdictExpected {
+		r.CounterexampleSteps = c.flt.faultEvents
+		if c.flt.faultVerdict == election.VerdictExpected {
 			r.Verdict = "expected-failure"
 		}
 		return

@@ -204,49 +204,85 @@ func (x *explorer) schedule(q int, maximum bool) []step {
 
 // shortest searches breadth-first for the shortest execution that breaks
 // a property at a state or at an end (non-termination aside, which the
-// depth-first search reports with its cycle). Each frontier entry is a
-// path, replayed from the initial state to expand it; small networks keep
-// that cheap. It returns the violation and its path, or "" when none is
+// depth-first search reports with its cycle): level by level from the
+// initial state, each state kept as a copy (nodes are never changed in
+// place once a step is over, and links' arrays are never released while
+// it runs, so a copy shares them), each visited once. A property broken by
+// a step of length d+1 is returned only once every state at depth d has
+// been seen not to end in a broken property, so that what it returns is
+// shortest. It returns the violation and its path, or "" when none is
 // found within the state limit.
 func (x *explorer) shortest() (string, []step) {
-	seen := map[stateKey]bool{}
-	frontier := [][]step{nil}
-	var states int64
-	for len(frontier) > 0 {
-		var next [][]step
-		for _, path := range frontier {
-			s := x.initial()
-			sent := make([]int64, x.nq()-2)
-			for _, st := range path {
-				x.apply(s, st, sent)
+	type entry struct {
+		s      *state
+		parent int32
+		depth  int32
+		st     step
+	}
+	pathTo := func(q []entry, at int32, last *step) []step {
+		var out []step
+		if last != nil {
+			out = append(out, *last)
+		}
+		for ; at > 0; at = q[at].parent {
+			out = append(out, q[at].st)
+		}
+		slices.Reverse(out)
+		return out
+	}
+	first := x.initial()
+	_, k0 := x.keys(first)
+	seen := map[stateKey]bool{k0: true}
+	q := []entry{{s: first, parent: -1}}
+	sent := make([]int64, x.nq()-2)
+	var best string
+	var bestPath []step
+	for head := int32(0); int(head) < len(q); head++ {
+		e := q[head]
+		if best != "" && e.depth >= int32(len(bestPath)) {
+			break // every state shorter than the step's violation is done
+		}
+		s := e.s
+		q[head].s = nil // its successors are made below: the copy is not needed again
+		steps := x.enabled(s, nil)
+		if len(steps) == 0 {
+			if v := x.terminal(s); v != "" {
+				return v, pathTo(q, head, nil)
 			}
+			continue
+		}
+		for _, st := range steps {
+			c := cloneState(s)
+			v := x.apply(c, st, sent)
 			x.linkLog = x.linkLog[:0]
-			steps := x.enabled(s, nil)
-			if len(steps) == 0 {
-				if v := x.terminal(s); v != "" {
-					return v, path
+			if v != "" {
+				if best == "" {
+					best, bestPath = v, pathTo(q, head, &st)
 				}
 				continue
 			}
-			for _, st := range steps {
-				var u undo
-				x.save(&u, s, st.node)
-				if v := x.apply(s, st, sent); v != "" {
-					return v, append(append([]step(nil), path...), st)
-				}
-				_, k := x.keys(s)
-				if !seen[k] {
-					seen[k] = true
-					states++
-					next = append(next, append(append([]step(nil), path...), st))
-				}
-				x.restore(s, &u)
-			}
-			if states > x.limit {
-				return "", nil
+			_, k := x.keys(c)
+			if !seen[k] {
+				seen[k] = true
+				q = append(q, entry{s: c, parent: head, depth: e.depth + 1, st: st})
 			}
 		}
-		frontier = next
+		if int64(len(q)) > x.limit {
+			return best, bestPath
+		}
 	}
-	return "", nil
+	return best, bestPath
+}
+
+// cloneState copies s: its slices, not the nodes or the links' arrays,
+// which steps replace rather than change.
+func cloneState(s *state) *state {
+	c := *s
+	c.nodes, c.woken, c.halted, c.pending = slices.Clone(s.nodes), slices.Clone(s.woken), slices.Clone(s.halted), slices.Clone(s.pending)
+	c.dec, c.knows, c.depth, c.links, c.rngs = slices.Clone(s.dec), slices.Clone(s.knows), slices.Clone(s.depth), slices.Clone(s.links), slices.Clone(s.rngs)
+	c.nodeH, c.nodeD, c.linkH, c.linkD = slices.Clone(s.nodeH), slices.Clone(s.nodeD), slices.Clone(s.linkH), slices.Clone(s.linkD)
+	if s.crashed != nil {
+		c.crashed, c.electHi, c.electLo = slices.Clone(s.crashed), slices.Clone(s.electHi), slices.Clone(s.electLo)
+	}
+	return &c
 }

@@ -226,6 +226,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	if *asJSON {
+		r.Replay = replayCommand(r, spec)
 		if err := writeJSONLine(stdout, r); err != nil {
 			return err
 		}
@@ -374,6 +375,13 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 	return strings.Join(args, " ")
 }
 
+func plural(k int, one, many string) string {
+	if k == 1 {
+		return one
+	}
+	return many
+}
+
 // budgetText says a fault budget in words: "at most 2 crashes and at most
 // 1 lost message".
 func budgetText(spec string) string {
@@ -437,8 +445,13 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 			wake += " --faults " + shellQuote(r.FaultSchedule)
 		}
 		fmt.Fprintf(w, "violation %s\n          with --ids %s%s\n", r.Violation, check.IDsFlag(r.ViolationIDs), wake)
-		if r.Delivery == "sync" && r.Faults != "" {
-			fmt.Fprintf(w, "          the shortest failing run: %d faults, %d events\n", strings.Count(r.FaultSchedule, ";")+1, r.CounterexampleSteps)
+		if r.Delivery == "sync" && r.FaultSchedule != "" {
+			faults := strings.Count(r.FaultSchedule, ";") + 1
+			what := fmt.Sprintf("%d events", r.CounterexampleSteps)
+			if r.Property == "non-termination" {
+				what = "it runs to the event limit"
+			}
+			fmt.Fprintf(w, "          the failing run with the fewest faults (then the fewest events): %d %s, %s\n", faults, plural(faults, "fault", "faults"), what)
 		}
 		printSteps(w, r)
 		switch {
