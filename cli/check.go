@@ -69,6 +69,19 @@ the simulator:
   elect check itai-rodeh --n 3 --draws --max-draws 9
   elect check lcr-random --n 4 --bits 2 --draws
 
+--faults explores faults: crash:k=F every execution with at most F crashes
+(any node, before any step or right after any of its steps), loss:k=L every
+choice of at most L lost messages (any message in flight), joined with ';'.
+Only budgets can be enumerated: a probability (loss:p=0.01) or a drawn
+schedule is refused (elect sweep measures rates). A violation under a fault
+the algorithm does not declare it tolerates ('elect list': tolerates) is an
+expected failure (verdict expected-failure, exit 4); under faults it
+tolerates, a violation (exit 1). The counterexample names its faults as an
+explicit schedule (--faults 'loss:msg=4;crash:node=2@step=3'), which the
+replay command passes and the trace's header carries:
+  elect check lcr --n 4 --faults loss:k=1      (no leader after one loss: 8 steps)
+  elect check bully --n 5 --faults crash:k=2   (71,760 schedules: one leader among the survivors)
+
 A violation prints the shortest execution that breaks the property, step by
 step, and is always saved as a trace: to --counterexample FILE, or to a new
 file named after the check (ALG-nN-PROPERTY.jsonl) in the current directory.
@@ -82,8 +95,9 @@ Ctrl-C stops it and prints the report of the configurations that finished
 
 Exit status: 0 when every property holds in every execution and every
 declared bound holds; 1 when a property fails (verdict violation), a bound
-fails (bound-failed) or the search was incomplete; 2 for bad input or a
-check too large for memory; 130 when interrupted.
+fails (bound-failed) or the search was incomplete; 4 when a property fails
+only under a fault the algorithm does not tolerate (expected-failure); 2 for
+bad input or a check too large for memory; 130 when interrupted.
 
 flags:
 `
