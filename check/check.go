@@ -326,7 +326,7 @@ type configFaults struct {
 func (c *config) newExplorer() *explorer {
 	x := newExplorer(c.cfg, c.bag, c.limit)
 	if c.flt != nil {
-		x.crashK, x.lossK = c.flt.budget.crash, c.flt.budget.loss
+		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
 	}
 	return x
 }
@@ -659,7 +659,7 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 	}
 	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
 	if c.flt != nil {
-		x.crashK, x.lossK = c.flt.budget.crash, c.flt.budget.loss
+		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
 	}
 	x.reuseMemory(spare)
 	x.shared = sh

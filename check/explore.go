@@ -73,10 +73,10 @@ type state struct {
 	// Fault exploration (see faults.go): the nodes crashed, the crashes
 	// and losses so far, the first node elected (-1: none), and each
 	// elected node's largest and smallest ID up when it was elected.
-	crashed          []bool
-	crashes, lost    int
-	first            int32
-	electHi, electLo []elect.ID
+	crashed             []bool
+	crashes, lost, dups int
+	first               int32
+	electHi, electLo    []elect.ID
 	// The hashes of the state's parts (see keys): each node's and each
 	// link's behaviour and depths, and their sums, which apply keeps up to
 	// date for the parts a step changes and restore puts back.
@@ -283,8 +283,8 @@ type explorer struct {
 	// Fault exploration (see faults.go): at most crashK crashes and lossK
 	// lost messages in an execution; calls counts each node's handler
 	// calls (its steps, as the engines count them for crash:node=I@step=S).
-	crashK, lossK int
-	calls         []int64
+	crashK, lossK, dupK int
+	calls               []int64
 	// shared is the check's progress and stop flag (nil: none), which the
 	// search reads every progressEvery states; interrupted says the stop
 	// flag ended the search.
@@ -306,7 +306,7 @@ type undo struct {
 	rng                    rand.PCG
 	woken, halted, pending bool
 	crashed                bool
-	crashes, lost          int
+	crashes, lost, dups    int
 	first                  int32
 	electHi, electLo       elect.ID
 	dec                    elect.Decision
@@ -324,7 +324,7 @@ func (x *explorer) save(u *undo, s *state, i int32) {
 		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(x.linkLog), arena: x.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 	if s.crashed != nil {
-		u.crashed, u.crashes, u.lost, u.first, u.electHi, u.electLo = s.crashed[i], s.crashes, s.lost, s.first, s.electHi[i], s.electLo[i]
+		u.crashed, u.crashes, u.lost, u.dups, u.first, u.electHi, u.electLo = s.crashed[i], s.crashes, s.lost, s.dups, s.first, s.electHi[i], s.electLo[i]
 	}
 }
 
@@ -335,7 +335,7 @@ func (x *explorer) restore(s *state, u *undo) {
 	s.dec[i], s.knows[i], s.depth[i], s.elected, s.drawn = u.dec, u.knows, u.depth, u.elected, u.drawn
 	s.nodeH[i], s.nodeD[i], s.sumH, s.sumD = u.nodeH, u.nodeD, u.sumH, u.sumD
 	if s.crashed != nil {
-		s.crashed[i], s.crashes, s.lost, s.first, s.electHi[i], s.electLo[i] = u.crashed, u.crashes, u.lost, u.first, u.electHi, u.electLo
+		s.crashed[i], s.crashes, s.lost, s.dups, s.first, s.electHi[i], s.electLo[i] = u.crashed, u.crashes, u.lost, u.dups, u.first, u.electHi, u.electLo
 	}
 	for k := len(x.linkLog) - 1; k >= u.links; k-- {
 		l := &x.linkLog[k]
@@ -893,7 +893,7 @@ func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut strin
 			tr.Loop()
 		}
 		switch {
-		case st.fault == stepLose || st.fault == stepCrashNow:
+		case st.fault == stepLose || st.fault == stepDup || st.fault == stepCrashNow:
 			// The engine applies the fault from the trace's schedule.
 		case st.wake:
 			if s.pending[st.node] && !s.woken[st.node] && !s.halted[st.node] {

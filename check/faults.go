@@ -62,12 +62,13 @@ const (
 	stepCrashMid                    // a message wakes the node, which crashes before it takes the message
 	stepCrashNow                    // the node crashes before any step of the run
 	stepLose                        // the message the step would deliver is lost
+	stepDup                         // the message the step would deliver is duplicated
 )
 
 // faultBudget is what Options.Faults allows: crashes and losses.
 type faultBudget struct {
-	crash, loss int
-	text        string
+	crash, loss, dup int
+	text             string
 }
 
 // parseFaultBudget reads Options.Faults: only budgets (crash:k=F,
@@ -82,7 +83,7 @@ func parseFaultBudget(text string, n int) (faultBudget, error) {
 	}
 	b := faultBudget{text: spec.String()}
 	for _, c := range spec.Clauses {
-		ok := c.K > 0 && c.By == 0 && (c.Kind == elect.FaultCrash || c.Kind == elect.FaultLoss)
+		ok := c.K > 0 && c.By == 0 && (c.Kind == elect.FaultCrash || c.Kind == elect.FaultLoss || c.Kind == elect.FaultDup)
 		if !ok {
 			what := "it names one schedule"
 			switch {
@@ -90,15 +91,18 @@ func parseFaultBudget(text string, n int) (faultBudget, error) {
 				what = "a probability cannot be enumerated (elect sweep measures its rate)"
 			case c.By > 0:
 				what = "by= bounds a draw; the checker takes every choice"
-			case c.Kind != elect.FaultCrash && c.Kind != elect.FaultLoss:
+			case c.Kind != elect.FaultCrash && c.Kind != elect.FaultLoss && c.Kind != elect.FaultDup:
 				what = c.Kind.String() + " is not explored yet"
 			}
-			return faultBudget{}, fmt.Errorf("faults: the checker explores every choice within a budget: use crash:k=F and loss:k=L (joined with ';'); %q: %s", c.String(), what)
+			return faultBudget{}, fmt.Errorf("faults: the checker explores every choice within a budget: use crash:k=F, loss:k=L and dup:k=D (joined with ';'); %q: %s", c.String(), what)
 		}
-		if c.Kind == elect.FaultCrash {
+		switch c.Kind {
+		case elect.FaultCrash:
 			b.crash += int(min(c.K, int64(n)))
-		} else {
+		case elect.FaultLoss:
 			b.loss += int(min(c.K, 1<<20))
+		default:
+			b.dup += int(min(c.K, 1<<20))
 		}
 	}
 	b.crash = min(b.crash, n)
@@ -106,12 +110,12 @@ func parseFaultBudget(text string, n int) (faultBudget, error) {
 }
 
 // faulty reports whether the search explores faults.
-func (x *explorer) faulty() bool { return x.crashK > 0 || x.lossK > 0 }
+func (x *explorer) faulty() bool { return x.crashK > 0 || x.lossK > 0 || x.dupK > 0 }
 
 // faultPart hashes the state's scalar fault record: the losses so far and
 // the first node elected (the crashed nodes are in the nodes' parts).
 func faultPart(s *state) stateKey {
-	return newHasher(faultTag, uint64(s.lost)).pair(uint64(s.first), 0).sum()
+	return newHasher(faultTag, uint64(s.lost)).pair(uint64(s.first), uint64(s.dups)).sum()
 }
 
 // faultSteps adds to base (the steps enabled without faults) the fault
@@ -145,11 +149,17 @@ func (x *explorer) faultSteps(s *state, base []step) []step {
 			}
 		}
 	}
-	if s.lost < x.lossK {
+	for _, f := range [...]struct {
+		kind uint8
+		room bool
+	}{{stepLose, s.lost < x.lossK}, {stepDup, s.dups < x.dupK}} {
+		if !f.room {
+			continue
+		}
 		for _, st := range base[:n] {
 			if !st.wake && !s.halted[st.node] {
 				c := st
-				c.fault = stepLose
+				c.fault = f.kind
 				base = append(base, c)
 			}
 		}
@@ -185,6 +195,21 @@ func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
 			s.links[key] = rest
 		}
 		s.lost++
+		return ""
+	case stepDup:
+		// The copy travels right behind the message, as if sent right
+		// after it (the engines enqueue it so): under fifo it is the
+		// link's second message; under bag the order does not matter.
+		x.sends = x.sends[:0]
+		key := x.cfg.Graph.PortIndex(i, st.port)
+		x.touch(s, key)
+		l := s.links[key]
+		grown := x.arena.alloc(len(l) + 1)
+		copy(grown, l[:st.k+1])
+		grown[st.k+1] = l[st.k]
+		copy(grown[st.k+2:], l[st.k+1:])
+		s.links[key] = grown
+		s.dups++
 		return ""
 	case stepCrashMid:
 		// The message wakes the node, which crashes before taking it.
@@ -322,9 +347,14 @@ func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
 			key := x.cfg.Graph.PortIndex(i, st.port)
 			no := nums[key][st.k]
 			nums[key] = slices.Delete(nums[key], st.k, st.k+1)
-			if st.fault == stepLose {
+			switch st.fault {
+			case stepLose:
 				clauses = append(clauses, fmt.Sprintf("loss:msg=%d", no))
 				kinds |= elect.FaultLoss
+			case stepDup:
+				clauses = append(clauses, fmt.Sprintf("dup:msg=%d", no))
+				kinds |= elect.FaultDup
+				nums[key] = slices.Insert(nums[key], st.k, no, no) // the message stays, its copy behind it
 			}
 		}
 		was := s.crashed[i]
@@ -407,7 +437,7 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		o = outcome{happened: true}
 		if r.Faults != nil {
 			o.crashed = r.Faults.Crashed
-			o.happened = int(r.Faults.Lost)+len(r.Faults.Crashed) == len(clauses)
+			o.happened = int(r.Faults.Lost+r.Faults.Duplicated)+len(r.Faults.Crashed) == len(clauses)
 		}
 		seen[key] = o
 		if !o.happened {
@@ -453,6 +483,10 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 	}
 	var explore func(clauses []string, r *election.Result, crashes, losses int, lastMsg int64)
 	explore = func(clauses []string, r *election.Result, crashes, losses int, lastMsg int64) {
+		// losses counts lost and duplicated messages together (each kind
+		// within its budget, counted from the clauses), and lastMsg is the
+		// last message number either hit: each schedule is built with its
+		// messages in increasing numbers.
 		if crashes < b.crash {
 			var down []int32
 			if r.Faults != nil {
@@ -478,9 +512,20 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 				}
 			}
 		}
-		if losses < b.loss {
+		lost, duped := 0, 0
+		for _, cl := range clauses {
+			lost += boolInt(strings.HasPrefix(cl, "loss:"))
+			duped += boolInt(strings.HasPrefix(cl, "dup:"))
+		}
+		for _, kind := range []struct {
+			name string
+			room bool
+		}{{"loss", lost < b.loss}, {"dup", duped < b.dup}} {
+			if !kind.room {
+				continue
+			}
 			for m := lastMsg + 1; m <= r.Messages && !c.full; m++ {
-				next := append(slices.Clone(clauses), fmt.Sprintf("loss:msg=%d", m))
+				next := append(slices.Clone(clauses), fmt.Sprintf("%s:msg=%d", kind.name, m))
 				if _, child, fresh := run(next); fresh {
 					explore(next, child, crashes, losses+1, m)
 				}
@@ -494,6 +539,13 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		c.violation, c.flt.faultSpec, c.flt.faultVerdict = worst.violation, worst.spec, worst.verdict
 		c.flt.faultEvents = worst.events
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func cmpOr(a, b string) string {

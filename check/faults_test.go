@@ -14,8 +14,8 @@ import (
 )
 
 // TestFaultCounterexamplesReplay: every asynchronous catalog algorithm at
-// n = 3 (every assignment, fifo and bag), with one lost message and with
-// one crash: each counterexample the check finds, written as a trace with
+// n = 3 (every assignment, fifo and bag), with one lost message, one
+// crash and one duplicated message: each counterexample the check finds, written as a trace with
 // its explicit fault schedule in the header, replays on the reference
 // engine to the property the check named, with the faults the schedule
 // names (so the crash steps and message numbers the check computes are the
@@ -27,7 +27,7 @@ func TestFaultCounterexamplesReplay(t *testing.T) {
 			continue
 		}
 		for _, delivery := range []string{"fifo", "bag"} {
-			for _, budget := range []string{"loss:k=1", "crash:k=1"} {
+			for _, budget := range []string{"loss:k=1", "crash:k=1", "dup:k=1"} {
 				spec := scenario.Spec{Algorithm: alg.Name, N: 3, Seed: 1}
 				r, err := Run(Options{Spec: spec, IDs: "all", Delivery: delivery, MaxStates: 20_000, Faults: budget})
 				if err != nil {
@@ -164,6 +164,7 @@ func TestFaultBudgetRefusesWhatCannotBeEnumerated(t *testing.T) {
 		"crash:k=2,by=5":    "by= bounds a draw",
 		"loss:msg=3":        "it names one schedule",
 		"dup:p=0.1":         "a probability cannot be enumerated",
+		"delay:msg=2,d=3":   "delay is not explored yet",
 		"partition:0|1@0-3": "partition is not explored yet",
 		"loss:k=x":          "not an integer",
 	} {
@@ -176,11 +177,11 @@ func TestFaultBudgetRefusesWhatCannotBeEnumerated(t *testing.T) {
 
 // TestEveryFaultyRunTheSimulatorFailsTheCheckFinds: the simulator's fifo
 // run is one schedule among those the check explores, so when the
-// simulator fails under an explicit fault (loss:msg=M, or
+// simulator fails under an explicit fault (loss:msg=M, dup:msg=M, or
 // crash:node=I@t=0 or @step=S) the check with the budget for it must find
 // a failure of the same configuration. Every asynchronous catalog
-// algorithm at n = 3, IDs increasing, every message number and every
-// crash the simulator's run has.
+// algorithm at n = 3, IDs increasing, every message number (lost or
+// duplicated) and every crash the simulator's run has.
 func TestEveryFaultyRunTheSimulatorFailsTheCheckFinds(t *testing.T) {
 	checked := 0
 	for _, alg := range catalog.Default().All() {
@@ -188,7 +189,7 @@ func TestEveryFaultyRunTheSimulatorFailsTheCheckFinds(t *testing.T) {
 			continue
 		}
 		spec := scenario.Spec{Algorithm: alg.Name, N: 3, IDs: "increasing", Seed: 1}
-		for _, budget := range []string{"loss:k=1", "crash:k=1"} {
+		for _, budget := range []string{"loss:k=1", "crash:k=1", "dup:k=1"} {
 			r, err := Run(Options{Spec: spec, IDs: "increasing", Delivery: "fifo", MaxStates: 200_000, Faults: budget})
 			if err != nil {
 				continue
@@ -198,9 +199,9 @@ func TestEveryFaultyRunTheSimulatorFailsTheCheckFinds(t *testing.T) {
 			}
 			failed := r.Verdict == "expected-failure" || r.Verdict == "violation"
 			var schedules []string
-			if budget == "loss:k=1" {
+			if budget != "crash:k=1" {
 				for m := 1; m <= 40; m++ {
-					schedules = append(schedules, fmt.Sprintf("loss:msg=%d", m))
+					schedules = append(schedules, fmt.Sprintf("%s:msg=%d", budget[:strings.IndexByte(budget, ':')], m))
 				}
 			} else {
 				for i := range 3 {

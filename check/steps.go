@@ -37,7 +37,7 @@ type Step struct {
 	// back to the state it loops from.
 	LoopStart bool `json:"loop_start,omitempty"`
 	// Fault names a fault move: "lost" (the message is lost: it never
-	// arrives), "crashed" (the node crashes right after the step),
+	// arrives), "duplicated" (a copy of it follows it), "crashed" (the node crashes right after the step),
 	// "crashed-before-message" (the message wakes the node, which crashes
 	// before taking it) or "crashed-at-start" (before any step of the
 	// run).
@@ -73,6 +73,8 @@ func (x *explorer) describe(steps []step, loopFrom int) []Step {
 		switch st.fault {
 		case stepLose:
 			d.Fault = "lost"
+		case stepDup:
+			d.Fault = "duplicated"
 		case stepCrashAfter:
 			d.Fault = "crashed"
 		case stepCrashMid:

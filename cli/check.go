@@ -71,7 +71,8 @@ the simulator:
 
 --faults explores faults: crash:k=F every execution with at most F crashes
 (any node, before any step or right after any of its steps), loss:k=L every
-choice of at most L lost messages (any message in flight), joined with ';'.
+choice of at most L lost messages (any message in flight), dup:k=D of at
+most D duplicated ones, joined with ';'.
 Only budgets can be enumerated: a probability (loss:p=0.01) or a drawn
 schedule is refused (elect sweep measures rates). A violation under a fault
 the algorithm does not declare it tolerates ('elect list': tolerates) is an
@@ -129,7 +130,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	draws := fs.Bool("draws", false, "exact probabilities: every draw of a randomized algorithm branches into each of the values of its declared range (itai-rodeh: 1..n; lcr-random: 2^bits)")
 	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
 	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
-	faultsFlag := fs.String("faults", "", "explore every choice of faults within a budget: crash:k=F (at most F crashes, of any node at any step), loss:k=L (at most L lost messages), or both joined with ';'")
+	faultsFlag := fs.String("faults", "", "explore every choice of faults within a budget: crash:k=F (at most F crashes, of any node at any step), loss:k=L (at most L lost messages), dup:k=D (at most D duplicated), joined with ';'")
 	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
 	var memLimit int64
 	memLimitVar(fs, &memLimit)
@@ -402,9 +403,9 @@ func budgetText(spec string) string {
 	var parts []string
 	for _, c := range strings.Split(spec, ";") {
 		kind, k, _ := strings.Cut(c, ":k=")
-		noun := map[string]string{"crash": "crash", "loss": "lost message"}[kind]
+		noun := map[string]string{"crash": "crash", "loss": "lost message", "dup": "duplicated message"}[kind]
 		if k != "1" {
-			noun = map[string]string{"crash": "crashes", "loss": "lost messages"}[kind]
+			noun = map[string]string{"crash": "crashes", "loss": "lost messages", "dup": "duplicated messages"}[kind]
 		}
 		parts = append(parts, "at most "+k+" "+noun)
 	}
@@ -602,6 +603,8 @@ func printSteps(w io.Writer, r *check.Report) {
 			fmt.Fprintf(&b, "node %d crashes before anything happens", st.Node)
 		case st.Fault == "lost":
 			fmt.Fprintf(&b, "%s from node %d to node %d (%s port) is lost", st.Message, st.From, st.Node, st.Port)
+		case st.Fault == "duplicated":
+			fmt.Fprintf(&b, "%s from node %d to node %d (%s port) is duplicated: a copy follows it", st.Message, st.From, st.Node, st.Port)
 		case st.Fault == "crashed-before-message":
 			fmt.Fprintf(&b, "%s from node %d wakes node %d (%s port), which crashes before taking it", st.Message, st.From, st.Node, st.Port)
 		case st.Wake:

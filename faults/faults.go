@@ -45,7 +45,7 @@ import (
 )
 
 // Usage is the one-line summary of the specification, for flags and errors.
-const Usage = "clauses joined with ';': crash:k=K[,by=T], crash:node=I@t=T, crash:node=I@step=S, loss:k=K[,by=M], loss:msg=M, loss:p=P, dup:p=P, dup:msg=M, delay:p=P,d=D, delay:msg=M,d=D, partition:A|B@T1-T2 (A, B: node sets as 0-3,7)"
+const Usage = "clauses joined with ';': crash:k=K[,by=T], crash:node=I@t=T, crash:node=I@step=S, loss:k=K[,by=M], loss:msg=M, loss:p=P, dup:k=K[,by=M], dup:p=P, dup:msg=M, delay:p=P,d=D, delay:msg=M,d=D, partition:A|B@T1-T2 (A, B: node sets as 0-3,7)"
 
 // MaxSpecLength is the longest specification Parse reads.
 const MaxSpecLength = 4096
@@ -250,8 +250,8 @@ func parseClause(text string) (Clause, error) {
 		return bad("a delay needs d=D, the time units it adds")
 	case kind != elect.FaultDelay && seen["d"]:
 		return bad("d= belongs to delay")
-	case kind != elect.FaultLoss && kind != elect.FaultCrash && seen["k"]:
-		return bad("k= belongs to loss and crash")
+	case kind != elect.FaultLoss && kind != elect.FaultCrash && kind != elect.FaultDup && seen["k"]:
+		return bad("k= belongs to loss, dup and crash")
 	}
 	return c, nil
 }

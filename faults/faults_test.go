@@ -22,7 +22,7 @@ func stream(seed uint64) func(string, uint64) *rand.Rand {
 // The spellings of issue 36, each read and written back unchanged.
 func TestParseTheIssuesSpellings(t *testing.T) {
 	for _, text := range []string{
-		"crash:k=2", "crash:node=3@t=10", "crash:node=3@step=2", "loss:k=1", "loss:p=0.01",
+		"crash:k=2", "crash:node=3@t=10", "crash:node=3@step=2", "loss:k=1", "loss:p=0.01", "dup:k=1", "dup:k=2,by=9",
 		"dup:p=0.01", "delay:p=0.01,d=50", "partition:0-3|4-7@10-20", "loss:msg=5",
 		"crash:k=2,by=50;loss:k=1,by=40", "partition:0-3|4-7@10-20;crash:node=3@t=10;dup:p=0.01",
 	} {
@@ -39,7 +39,7 @@ func TestParseTheIssuesSpellings(t *testing.T) {
 
 func TestParseRefusesWithOneLine(t *testing.T) {
 	for _, text := range []string{
-		"", "crash", "crash:", "crash:p=0.5", "loss:k=0", "loss:p=2", "loss:p=0", "dup:k=1", "delay:p=0.1",
+		"", "crash", "crash:", "crash:p=0.5", "loss:k=0", "loss:p=2", "loss:p=0", "dup:k=0", "delay:k=1", "delay:p=0.1",
 		"loss:p=0.1,d=3", "partition:0-3@1-2", "partition:0-3|3-4@1-2", "partition:0-3|4-7@5-5",
 		"crash:node=x@t=1", "crash:node=1@when=2", "crash:node=1@step=0", "loss:k=1;;dup:p=0.1",
 		"quake:k=1", "loss:k=1,k=2", "loss:by=3", "loss:k=1,p=0.1", "partition:3-1|4@0-1",
