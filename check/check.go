@@ -368,7 +368,7 @@ func Run(opt Options) (*Report, error) {
 			// Under faults a synchronous algorithm may wait or loop for
 			// ever (a Bully node whose COORDINATOR was lost asks again
 			// and again): 100 times its message bound without faults, or
-			// 1000n events, and at least 10^4 (the forced runs' limit
+			// 1000n events, and at least 1000 (the forced runs' limit
 			// without their floor of 10^6, which would make every such
 			// schedule of a small network cost a million events).
 			ctx := base.BoundContext()
@@ -377,7 +377,7 @@ func Run(opt Options) (*Report, error) {
 			if b, ok := scenario.MessageBound(alg, ctx); ok {
 				limit = 100 * (b + float64(base.Graph.N))
 			}
-			base.MaxEvents = int64(max(limit, 10_000))
+			base.MaxEvents = int64(max(limit, 1000))
 		}
 	}
 	if err := estimate(opt, base).refusal(opt, base); err != nil {

@@ -81,3 +81,82 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckFaults runs the checker with a fault budget drawn from the
+// fuzzer's bytes (at most 2 crashes, 2 losses and 1 duplicate) on any
+// algorithm of the catalog at n = 1..4, fifo or bag, IDs all or in order,
+// forced or not: never a panic, a report that is JSON, and every
+// asynchronous counterexample replays, with the schedule the report
+// names, to the property it names.
+func FuzzCheckFaults(f *testing.F) {
+	f.Add(uint8(0), uint8(3), uint8(0), uint8(0), uint8(1), uint8(0), false, uint16(5000))
+	f.Add(uint8(3), uint8(3), uint8(1), uint8(2), uint8(0), uint8(1), true, uint16(3000))
+	f.Add(uint8(18), uint8(4), uint8(0), uint8(2), uint8(0), uint8(0), false, uint16(5000))
+	names := catalog.Names()
+	f.Fuzz(func(t *testing.T, alg, n, delivery, crashes, losses, dups uint8, force bool, maxStates uint16) {
+		name := names[int(alg)%len(names)]
+		a, _ := catalog.Lookup(name)
+		nn := 1 + int(n)%4
+		d := []string{"fifo", "bag"}[int(delivery)%2]
+		if !a.Model.Async {
+			d = "sync"
+		}
+		var budget []string
+		for _, c := range []struct {
+			kind string
+			k    int
+		}{{"crash", int(crashes) % 3}, {"loss", int(losses) % 3}, {"dup", int(dups) % 2}} {
+			if c.k > 0 {
+				budget = append(budget, c.kind+":k="+strconv.Itoa(c.k))
+			}
+		}
+		if len(budget) == 0 {
+			budget = []string{"loss:k=1"}
+		}
+		spec := scenario.Spec{Algorithm: name, N: nn, Force: force, Seed: 1}
+		ids := []string{"all", "increasing", "decreasing"}[int(maxStates)%3]
+		opt := Options{Spec: spec, IDs: ids, Delivery: d, MaxStates: 1 + int64(maxStates)%20_000, Workers: 1, Faults: strings.Join(budget, ";")}
+		if est, err := Estimated(opt); err == nil && est.Configurations > 0 {
+			opt.MaxStates = max(1, min(opt.MaxStates, 60_000/est.Configurations))
+		}
+		r, err := Run(opt)
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("%s %+v: the report is not JSON: %v", name, opt, err)
+		}
+		if r.Verdict != "violation" && r.Verdict != "expected-failure" || d == "sync" {
+			return
+		}
+		res := replayCounterexample(t, r, spec, d)
+		if got := replayedProperty(res); got != r.Property {
+			t.Errorf("%s %+v: the check says %s (%s), the replay %s (%s)", name, opt, r.Violation, r.FaultSchedule, got, res.Violation)
+		}
+	})
+}
+
+// FuzzFaultBudget: whatever the text, parseFaultBudget returns a budget
+// or an error of one line, never a panic; a budget's text reads back to
+// the same budget.
+func FuzzFaultBudget(f *testing.F) {
+	for _, s := range []string{"crash:k=2", "loss:k=1", "dup:k=1", "crash:k=2;loss:k=1", "loss:p=0.1", "crash:node=1@t=0", "loss:k=1,by=3", "partition:0|1@0-2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		b, err := parseFaultBudget(text, 4)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: a message of more than one line: %q", text, err)
+			}
+			return
+		}
+		if text != "" && (b.crash+b.loss+b.dup == 0 || b.crash > 4) {
+			t.Fatalf("%q: budget %+v", text, b)
+		}
+		again, err := parseFaultBudget(b.text, 4)
+		if err != nil || again != b {
+			t.Fatalf("%q: %+v reads back as %+v, %v", text, b, again, err)
+		}
+	})
+}
