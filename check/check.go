@@ -640,6 +640,9 @@ func (c *config) wakeRounds(opt Options) []int64 {
 func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 	if c.cfg.Delivery == election.Sync && c.flt != nil {
 		c.syncFaults(opt, c.flt.budget)
+		if sh != nil { // the progress line counts states by progressEvery, the rest at the end
+			sh.states.Add(c.states - c.states%progressEvery)
+		}
 		return spare
 	}
 	if c.cfg.Delivery == election.Sync {
