@@ -286,6 +286,9 @@ type Report struct {
 	// Replay is the command that replays the counterexample (set by the
 	// command line, which knows its flags).
 	Replay string `json:"replay,omitempty"`
+	// MaxEvents is the event limit of a synchronous check's runs under
+	// faults (a run that reaches it is non-termination).
+	MaxEvents int64 `json:"max_events,omitempty"`
 
 	counterexample []step
 	violationCfg   *config
@@ -460,6 +463,9 @@ func Run(opt Options) (*Report, error) {
 	r := report(opt, base, cfgs)
 	if budget.text != "" {
 		r.faultReport(alg.RunModel(base.Params).Tolerates, budget)
+		if base.Delivery == election.Sync {
+			r.MaxEvents = base.MaxEvents
+		}
 	}
 	if sh.stop.Load() {
 		r.Interrupted = true

@@ -380,6 +380,10 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 		// A rerun applies the schedule; a replay takes it from the
 		// record's header.
 		args = append(args, "--faults", r.FaultSchedule)
+		if sync && r.Property == "non-termination" {
+			// The run that goes on for ever, to the check's limit.
+			args = append(args, "--max-events", strconv.FormatInt(r.MaxEvents, 10))
+		}
 	}
 	if r.Counterexample != "" {
 		args = append(args, "--replay", r.Counterexample)
