@@ -89,3 +89,21 @@ func TestFaultsOnGoroutinesAndTCP(t *testing.T) {
 	}
 	wantBadInput(t, []string{"cluster", "init", filepath.Join(t.TempDir(), "c"), "--alg", "lcr", "--faults", "loss:q=1"}, "faults:")
 }
+
+// TestCheckFaultsExitStatus: 'elect check --faults' exits 4 when the
+// algorithm fails only under a fault it does not tolerate (LCR, one loss),
+// 0 when it holds (Bully, two crashes at n = 4), and 2 with one line for a
+// budget the checker cannot enumerate.
+func TestCheckFaultsExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("check", "lcr", "--n", "3", "--faults", "loss:k=1", "--counterexample", filepath.Join(dir, "lcr.jsonl"))
+	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "--faults loss:msg=3 --replay") {
+		t.Errorf("lcr, one loss: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI("check", "bully", "--n", "4", "--faults", "crash:k=2"); code != 0 || !strings.Contains(out, "6564 fault schedules run") {
+		t.Errorf("bully, two crashes: exit %d\n%s%s", code, out, errOut)
+	}
+	wantBadInput(t, []string{"check", "lcr", "--n", "3", "--faults", "loss:p=0.01"}, "a probability cannot be enumerated (elect sweep measures its rate)")
+	wantBadInput(t, []string{"check", "lcr", "--n", "3", "--faults", "crash:node=1@t=0"}, "it names one schedule")
+	wantBadInput(t, []string{"check", "lcr", "--n", "3", "--faults", "crash:k=1", "--draws"}, "--faults and --draws")
+}
