@@ -50,7 +50,8 @@ func TestFaultsTableRows(t *testing.T) {
 			t.Errorf("docs/faults-table.md has no row %q", key)
 			continue
 		}
-		args := []string{"check", row.alg, "--n", "4", "--faults", row.fault, "--max-states", "500000", "--workers", "1", "--json"}
+		args := []string{"check", row.alg, "--n", "4", "--faults", row.fault, "--max-states", "200000", "--workers", "1", "--json",
+			"--counterexample", filepath.Join(t.TempDir(), "ce.jsonl")}
 		code, out, errOut := runCLI(args...)
 		var rep struct {
 			Verdict  string `json:"verdict"`
