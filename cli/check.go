@@ -72,9 +72,9 @@ the simulator:
 --faults explores faults: crash:k=F every execution with at most F crashes
 (any node, before any step or right after any of its steps), loss:k=L every
 choice of at most L lost messages (any message in flight), dup:k=D of at
-most D duplicated ones, joined with ';'.
-Only budgets can be enumerated: a probability (loss:p=0.01) or a drawn
-schedule is refused (elect sweep measures rates). A violation under a fault
+most D duplicated ones, joined with ';'. Only budgets can be enumerated: a
+probability (loss:p=0.01) or a drawn schedule is refused (elect sweep
+measures rates). A violation under a fault
 the algorithm does not declare it tolerates ('elect list': tolerates) is an
 expected failure (verdict expected-failure, exit 4); under faults it
 tolerates, a violation (exit 1). The counterexample names its faults as an
