@@ -44,6 +44,11 @@ import (
 // leader was elected is not held against the algorithm (no node up had a
 // reason to start one), as the monitor says.
 //
+// When the shortest failure involves a fault the algorithm does not
+// tolerate and the budget also holds faults it tolerates, those alone are
+// checked again: a failure under them is a violation, and is reported
+// rather than the expected failure.
+//
 // A violation's counterexample names its faults as an explicit schedule
 // (FaultSchedule: "loss:msg=5;crash:node=3@step=2"), which the trace's
 // header carries, so that `elect run --replay` applies them. The verdict
@@ -107,6 +112,21 @@ func parseFaultBudget(text string, n int) (faultBudget, error) {
 	}
 	b.crash = min(b.crash, n)
 	return b, nil
+}
+
+// tolerated is the part of the budget of the kinds tol holds, as a
+// specification ("" when none).
+func (b faultBudget) tolerated(tol elect.Faults) string {
+	var parts []string
+	for _, p := range []struct {
+		kind elect.Faults
+		k    int
+	}{{elect.FaultCrash, b.crash}, {elect.FaultLoss, b.loss}, {elect.FaultDup, b.dup}} {
+		if p.k > 0 && tol&p.kind != 0 {
+			parts = append(parts, fmt.Sprintf("%s:k=%d", p.kind, p.k))
+		}
+	}
+	return strings.Join(parts, ";")
 }
 
 // faulty reports whether the search explores faults.

@@ -251,3 +251,32 @@ func TestEveryFaultyRunTheSimulatorFailsTheCheckFinds(t *testing.T) {
 	}
 	t.Logf("%d failing simulator runs, each found by the check", checked)
 }
+
+// TestAToleratedFaultsViolationIsNotHiddenByAnExpectedOne: Franklin
+// declared crash-tolerant, under one crash and one duplicate at n = 4: the
+// shortest failure is a duplicate's (8 moves: not tolerated, an expected
+// failure), but a crash alone breaks it too (10 moves), which is a
+// violation and is what the check reports. Bully under one crash and one
+// loss at n = 3: the loss fails it (expected), the crash alone never does.
+func TestAToleratedFaultsViolationIsNotHiddenByAnExpectedOne(t *testing.T) {
+	base, _ := catalog.Default().Lookup("franklin")
+	mutant := *base
+	mutant.Name = "franklin-crash-tolerant"
+	mutant.Model.Tolerates = elect.FaultCrash
+	cat, err := catalog.Default().With(&mutant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dup := run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: mutant.Name, N: 4}, IDs: "all", Delivery: "fifo", Faults: "dup:k=1"})
+	r := run(t, Options{Spec: scenario.Spec{Catalog: cat, Algorithm: mutant.Name, N: 4}, IDs: "all", Delivery: "fifo", Faults: "crash:k=1;dup:k=1"})
+	if dup.Verdict != "expected-failure" || dup.CounterexampleSteps >= r.CounterexampleSteps {
+		t.Errorf("under a duplicate alone: %s in %d moves; want an expected failure shorter than the crash's %d", dup.Verdict, dup.CounterexampleSteps, r.CounterexampleSteps)
+	}
+	if r.Verdict != "violation" || !strings.HasPrefix(r.FaultSchedule, "crash:") || r.Faults != "crash:k=1;dup:k=1" {
+		t.Errorf("verdict %s, %s under %s (budget %s); want a violation under a crash", r.Verdict, r.Violation, r.FaultSchedule, r.Faults)
+	}
+	b := run(t, Options{Spec: scenario.Spec{Algorithm: "bully", N: 3}, IDs: "all", Delivery: "sync", Faults: "crash:k=1;loss:k=1"})
+	if b.Verdict != "expected-failure" || !strings.Contains(b.FaultSchedule, "loss:") {
+		t.Errorf("bully: verdict %s, %s under %s", b.Verdict, b.Violation, b.FaultSchedule)
+	}
+}
