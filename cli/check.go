@@ -79,7 +79,7 @@ the algorithm does not declare it tolerates ('elect list': tolerates) is an
 expected failure (verdict expected-failure, exit 4); under faults it
 tolerates, a violation (exit 1). The counterexample names its faults as an
 explicit schedule (--faults 'loss:msg=4;crash:node=2@step=3'), which the
-replay command passes and the trace's header carries:
+trace's header carries and 'elect run --replay' applies:
   elect check lcr --n 4 --faults loss:k=1      (no leader after one loss: 8 steps)
   elect check bully --n 5 --faults crash:k=2   (71,760 schedules: one leader among the survivors)
 

@@ -97,7 +97,7 @@ func TestFaultsOnGoroutinesAndTCP(t *testing.T) {
 func TestCheckFaultsExitStatus(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI("check", "lcr", "--n", "3", "--faults", "loss:k=1", "--counterexample", filepath.Join(dir, "lcr.jsonl"))
-	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "--faults loss:msg=3 --replay") {
+	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "with --ids list:1,2,3 --faults loss:msg=3") || strings.Contains(out, "--faults loss:msg=3 --replay") {
 		t.Errorf("lcr, one loss: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI("check", "bully", "--n", "4", "--faults", "crash:k=2"); code != 0 || !strings.Contains(out, "6564 fault schedules run") {
