@@ -17,7 +17,7 @@ func TestPPFileRuns(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	ref, _, _ := runPP("pp", "angluin", "--n", "300", "--trials", "4", "--seed", "9", "--json")
+	ref, _, _ := runPP("pp", "angluin", "--n", "300", "--trials", "4", "--seed", "9", "--json", "--engine", "agent-array")
 	var got, want []int64
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var m struct {

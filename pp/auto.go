@@ -11,8 +11,10 @@ import (
 // only the agent array can simulate is refused.
 var AgentArrayBudget int64 = 8 << 30
 
-// autoMinCount is the smallest n for which auto uses a count-based engine:
-// below it the agent array is as fast and batches are short.
+// autoMinCount is the smallest n for which auto starts on the count
+// engine: below it batches are short and never beat the agent array, so
+// auto starts on the agent array and moves between it and null-skipping
+// (autoswitch.go, startOnArray).
 const autoMinCount = 1 << 12
 
 // ChooseEngine returns the engine that Simulate runs for protocol p on n
@@ -21,12 +23,16 @@ const autoMinCount = 1 << 12
 //   - a protocol without a Census numbers its agents (n distinct initial
 //     states): agent array only, as is the with-repeats scheduler (the count
 //     engines simulate the distinct-pair scheduler);
-//   - for n < 2^12 auto takes the agent array;
+//   - so is a protocol that is AgentArrayOnly, and a run at n < 2^12 that
+//     records a trace (Options.Sample: its snapshots stay the agent
+//     array's);
 //   - otherwise auto takes the hybrid engine, which chooses by measured cost
 //     among batches, null-skipping and, when it fits, the agent array,
 //     re-deciding every n/4 interactions (autoswitch.go), and records which
 //     it used (Result.Engine: "batched+null-skipping+agent-array" when it
-//     used all three);
+//     used all three); for n < 2^12 it starts on the agent array, exactly
+//     as Run, and moves between it and null-skipping only (a run that
+//     stays on the array is Run's run and result);
 //   - an explicit engine is honoured when it applies, and refused with a
 //     one-line reason when it does not.
 func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engine) (Engine, error) {
@@ -50,7 +56,8 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 		}
 		return e, nil
 	case Auto:
-		if !census || opt.Scheduler == WithRepeats || n < autoMinCount {
+		_, only := any(p).(AgentArrayOnly)
+		if !census || opt.Scheduler == WithRepeats || only || (n < autoMinCount && opt.Sample != nil) {
 			if err := agentArrayFits[S](p, n); err != nil {
 				if !census {
 					return "", fmt.Errorf("%v (%s numbers its agents, so only the agent-array engine applies)", err, p.Spec().Name)
@@ -96,6 +103,9 @@ func Simulate[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options)
 	s, err := NewCountSim[S](p, int64(n), seed, opt, e)
 	if err != nil {
 		return Result{}, err
+	}
+	if e == Hybrid && opt.Engine == Auto && int64(n) < autoMinCount && s.arrayOK {
+		s.startOnArray()
 	}
 	s.Advance(math.MaxInt64)
 	return s.Result(), nil

@@ -102,6 +102,21 @@ func (s *CountSim[S, P]) decide() {
 		m, unit = 1, skipUnitNs
 	}
 	cost := float64(s.work-s.winWork) / float64(steps) * unit
+	if s.twoWay {
+		// Small n: null-skipping or the agent array, nothing else.
+		if ev := s.events - s.winEvents; ev > 0 {
+			s.eventNs = float64(s.work-s.winWork) / float64(ev) * skipUnitNs
+		}
+		s.winWork, s.winStep, s.winEvents = s.work, s.step, s.events
+		if s.pingPong || cost > arraySwitch*arrayCostNs[S](s.c.n) {
+			if !s.pingPong {
+				s.arrWin *= 2
+			} // it left the array too early: check less often
+			s.toArray()
+			s.arrCheck = s.step + s.arrWin
+		}
+		return
+	}
 	s.winWork, s.winStep = s.work, s.step
 	s.windows++
 	s.cost[m], s.costAt[m] = cost, s.windows
@@ -153,7 +168,11 @@ func (s *CountSim[S, P]) toArray() {
 		panic("pp: the counts do not add up to n")
 	}
 	a.leaders, a.goal, a.step, a.maxSteps = c.leaders, c.goal, s.step, s.maxSteps
-	a.seen = newStateSet(c.p, c.spec.StateSpace, s.opt.TrackStates)
+	if s.seen != nil {
+		a.seen = s.seen // the states met in earlier stays on the array
+	} else {
+		a.seen = newStateSet(c.p, c.spec.StateSpace, s.opt.TrackStates)
+	}
 	if s.opt.TrackStates {
 		for i, r := range c.reached {
 			if r {
@@ -168,11 +187,107 @@ func (s *CountSim[S, P]) toArray() {
 }
 
 // advanceArray runs the agent array up to step end and copies its state.
-func (s *CountSim[S, P]) advanceArray(end int64) {
+// In auto's small-n mode it checks, every arrWin interactions, whether to
+// leave the array for null-skipping; it reports whether the run is still
+// on the array.
+func (s *CountSim[S, P]) advanceArray(end int64) bool {
 	a := s.arr
-	a.Advance(end - a.step)
-	s.step, s.leaderWatch, s.done, s.rep.halted = a.step, a.leaderWatch, a.done, a.rep.halted
-	s.c.leaders, s.c.goal = a.leaders, a.goal
+	for {
+		stop := end
+		if s.twoWay {
+			stop = min(end, s.arrCheck)
+		}
+		a.Advance(stop - a.step)
+		s.step, s.leaderWatch, s.done, s.rep.halted = a.step, a.leaderWatch, a.done, a.rep.halted
+		s.c.leaders, s.c.goal = a.leaders, a.goal
+		if !s.twoWay || a.Stopped() || a.step >= end {
+			return true
+		}
+		s.arrCheck = a.step + s.arrWin
+		if s.leaveArray() {
+			return false
+		}
+	}
+}
+
+// Auto's small-n mode. Below autoMinCount agents, batches (a few dozen
+// interactions each) never beat the agent array, whose states fit in the
+// processor's caches; what can beat it by orders of magnitude is
+// null-skipping once few pairs of agents are non-null (Angluin et al.'s
+// protocol with a few leaders left, a majority's last minority agents).
+// So auto starts the run on the agent array, built and seeded exactly as
+// Run builds it (a run that never leaves it is Run's run, draw for draw,
+// with the agent array's result and details), and checks every arrWin
+// interactions (4n, at least 4096) the fraction p of non-null pairs on
+// probePairs pairs drawn from a stream of their own: when p times the cost
+// of a null-skipping event (measured, once it has run) is below the array's
+// cost per interaction over probeMargin, the run moves onto null-skipping
+// (syncCounts: the counts of the array's states). Null-skipping measures
+// its own cost every window (decide) and moves the run back onto a new
+// agent array (toArray) when it costs more than arraySwitch times the
+// array; each move back doubles arrWin. The law is exact for the reason
+// given above: the configuration's counts are all the future depends on,
+// and the probes draw from their own stream.
+const (
+	probePairs     = 64
+	probeMargin    = 1.5
+	defaultEventNs = 180.0 // angluin's null-skipping events at n = 1000
+)
+
+// startOnArray puts a small-n auto run on the agent array, as Run would
+// set it up.
+func (s *CountSim[S, P]) startOnArray() {
+	a := NewSim[S](s.c.p, int(s.c.n), s.seed, s.opt)
+	a.maxSteps = s.maxSteps
+	s.arr, s.usedArray, s.twoWay, s.seen = a, true, true, a.seen
+	s.probe = newRNG(s.seed, probeStream)
+	s.arrWin = max(4*s.c.n, 4096)
+	s.arrCheck = s.arrWin
+	s.eventNs = defaultEventNs
+}
+
+// probeStream is the PCG stream selector of the small-n mode's probes.
+const probeStream = 0x656c6563742d7072 // "elect-pr"
+
+// leaveArray probes the array's non-null fraction and, when null-skipping
+// would cost less, moves the run onto it.
+func (s *CountSim[S, P]) leaveArray() bool {
+	a, n := s.arr, uint64(s.c.n)
+	nonNull := 0
+	for range probePairs {
+		u := s.probe.below(n)
+		v := s.probe.below(n - 1)
+		if v >= u {
+			v++
+		}
+		x, y := a.states[u], a.states[v]
+		s.c.p.Interact(&x, &y)
+		if !(x == a.states[u] && y == a.states[v]) && !(x == a.states[v] && y == a.states[u]) {
+			nonNull++
+		}
+	}
+	p := float64(nonNull) / probePairs
+	if !s.pingPong && p*s.eventNs*probeMargin >= arrayCostNs[S](s.c.n) {
+		return false
+	}
+	s.syncCounts()
+	s.arr = nil
+	s.skipping, s.ns.valid, s.silent = true, false, false
+	s.winWork, s.winStep, s.winEvents = s.work, s.step, s.events
+	return true
+}
+
+// has reports whether st was recorded.
+func (s *stateSet[S]) has(st S) bool {
+	if !s.on {
+		return false
+	}
+	if s.bits != nil {
+		i := s.index.Index(st)
+		return s.bits[i/64]&(uint64(1)<<(i%64)) != 0
+	}
+	_, ok := s.m[st]
+	return ok
 }
 
 // syncCounts rebuilds the counts from the agent array (after a move).
@@ -193,6 +308,11 @@ func (s *CountSim[S, P]) syncCounts() {
 	c.batchNew = c.batchNew[:0]
 	c.leaders, c.goal = a.leaders, a.goal
 	if s.opt.TrackStates {
+		for i, st := range c.states {
+			if !c.reached[i] && a.seen.has(st) {
+				c.reached[i] = true
+			}
+		}
 		c.nReached = a.seen.len()
 	}
 }

@@ -1,6 +1,7 @@
 package pp_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"testing"
@@ -111,4 +112,95 @@ func TestAutoCostDecisionsEquivalent(t *testing.T) {
 	got := sampleStat(st, pp.Hybrid, T, 4000, nil)
 	t.Logf("pll-sym n=1000: %d of %d hybrid runs moved onto the agent array", moved, T)
 	checkSameMoments(t, "pll-sym n=1000, hybrid (auto's decisions) vs agent-array", ref, got)
+}
+
+// smallAutoStat is a statistic of a run in auto's small-n mode (on the
+// agent array, moving to null-skipping and back: autoswitch.go), checked
+// every window interactions, with pingPong forcing a move at every chance;
+// states selects the number of states met instead of the stopping time.
+// moves counts the runs that left the array at least once.
+func smallAutoStat[S comparable, P pp.Protocol[S]](newP func() P, n, window int64, pingPong, states bool, moves *int) statistic {
+	opt := pp.Options{TrackStates: states}
+	val := func(r pp.Result) float64 {
+		if r.Outcome != pp.Elected {
+			panic(fmt.Sprintf("%s: %s %s", r.Protocol, r.Outcome, r.Violation))
+		}
+		if states {
+			return float64(r.StatesSeen)
+		}
+		return float64(r.Interactions)
+	}
+	return func(e pp.Engine, seed uint64, _ func(l, n int64) int64) float64 {
+		if e == pp.AgentArray {
+			return val(pp.Run[S](newP(), int(n), seed, opt))
+		}
+		s, err := pp.NewCountSim[S](newP(), n, seed, opt, pp.Hybrid)
+		if err != nil {
+			panic(err)
+		}
+		pp.StartOnArray(s, window, pingPong)
+		s.Advance(math.MaxInt64)
+		r := s.Result()
+		if r.Engine != pp.EngineName {
+			*moves++
+		}
+		return val(r)
+	}
+}
+
+// TestAutoSmallNEquivalent: auto's small-n mode, which starts on the agent
+// array and moves between it and null-skipping (probing the non-null
+// fraction on the array, measuring its cost in null-skipping), has the
+// agent array's law of the stopping time and of the number of states met
+// (which the moves carry over: the array's record of states and the count
+// engine's reached marks), with its own decisions (angluin) and with a move
+// at every chance in both directions (P_LL, whose many states make the
+// states met a sharp test of the bookkeeping).
+func TestAutoSmallNEquivalent(t *testing.T) {
+	T := equivTrials()
+	angluin := func() *protocols.Angluin { return protocols.NewAngluin(40) }
+	pll := func() *protocols.PLL { p, _ := protocols.NewPLL(30, 0, false, "prose"); return p }
+	cases := []struct {
+		name string
+		stat func(moves *int) statistic
+	}{
+		{"angluin n=40, auto's decisions, steps", func(m *int) statistic { return smallAutoStat[uint8](angluin, 40, 40, false, false, m) }},
+		{"pll n=30, moves at every chance, steps", func(m *int) statistic { return smallAutoStat[uint32](pll, 30, 60, true, false, m) }},
+		{"pll n=30, moves at every chance, states met", func(m *int) statistic { return smallAutoStat[uint32](pll, 30, 60, true, true, m) }},
+	}
+	for _, c := range cases {
+		moves := 0
+		st := c.stat(&moves)
+		ref := sampleStat(st, pp.AgentArray, T, 1, nil)
+		got := sampleStat(st, pp.Hybrid, T, 5000, nil)
+		t.Logf("%s: %d of %d runs left the agent array", c.name, moves, T)
+		if moves < T/2 {
+			t.Errorf("%s: only %d of %d runs left the array: the case does not test the moves", c.name, moves, T)
+		}
+		checkSameMoments(t, c.name+", small-n auto vs agent-array", ref, got)
+	}
+}
+
+// TestAutoSmallNStaysIsRun: a small-n auto run that never leaves the
+// agent array (P_LL: its clocks keep most pairs non-null) is Run's run,
+// result and details included (the epoch steps only the agent array
+// records), draw for draw.
+func TestAutoSmallNStaysIsRun(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		p, _ := protocols.NewPLL(1000, 0, false, "prose")
+		got, err := pp.Simulate[uint32](p, 1000, seed, pp.Options{Engine: pp.Auto, TrackStates: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := protocols.NewPLL(1000, 0, false, "prose")
+		want := pp.Run[uint32](q, 1000, seed, pp.Options{TrackStates: true})
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) || got.EventSteps != want.EventSteps {
+			t.Errorf("seed %d: auto %s\nagent array %s", seed, g, w)
+		}
+		if got.Details.Get("epoch2_step") == nil {
+			t.Errorf("seed %d: no epoch details: %s", seed, g)
+		}
+	}
 }

@@ -91,6 +91,20 @@ type CountSim[S comparable, P Protocol[S]] struct {
 	// the agent array at its first decision from that step on, whatever
 	// the costs, so that the move's law can be tested at small n.
 	forceArrayAt int64
+
+	// Auto's small-n mode (autoswitch.go): the run starts on the agent
+	// array and moves between it and null-skipping both ways; seen is the
+	// array's record of the states met, kept across the moves.
+	twoWay    bool
+	seen      *stateSet[S]
+	probe     rng
+	arrCheck  int64 // the step of the next check on the array
+	arrWin    int64 // interactions between two checks on the array
+	winEvents int64 // s.events at the start of the window
+	eventNs   float64
+	// pingPong (tests only) makes every check leave the array and every
+	// decision of null-skipping go back to it, whatever the costs.
+	pingPong bool
 }
 
 // NewCountSim sets up a run of a count-based engine (mode Batched,
@@ -132,6 +146,9 @@ func NewCountSim[S comparable, P Protocol[S]](p P, n int64, seed uint64, opt Opt
 func (s *CountSim[S, P]) grow(q int) {
 	s.b.grow(q)
 	s.ns.grow(q)
+	if s.seen != nil && s.seen.on && s.seen.has(s.c.states[q-1]) {
+		s.c.reached[q-1] = true // met on the agent array (counted in seen)
+	}
 }
 
 func (s *CountSim[S, P]) reached() bool {
@@ -172,8 +189,10 @@ func (s *CountSim[S, P]) Advance(k int64) bool {
 	end := s.step + min(k, s.maxSteps-s.step)
 	for !s.Stopped() && s.step < end {
 		if s.arr != nil {
-			s.advanceArray(end)
-			break
+			if s.advanceArray(end) {
+				break
+			}
+			continue // auto's small-n mode left the array for null-skipping
 		}
 		if s.rep.fn != nil && s.rep.due(64) && !s.rep.report(s.progress()) {
 			break
@@ -208,6 +227,11 @@ func (s *CountSim[S, P]) account(dl int64) {
 // Result reports the run as it stands.
 func (s *CountSim[S, P]) Result() Result {
 	c := s.c
+	if s.twoWay && s.arr != nil && !s.usedBatch && !s.usedSkip {
+		// Never left the agent array it started on: the agent array's
+		// own result, with the details only it records.
+		return s.arr.Result()
+	}
 	s.syncCounts()
 	eng := s.mode
 	if s.mode == Hybrid {

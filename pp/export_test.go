@@ -25,3 +25,15 @@ func ForceArrayAt[S comparable, P Protocol[S]](s *CountSim[S, P], step int64) { 
 
 // UsedArray reports whether a hybrid run moved onto the agent array.
 func UsedArray[S comparable, P Protocol[S]](s *CountSim[S, P]) bool { return s.usedArray }
+
+// StartOnArray puts a hybrid run in auto's small-n mode (autoswitch.go:
+// on the agent array, moving between it and null-skipping), checking every
+// window interactions (0: the default) and, with pingPong, moving at every
+// check and every decision whatever the costs.
+func StartOnArray[S comparable, P Protocol[S]](s *CountSim[S, P], window int64, pingPong bool) {
+	s.startOnArray()
+	if window > 0 {
+		s.arrWin, s.arrCheck = window, window
+	}
+	s.pingPong = pingPong
+}
