@@ -14,7 +14,10 @@
 # seed; default 1), TIMEOUT (CPU seconds per cell, default 120; the process
 # is killed at that much CPU, or at 4 times that much wall time, and the cell
 # shows "-"; an engine that did not finish at some n is not run at larger n
-# of the same protocol).
+# of the same protocol, nor is the agent array when its CPU per trial at
+# the last n, times the growth of n, times the trials, exceeds TIMEOUT: an
+# agent-array trial costs at least linear time in n, since every agent
+# must interact).
 #
 # Times are CPU time (user + sys of the elect process, from wait4), not wall
 # time: the machine may be shared. The CPU time of starting the binary (a
@@ -125,16 +128,25 @@ sys.stdout.flush()
 checked, failing = 0, []
 for p in protos:
     gave_up = {}  # engine -> n at which it did not finish
+    last = {}     # engine -> (n, CPU per trial) of its last finished cell
     for n in sizes:
         cells = {}
         for e in engines:
             if e in gave_up:
                 cells[e] = {"skipped": gave_up[e]}
                 continue
+            if e == "agent-array" and e in last:
+                m, per = last[e]
+                if per * n / m * (fixed or default_trials(n)) > timeout:
+                    cells[e] = {"predicted": per * n / m, "from": m}
+                    gave_up[e] = n
+                    continue
             print("%s n=%d %s ..." % (p, n, e), file=sys.stderr, flush=True)
             cells[e] = cell_for(p, n, e)
             if "timeout" in cells[e]:
                 gave_up[e] = n
+            elif "trials" in cells[e]:
+                last[e] = (n, cells[e]["cpu"] / cells[e]["trials"])
         done = {e: c for e, c in cells.items() if "trials" in c}
         per_trial = any(c["inter"] == 0 for c in done.values())
         note = ""
@@ -163,6 +175,8 @@ for p in protos:
             c = cells[e]
             if "na" in c:
                 print("| %s | %d | %s | n/a | | | |" % (p, n, e))
+            elif "predicted" in c:
+                print("| %s | %d | %s | - | not run (> %.3g s CPU per trial from n = %d) | - | |" % (p, n, e, c["predicted"], c["from"]))
             elif "skipped" in c:
                 print("| %s | %d | %s | - | not run (did not finish at n = %d) | - | |" % (p, n, e, c["skipped"]))
             elif "timeout" in c:

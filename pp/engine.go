@@ -304,13 +304,14 @@ func NewSim[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options) *
 	}
 	s.states = make([]S, n)
 	adviseHugePages(s.states)
+	g, hasGoal := any(p).(Goaler[S]) // asserted once, not per agent
 	for i := range s.states {
 		st := p.Init(i)
 		s.states[i] = st
 		if p.IsLeader(st) {
 			s.leaders++
 		}
-		if inGoal(p, st) {
+		if hasGoal && g.InGoal(st) {
 			s.goal++
 		}
 	}
@@ -521,11 +522,12 @@ func (s *Sim[S, P]) Result() Result {
 		Interactions: s.step, Leaders: int(s.leaders), OneLeaderStep: s.oneStep, StatesSeen: s.seen.len(), EventSteps: s.events, EventLeaders: s.eventLead,
 		Tallies: s.tallies, TallyReached: s.tallyAt}
 	var recount, regoal int64
+	g, hasGoal := any(p).(Goaler[S])
 	for _, st := range s.states {
 		if p.IsLeader(st) {
 			recount++
 		}
-		if inGoal(p, st) {
+		if hasGoal && g.InGoal(st) {
 			regoal++
 		}
 	}
