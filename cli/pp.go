@@ -42,8 +42,11 @@ Engines (--engine; every result records the one that ran in "engine"):
 agent-array (exact reference, one state per agent, n <= 2^31), batched
 (counts per state, Theta(sqrt n) interactions per batch), null-skipping
 (jumps over interactions that change nothing), and auto (default): the agent
-array for n < 4096, for protocols that number their agents and for the
-with-repeats scheduler; otherwise the count engine, which chooses by its
+array for protocols that number their agents, for the with-repeats
+scheduler and for a --trace of fewer than 4096 agents; below 4096 agents it
+starts on the agent array (the agent array's run, draw for draw, while it
+stays there) and moves to null-skipping when few pairs of agents can
+change, and back; otherwise the count engine, which chooses by its
 measured cost among batches, null-skipping and (moving the run onto it
 when it fits and costs less) the agent array, and names the parts that ran
 ("batched+null-skipping+agent-array"). With several trials a progress bar
@@ -370,7 +373,7 @@ func trialProgress(bar *progressBar, t, trials int, expected float64, next func(
 		if expected > 0 {
 			part = int64(min(float64(p.Interactions)/expected, 0.99) * trialUnits)
 		}
-		bar.set(int64(t)*trialUnits+part, fmt.Sprintf("trial %d of %d", t+1, trials))
+		bar.set(int64(t)*trialUnits+part, fmt.Sprintf("%d of %d trials done; trial %d at parallel time %s", t, trials, t+1, format.Number(p.ParallelTime, 4)))
 		if next == nil {
 			return true
 		}

@@ -38,7 +38,13 @@ type progressBar struct {
 	mu      sync.Mutex
 	text    string
 	spinner bool // no total: no estimate of the time left
+	refresh chan any
 }
+
+// progressRefresh, when set (tests only), draws the bars on demand instead
+// of every 150 ms: every set draws a frame, so that a test sees each state
+// of the bar whatever the machine's speed.
+var progressRefresh chan any
 
 // newProgressBar starts a bar named name on w for work of the given total
 // (0: unknown, a spinner with the elapsed time instead of an estimate);
@@ -48,7 +54,11 @@ func newProgressBar(w io.Writer, name string, total int64, leftNote string) *pro
 	if !isTerminal(w) {
 		return nil
 	}
-	b := &progressBar{p: mpb.New(mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(150*time.Millisecond))}
+	opts := []mpb.ContainerOption{mpb.WithOutput(w), mpb.WithWidth(32), mpb.WithRefreshRate(150 * time.Millisecond)}
+	if progressRefresh != nil {
+		opts = append(opts, mpb.WithManualRefresh(progressRefresh))
+	}
+	b := &progressBar{p: mpb.New(opts...), refresh: progressRefresh}
 	figures := decor.Any(func(decor.Statistics) string {
 		b.mu.Lock()
 		defer b.mu.Unlock()
@@ -82,6 +92,13 @@ func (b *progressBar) set(done int64, text string) {
 	b.text = text
 	b.mu.Unlock()
 	b.bar.SetCurrent(done)
+	if b.refresh != nil {
+		// The third request is taken only once the first frame is drawn
+		// (mpb forwards one request at a time to its drawing loop).
+		for range 3 {
+			b.refresh <- struct{}{}
+		}
+	}
 }
 
 // finish removes the bar from the terminal, whether the work is complete or
