@@ -11,13 +11,18 @@
 # PROTOS (names or protocol files), ENGINES, TRIALS (fixed trials per cell;
 # default: 100 at n = 10^3, 10 at 10^4, 3 at 10^5 and 10^6, 1 beyond, times
 # 10 while a cell takes under 0.3 s of CPU, up to 1000), SEED (trial 0's
-# seed; default 1), TIMEOUT (CPU seconds per cell, default 120; the process
-# is killed at that much CPU, or at 4 times that much wall time, and the cell
-# shows "-"; an engine that did not finish at some n is not run at larger n
-# of the same protocol, nor is the agent array when its CPU per trial at
-# the last n, times the growth of n, times the trials, exceeds TIMEOUT: an
-# agent-array trial costs at least linear time in n, since every agent
-# must interact).
+# seed; default 1), TIMEOUT (CPU seconds of auto's cells, default 300).
+#
+# auto runs first in each row; a single engine may then take at most
+# max(MINLIMIT, 4 x auto's CPU) seconds (MINLIMIT default 20), up to
+# TIMEOUT: an engine that needs more is at least 4 times slower than auto
+# per trial, so it cannot be the one that auto must come within 1.5 times
+# of, unless its runs are more than 2.7 times shorter on the same seeds.
+# A cell killed at its limit (CPU, or 4 times it in wall time) shows "-".
+# An engine killed at TIMEOUT at some n is not run at larger n of the same
+# protocol, nor is the agent array when its ns per interaction at the last
+# n, times 0.8, times the interactions auto's trials took at this n, exceeds
+# its limit (an agent-array interaction does not get cheaper with n).
 #
 # Times are CPU time (user + sys of the elect process, from wait4), not wall
 # time: the machine may be shared. The CPU time of starting the binary (a
@@ -37,7 +42,7 @@ export ELECT
 export SIZES=${SIZES:-"1000 10000 100000 1000000 100000000"}
 export PROTOS=${PROTOS:-"angluin approx-majority epidemic numbered-known epidemic-term pll pll-sym examples/protocols/angluin.yaml examples/protocols/approx-majority.yaml examples/protocols/exact-majority.yaml examples/protocols/epidemic.json"}
 export ENGINES=${ENGINES:-"agent-array batched null-skipping auto"}
-export TRIALS=${TRIALS:-} SEED=${SEED:-1} TIMEOUT=${TIMEOUT:-120}
+export TRIALS=${TRIALS:-} SEED=${SEED:-1} TIMEOUT=${TIMEOUT:-300} MINLIMIT=${MINLIMIT:-20}
 exec python3 - <<'EOF'
 import json, os, resource, signal, subprocess, sys, time
 
@@ -48,15 +53,16 @@ engines = os.environ["ENGINES"].split()
 fixed = int(os.environ["TRIALS"]) if os.environ["TRIALS"] else 0
 seed = os.environ["SEED"]
 timeout = float(os.environ["TIMEOUT"])
+minlimit = float(os.environ["MINLIMIT"])
 
 
-def run(args):
-    """CPU seconds (user + sys), exit status, stdout, stderr of elect args."""
+def run(args, lim):
+    """Exit status, stdout, stderr of elect args, killed after lim CPU seconds."""
     def limit():
-        resource.setrlimit(resource.RLIMIT_CPU, (int(timeout) + 1, int(timeout) + 1))
+        resource.setrlimit(resource.RLIMIT_CPU, (int(lim) + 1, int(lim) + 1))
     p = subprocess.Popen([elect] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
     try:
-        out, err = p.communicate(timeout=4 * timeout)
+        out, err = p.communicate(timeout=4 * lim)
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
@@ -64,9 +70,9 @@ def run(args):
     return p.returncode, out.decode(), err.decode()
 
 
-def cpu(args):
+def cpu(args, lim=None):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    rc, out, err = run(args)
+    rc, out, err = run(args, lim or timeout)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return t, rc, out, err
@@ -82,17 +88,17 @@ def default_trials(n):
 NA = ("engine only", "numbers its agents", "must be between", "would need", "simulates the ordered")
 
 
-def measure(p, n, e, trials):
+def measure(p, n, e, trials, lim):
     """One cell: dict with trials, cpu (s, base subtracted), inter, chose; or
     'na' with a reason, or 'timeout'."""
     while True:
         t, rc, out, err = cpu(["pp", p, "--n", str(n), "--engine", e, "--trials", str(trials),
-                               "--seed", seed, "--json", "--no-states"])
+                               "--seed", seed, "--json", "--no-states"], lim)
         if rc in (0, 1) and out.strip():
             break
         if any(s in err for s in NA):
             return {"na": err.strip().splitlines()[-1]}
-        return {"timeout": True, "cpu": t}
+        return {"timeout": True, "cpu": t, "limit": lim}
     recs = [json.loads(l) for l in out.splitlines() if l.strip()]
     inter = sum(r["interactions"] for r in recs)
     chose = []
@@ -103,10 +109,10 @@ def measure(p, n, e, trials):
     return cell
 
 
-def cell_for(p, n, e):
+def cell_for(p, n, e, lim):
     trials = fixed or default_trials(n)
     while True:
-        c = measure(p, n, e, trials)
+        c = measure(p, n, e, trials, lim)
         if "trials" not in c or fixed or trials >= 1000 or c["cpu"] >= 0.3:
             return c
         trials *= 10
@@ -128,25 +134,33 @@ sys.stdout.flush()
 checked, failing = 0, []
 for p in protos:
     gave_up = {}  # engine -> n at which it did not finish
-    last = {}     # engine -> (n, CPU per trial) of its last finished cell
+    last = {}     # engine -> (n, ns per interaction) of its last finished cell
     for n in sizes:
         cells = {}
-        for e in engines:
+        lim = timeout
+        order = (["auto"] if "auto" in engines else []) + [e for e in engines if e != "auto"]
+        for e in order:
             if e in gave_up:
                 cells[e] = {"skipped": gave_up[e]}
                 continue
-            if e == "agent-array" and e in last:
-                m, per = last[e]
-                if per * n / m * (fixed or default_trials(n)) > timeout:
-                    cells[e] = {"predicted": per * n / m, "from": m}
-                    gave_up[e] = n
+            if e != "auto" and "auto" in cells and "trials" in cells["auto"]:
+                lim = min(timeout, max(minlimit, 4 * cells["auto"]["cpu"]))
+            if e == "agent-array" and e in last and "auto" in cells and "trials" in cells["auto"]:
+                m, nsi = last[e]
+                a = cells["auto"]
+                pred = 0.8 * nsi * 1e-9 * a["inter"] / a["trials"] * (fixed or default_trials(n))
+                if pred > lim:
+                    cells[e] = {"predicted": pred / (fixed or default_trials(n)), "from": m}
+                    if lim >= timeout:
+                        gave_up[e] = n
                     continue
-            print("%s n=%d %s ..." % (p, n, e), file=sys.stderr, flush=True)
-            cells[e] = cell_for(p, n, e)
+            print("%s n=%d %s (limit %.0f s) ..." % (p, n, e, lim), file=sys.stderr, flush=True)
+            cells[e] = cell_for(p, n, e, lim)
             if "timeout" in cells[e]:
-                gave_up[e] = n
-            elif "trials" in cells[e]:
-                last[e] = (n, cells[e]["cpu"] / cells[e]["trials"])
+                if lim >= timeout:
+                    gave_up[e] = n
+            elif "trials" in cells[e] and cells[e]["inter"] > 0:
+                last[e] = (n, cells[e]["cpu"] * 1e9 / cells[e]["inter"])
         done = {e: c for e, c in cells.items() if "trials" in c}
         per_trial = any(c["inter"] == 0 for c in done.values())
         note = ""
@@ -161,7 +175,7 @@ for p in protos:
                 # Measure both twice more, alternately; keep each one's least.
                 for _ in range(2):
                     for e in (best, "auto"):
-                        c = measure(p, n, e, done[e]["trials"])
+                        c = measure(p, n, e, done[e]["trials"], timeout)
                         if "trials" in c and ns(c, per_trial) < ns(done[e], per_trial):
                             c["chose"] = done[e]["chose"] if e != "auto" else c["chose"]
                             done[e] = cells[e] = c
@@ -176,11 +190,11 @@ for p in protos:
             if "na" in c:
                 print("| %s | %d | %s | n/a | | | |" % (p, n, e))
             elif "predicted" in c:
-                print("| %s | %d | %s | - | not run (> %.3g s CPU per trial from n = %d) | - | |" % (p, n, e, c["predicted"], c["from"]))
+                print("| %s | %d | %s | - | not run (> %.3g s CPU per trial, from its ns per interaction at n = %d) | - | |" % (p, n, e, c["predicted"], c["from"]))
             elif "skipped" in c:
                 print("| %s | %d | %s | - | not run (did not finish at n = %d) | - | |" % (p, n, e, c["skipped"]))
             elif "timeout" in c:
-                print("| %s | %d | %s | - | > %g s CPU | - | |" % (p, n, e, timeout))
+                print("| %s | %d | %s | - | > %.3g s CPU | - | |" % (p, n, e, c["limit"]))
             else:
                 nsi = fmt(c["cpu"] * 1e9 / c["inter"]) if c["inter"] > 0 else "(0 interactions)"
                 print("| %s | %d | %s | %d | %s | %s | %s |" % (p, n, e, c["trials"], fmt(c["cpu"] / c["trials"]), nsi,
