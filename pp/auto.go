@@ -23,6 +23,8 @@ const autoMinCount = 1 << 12
 //   - a protocol without a Census numbers its agents (n distinct initial
 //     states): agent array only, as is the with-repeats scheduler (the count
 //     engines simulate the distinct-pair scheduler);
+//     unless its agents start in a few states (fewInitialStates) and n <=
+//     MaxInitCalls: then it is treated as the others;
 //   - so is a protocol that is AgentArrayOnly, and a run at n < 2^12 that
 //     records a trace (Options.Sample: its snapshots stay the agent
 //     array's);
@@ -57,7 +59,8 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 		return e, nil
 	case Auto:
 		_, only := any(p).(AgentArrayOnly)
-		if !census || opt.Scheduler == WithRepeats || only || (n < autoMinCount && opt.Sample != nil) {
+		few := !census && n <= MaxInitCalls && fewInitialStates[S](p, n)
+		if !(census || few) || opt.Scheduler == WithRepeats || only || (n < autoMinCount && opt.Sample != nil) {
 			if err := agentArrayFits[S](p, n); err != nil {
 				if !census {
 					return "", fmt.Errorf("%v (%s numbers its agents, so only the agent-array engine applies)", err, p.Spec().Name)
@@ -72,6 +75,26 @@ func ChooseEngine[S comparable, P Protocol[S]](p P, n int64, opt Options, e Engi
 		return Hybrid, nil
 	}
 	return "", fmt.Errorf("pp: unknown engine %q; engines: agent-array, batched, null-skipping, auto", e)
+}
+
+// fewInitialStates reports whether a protocol without a census starts its
+// agents in few states: at most 16 distinct among 256 agents spread evenly
+// over the IDs. Numbered-known's agents all start alike but for the one
+// with the largest ID, so the count engines set it up as n Init calls into
+// two states, at about half the agent array's cost (whose set-up writes n
+// states and whose result recounts them); the epidemics' agents start in n
+// distinct states, which only the agent array handles well. The probe only
+// chooses the engine: every engine has the same law.
+func fewInitialStates[S comparable](p Protocol[S], n int64) bool {
+	const probes, most = 256, 16
+	seen := make(map[S]struct{}, most+1)
+	for k := range int64(probes) {
+		seen[p.Init(int(k*(n-1)/(probes-1)))] = struct{}{}
+		if len(seen) > most {
+			return false
+		}
+	}
+	return true
 }
 
 // agentArrayFits checks that n agents fit the agent-array engine.

@@ -204,3 +204,30 @@ func TestAutoSmallNStaysIsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoNumberedFewStates: a protocol that numbers its agents but starts
+// them in few states (numbered-known: all alike but the largest ID) runs on
+// the count engine under auto, where setting it up costs about half the
+// agent array's; one whose agents start in n distinct states (the
+// epidemic) stays on the agent array, as does any beyond MaxInitCalls.
+func TestAutoNumberedFewStates(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  func() (pp.Engine, error)
+		want pp.Engine
+	}{
+		{"numbered-known n=10^4", func() (pp.Engine, error) {
+			return pp.ChooseEngine[uint32](protocols.NewNumberedKnown(10000), 10000, pp.Options{}, pp.Auto)
+		}, pp.Hybrid},
+		{"numbered-known n=10^8", func() (pp.Engine, error) {
+			return pp.ChooseEngine[uint32](protocols.NewNumberedKnown(1e8), 1e8, pp.Options{}, pp.Auto)
+		}, pp.AgentArray},
+		{"epidemic n=10^4", func() (pp.Engine, error) {
+			return pp.ChooseEngine[uint32](protocols.NewEpidemic(10000, "prose"), 10000, pp.Options{}, pp.Auto)
+		}, pp.AgentArray},
+	} {
+		if e, err := c.got(); err != nil || e != c.want {
+			t.Errorf("%s: auto chose %q (%v), want %q", c.name, e, err, c.want)
+		}
+	}
+}
