@@ -43,7 +43,7 @@ agent-array (exact reference, one state per agent, n <= 2^31), batched
 (counts per state, Theta(sqrt n) interactions per batch), null-skipping
 (jumps over interactions that change nothing), and auto (default): the agent
 array for protocols that number their agents, for the with-repeats
-scheduler and for a --trace of fewer than 4096 agents; below 4096 agents it
+scheduler and for a --trace of fewer than 16384 agents; below 16384 agents it
 starts on the agent array (the agent array's run, draw for draw, while it
 stays there) and moves to null-skipping when few pairs of agents can
 change, and back; otherwise the count engine, which chooses by its

@@ -15,7 +15,7 @@ var AgentArrayBudget int64 = 8 << 30
 // engine: below it batches are short and never beat the agent array, so
 // auto starts on the agent array and moves between it and null-skipping
 // (autoswitch.go, startOnArray).
-const autoMinCount = 1 << 12
+const autoMinCount = 1 << 14
 
 // ChooseEngine returns the engine that Simulate runs for protocol p on n
 // agents when asked for engine e (Auto: choose). The rules:
@@ -25,14 +25,14 @@ const autoMinCount = 1 << 12
 //     engines simulate the distinct-pair scheduler);
 //     unless its agents start in a few states (fewInitialStates) and n <=
 //     MaxInitCalls: then it is treated as the others;
-//   - so is a protocol that is AgentArrayOnly, and a run at n < 2^12 that
+//   - so is a protocol that is AgentArrayOnly, and a run at n < 2^14 that
 //     records a trace (Options.Sample: its snapshots stay the agent
 //     array's);
 //   - otherwise auto takes the hybrid engine, which chooses by measured cost
 //     among batches, null-skipping and, when it fits, the agent array,
 //     re-deciding every n/4 interactions (autoswitch.go), and records which
 //     it used (Result.Engine: "batched+null-skipping+agent-array" when it
-//     used all three); for n < 2^12 it starts on the agent array, exactly
+//     used all three); for n < 2^14 it starts on the agent array, exactly
 //     as Run, and moves between it and null-skipping only (a run that
 //     stays on the array is Run's run and result);
 //   - an explicit engine is honoured when it applies, and refused with a
@@ -127,7 +127,7 @@ func Simulate[S comparable, P Protocol[S]](p P, n int, seed uint64, opt Options)
 	if err != nil {
 		return Result{}, err
 	}
-	if e == Hybrid && opt.Engine == Auto && int64(n) < autoMinCount && s.arrayOK {
+	if _, census := any(p).(Census[S]); census && e == Hybrid && opt.Engine == Auto && int64(n) < autoMinCount && s.arrayOK {
 		s.startOnArray()
 	}
 	s.Advance(math.MaxInt64)
