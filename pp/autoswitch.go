@@ -299,8 +299,27 @@ func (s *CountSim[S, P]) syncCounts() {
 		return
 	}
 	clear(c.counts)
+	// The first few distinct states are looked up by comparison, not in
+	// the map: with few states (a majority, an epidemic) the map lookup was
+	// most of the cost of a move at n = 10^4.
+	const few = 8
+	var fs [few]S
+	var fi [few]int32
+	nf := 0
+agents:
 	for _, st := range a.states {
-		c.counts[c.stateIndex(st)]++
+		for k := range nf {
+			if fs[k] == st {
+				c.counts[fi[k]]++
+				continue agents
+			}
+		}
+		i := c.stateIndex(st)
+		c.counts[i]++
+		if nf < few {
+			fs[nf], fi[nf] = st, i
+			nf++
+		}
 	}
 	for i, x := range c.counts {
 		if x > 0 {
