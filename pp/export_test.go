@@ -25,3 +25,11 @@ func ForceArrayAt[S comparable, P Protocol[S]](s *CountSim[S, P], step int64) { 
 
 // UsedArray reports whether a hybrid run moved onto the agent array.
 func UsedArray[S comparable, P Protocol[S]](s *CountSim[S, P]) bool { return s.usedArray }
+
+// SetQuietHotMax sets the most hot agents a quiet stretch accepts (the
+// default, max(64, sqrt n), keeps most stretches out of small populations).
+func SetQuietHotMax[S comparable, P Protocol[S]](s *CountSim[S, P], h int64) { s.qt.hmax = h }
+
+// QuietSteps returns the interactions a count engine simulated in quiet
+// stretches.
+func QuietSteps[S comparable, P Protocol[S]](s *CountSim[S, P]) int64 { return s.qt.steps }
