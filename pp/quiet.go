@@ -89,11 +89,10 @@ func (p *quietPlan) hot(a int32) bool { return p.hotInert[a] || p.exit[a] <= qui
 type quietState struct {
 	plan      *quietPlan
 	nextCheck int64
-	off       bool  // tests: never use quiet stretches
 	hmax      int64 // the most hot agents a stretch accepts (0: default)
 	used      bool
 	windows   int64
-	epochs    int64
+	epochs    int64 // epochs of the degree process
 	steps     int64 // interactions simulated in quiet stretches
 
 	hs     []int32 // hot agents' states
@@ -290,9 +289,6 @@ func (s *CountSim[S, P]) buildQuiet() *quietPlan {
 // whether it did.
 func (s *CountSim[S, P]) quietStep(end int64) bool {
 	q := &s.qt
-	if q.off {
-		return false
-	}
 	if q.plan == nil {
 		if s.step < q.nextCheck {
 			return false
