@@ -150,6 +150,9 @@ func (b *batchScratch) grow(q int) {
 // batch simulates one batch, never beyond step end.
 func (s *CountSim[S, P]) batch(end int64) {
 	if s.biasHook == nil && !s.noEpochs {
+		if s.quietStep(end) {
+			return
+		}
 		if s.leaderEpoch(end) {
 			return
 		}

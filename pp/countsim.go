@@ -80,6 +80,7 @@ type CountSim[S comparable, P Protocol[S]] struct {
 
 	b  batchScratch
 	cm classScratch
+	qt quietState // quiet stretches (quiet.go)
 	ns skipState
 	// biasHook, when set (tests only), replaces the number of fresh pairs
 	// sampled for a batch; it exists to show that the equivalence tests
@@ -254,6 +255,9 @@ func (s *CountSim[S, P]) Result() Result {
 	res = stoppedUnless(s.rep.halted, res)
 	res.ParallelTime = float64(res.Interactions) / float64(c.n)
 	res.Details = Details{{"batches", s.batches}, {"non_null_events", s.events}}
+	if s.qt.used {
+		res.Details = append(res.Details, Detail{"quiet_steps", s.qt.steps}, Detail{"quiet_windows", s.qt.windows})
+	}
 	if f, ok := any(c.p).(CountFinisher[S]); ok {
 		f.FinishCounts(c.census(), &res)
 	}

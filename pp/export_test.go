@@ -37,3 +37,11 @@ func StartOnArray[S comparable, P Protocol[S]](s *CountSim[S, P], window int64, 
 	}
 	s.pingPong = pingPong
 }
+
+// SetQuietHotMax sets the most hot agents a quiet stretch accepts (the
+// default, max(64, sqrt n), keeps most stretches out of small populations).
+func SetQuietHotMax[S comparable, P Protocol[S]](s *CountSim[S, P], h int64) { s.qt.hmax = h }
+
+// QuietSteps returns the interactions a count engine simulated in quiet
+// stretches.
+func QuietSteps[S comparable, P Protocol[S]](s *CountSim[S, P]) int64 { return s.qt.steps }
