@@ -145,7 +145,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 		if err := e.replayLine(&l); err != nil {
 			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
 		}
-		if e.routes != nil && len(e.routes) > 0 {
+		if len(e.routes) > 0 {
 			switch l.Ev {
 			case "send", "lose", "dup", "delay", "state", "decide", "learn", "halt", "violation":
 			default:
