@@ -345,6 +345,23 @@ func (x *explorer) restore(s *state, u *undo) {
 	x.arena.release(u.arena)
 }
 
+// take removes the k-th message in flight on link key and returns it. The
+// link's slice may be shared with other states, so the rest is a copy.
+func (x *explorer) take(s *state, key int64, k int) flight {
+	x.touch(s, key)
+	l := s.links[key]
+	f := l[k]
+	if len(l) == 1 {
+		s.links[key] = nil
+	} else {
+		rest := x.arena.alloc(len(l) - 1)
+		copy(rest, l[:k])
+		copy(rest[k:], l[k+1:])
+		s.links[key] = rest
+	}
+	return f
+}
+
 // touch records link key's contents before a step changes it.
 func (x *explorer) touch(s *state, key int64) {
 	x.linkLog = append(x.linkLog, linkUndo{key: key, old: s.links[key], oldH: s.linkH[key], oldD: s.linkD[key]})
@@ -605,18 +622,7 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 		s.woken[i] = true
 		return x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
 	}
-	key := x.cfg.Graph.PortIndex(i, st.port)
-	x.touch(s, key)
-	l := s.links[key]
-	f := l[st.k]
-	if len(l) == 1 {
-		s.links[key] = nil
-	} else {
-		rest := x.arena.alloc(len(l) - 1)
-		copy(rest, l[:st.k])
-		copy(rest[st.k:], l[st.k+1:])
-		s.links[key] = rest
-	}
+	f := x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
 	s.depth[i] = max(s.depth[i], f.depth)
 	if s.halted[i] {
 		return ""

@@ -203,17 +203,7 @@ func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
 		return ""
 	case stepLose:
 		x.sends = x.sends[:0]
-		key := x.cfg.Graph.PortIndex(i, st.port)
-		x.touch(s, key)
-		l := s.links[key]
-		if len(l) == 1 {
-			s.links[key] = nil
-		} else {
-			rest := x.arena.alloc(len(l) - 1)
-			copy(rest, l[:st.k])
-			copy(rest[st.k:], l[st.k+1:])
-			s.links[key] = rest
-		}
+		x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.lost++
 		return ""
 	case stepDup:
@@ -235,18 +225,7 @@ func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
 		// The message wakes the node, which crashes before taking it.
 		x.sends = x.sends[:0]
 		s.nodes[i] = s.nodes[i].Clone().(snapNode)
-		key := x.cfg.Graph.PortIndex(i, st.port)
-		x.touch(s, key)
-		l := s.links[key]
-		f := l[st.k]
-		if len(l) == 1 {
-			s.links[key] = nil
-		} else {
-			rest := x.arena.alloc(len(l) - 1)
-			copy(rest, l[:st.k])
-			copy(rest[st.k:], l[st.k+1:])
-			s.links[key] = rest
-		}
+		f := x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.depth[i] = max(s.depth[i], f.depth)
 		s.woken[i] = true
 		v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
