@@ -1,38 +1,37 @@
-// Package plot draws sweep results with gonum/plot: a measure against n on
-// log-log axes, one curve per configuration (the mean at each n with its 95%
-// confidence band), beside theoretical curves (n^2, n H_n, n lg n, ...) and
-// the bounds the algorithms declare (as the runs checked them).
+// Package plot draws sweep results: a measure against n on log-log axes,
+// one curve per configuration (the mean at each n with its 95% confidence
+// band), beside theoretical curves (n^2, n H_n, n lg n, ...) and the
+// bounds the algorithms declare (as the runs checked them), as PNG, SVG or
+// PDF.
 //
 // Figures are made to be published: the legend sits below the data on a
 // background of its own, in as many columns as fit; every bound and theory
 // line has a colour and a dash pattern of its own, bounds labelled by the
 // algorithm that declares them; both axes carry the same log ticks (a label
 // at each power of ten, at 2 and 5 times it when a decade is all there is,
-// unlabelled minor ticks between, every label written 10ᵉ or m×10ᵉ); long
-// titles wrap instead of being
-// clipped; PNG figures are 1600 pixels wide, with type sized to be read at
-// 100% (12 to 16 points at 200 dots per inch).
+// unlabelled minor ticks between, every label written 10ᵉ or m×10ᵉ) over a
+// light grid; long titles wrap instead of being clipped; PNG figures are
+// 1600 pixels wide, with type sized to be read at 100% (11 to 16 points at
+// 200 dots per inch).
+//
+// The package draws by itself, on a small canvas interface (canvas.go)
+// with three backends written for it: SVG and PDF by hand, PNG with
+// golang.org/x/image's rasteriser and font packages, all with the
+// metrics of Liberation Sans (font.go), which is parsed on the first
+// figure. It did this with gonum/plot until issue 32: gonum's package
+// init parsed its twelve fonts in every elect process, figure or not.
 package plot
 
 import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/internal/atomicfile"
@@ -67,11 +66,11 @@ const (
 )
 
 // Type sizes, in points.
-var (
-	titleSize  = vg.Points(16)
-	labelSize  = vg.Points(14)
-	tickSize   = vg.Points(12)
-	legendSize = vg.Points(11)
+const (
+	titleSize  = 16
+	labelSize  = 14
+	tickSize   = 12
+	legendSize = 11
 )
 
 // namedColor is a colour a caption can name.
@@ -113,16 +112,11 @@ var dashPatterns = [][]float64{
 
 // dashPattern is the i-th reference line's dash pattern: one of
 // dashPatterns, then patterns made longer and longer, all distinct.
-func dashPattern(i int) []vg.Length {
-	ds := []float64{float64(16 + 2*(i-len(dashPatterns))), 3, 1, 3}
+func dashPattern(i int) []float64 {
 	if i < len(dashPatterns) {
-		ds = dashPatterns[i]
+		return slices.Clone(dashPatterns[i])
 	}
-	out := make([]vg.Length, len(ds))
-	for k, d := range ds {
-		out[k] = vg.Points(d)
-	}
-	return out
+	return []float64{float64(16 + 2*(i-len(dashPatterns))), 3, 1, 3}
 }
 
 // theoryColors are the theory curves' greys, taken in turn; a declared
@@ -133,35 +127,60 @@ var theoryColors = []color.NRGBA{
 	{R: 150, G: 150, B: 150, A: 255},
 }
 
-// referenceWidth is the width of bound and theory lines, thinner than the
-// data's.
-const referenceWidth = 1.5
+// Line widths, in points: the data's, the bound and theory lines'
+// (thinner), the confidence bands' edges.
+const (
+	dataWidth      = 2
+	referenceWidth = 1.5
+	bandEdgeWidth  = 0.6
+)
 
-// glyphs are the data points' shapes, changing when the colours come round
-// again.
-var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+// xy is a point of the data.
+type xy struct{ x, y float64 }
 
-// legendEntry is one line of the legend; one without thumbnails is a
-// header, written across the legend's width above the columns.
+// series is one configuration's drawing: its confidence band (lo, hi),
+// and its means joined by a line, with glyphs.
+type series struct {
+	mean, lo, hi []xy
+	color        color.NRGBA
+	glyph        int
+	label        string
+}
+
+// band says whether the series has a band to draw: one needs two sizes.
+func (sr *series) band() bool { return len(sr.mean) > 1 }
+
+func (sr *series) style() lineStyle { return lineStyle{color: sr.color, width: dataWidth} }
+
+// refLine is a declared bound or a theory curve.
+type refLine struct {
+	pts   []xy
+	style lineStyle
+}
+
+// legendEntry is one line of the legend; one without a line is a header,
+// written across the legend's width above the columns.
 type legendEntry struct {
-	label  string
-	thumbs []plot.Thumbnailer
+	label string
+	line  *lineStyle
+	band  bool
+	glyph int // -1: none
 }
 
 // Figure is a plot and its legend, drawn below it.
 type Figure struct {
-	plot   *plot.Plot
+	title  []string // wrapped to the width
 	ylabel string
+	series []*series
+	refs   []refLine // the bounds, then the theory curves
 	legend []legendEntry
-	width  vg.Length
-	height vg.Length // of the plot, without the legend
-	// layers names what was added to the plot, in drawing order: "band",
-	// "bound", "theory", "data" (for the tests: data above the rest).
+	// The axes' ranges.
+	xlo, xhi, ylo, yhi float64
+	width              float64 // points
+	height             float64 // points, of the plot without the legend
+	// layers names what is drawn, in drawing order: "band", "bound",
+	// "theory", "data" (for the tests: data above the rest).
 	layers []string
-}
-
-func textStyle(size vg.Length) text.Style {
-	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, size), Handler: plot.DefaultTextHandler}
 }
 
 // Make builds the figure.
@@ -169,37 +188,19 @@ func Make(s Spec) (*Figure, error) {
 	if len(s.Rows) == 0 {
 		return nil, fmt.Errorf("plot: no runs to plot")
 	}
+	if _, err := typeface(); err != nil {
+		return nil, fmt.Errorf("plot: the figures' font: %v", err)
+	}
 	w, h := s.Width, s.Height
 	if w == 0 {
 		w, h = defaultWidth, defaultHeight
 	}
-	f := &Figure{plot: plot.New(), width: vg.Length(w) * vg.Inch, height: vg.Length(h) * vg.Inch}
-	p := f.plot
-	p.Title.TextStyle.Font.Size = titleSize
-	p.Title.Text = wrap(p.Title.TextStyle, s.Title, f.width-vg.Points(12))
-	p.Title.Padding = vg.Points(8)
-	p.X.Label.Text = "n"
-	// The y label is drawn by Draw: gonum/plot places its glyph box at the
-	// arithmetic middle of the range, near the top of a log axis, and pads
-	// the plot below it for nothing.
+	f := &Figure{width: w * 72, height: h * 72}
+	f.title = wrap(s.Title, titleSize, f.width-12)
 	f.ylabel = s.YLabel
 	if f.ylabel == "" {
 		f.ylabel = s.Measure
 	}
-	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
-		ax.Scale = plot.LogScale{}
-		ax.Tick.Marker = logTicks{}
-		ax.Label.TextStyle.Font.Size = labelSize
-		ax.Tick.Label.Font.Size = tickSize
-		ax.Tick.Label.Handler = superscripts{text.Plain{Fonts: font.DefaultCache}}
-		ax.Tick.Length = vg.Points(7)
-		ax.Tick.Width = vg.Points(1)
-		ax.Width = vg.Points(1)
-	}
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 225}
-	grid.Horizontal.Color = color.Gray{Y: 225}
-	p.Add(grid)
 
 	groups := experiment.GroupRows(s.Rows)
 	var curveKeys []string
@@ -224,12 +225,11 @@ func Make(s Spec) (*Figure, error) {
 	for _, name := range s.Colors {
 		taken[name] = true
 	}
-	var data []*series
 	algColor := map[string]color.NRGBA{} // the colour of each algorithm's first series, for its bounds
 	for i, k := range curveKeys {
 		gs := byCurve[k]
 		slices.SortFunc(gs, func(a, b *experiment.Group) int { return a.N - b.N })
-		var mean, lo, hi plotter.XYs
+		sr := &series{label: labels[k], glyph: (i / len(Palette)) % glyphCount}
 		for _, g := range gs {
 			st := g.Stats(s.Measure, experiment.Growth{})
 			if st.Mean <= 0 {
@@ -237,11 +237,11 @@ func Make(s Spec) (*Figure, error) {
 			}
 			x := float64(g.N)
 			nMin, nMax = math.Min(nMin, x), math.Max(nMax, x)
-			mean = append(mean, plotter.XY{X: x, Y: st.Mean})
-			lo = append(lo, plotter.XY{X: x, Y: math.Max(st.Lo, st.Mean/100)})
-			hi = append(hi, plotter.XY{X: x, Y: st.Hi})
+			sr.mean = append(sr.mean, xy{x, st.Mean})
+			sr.lo = append(sr.lo, xy{x, math.Max(st.Lo, st.Mean/100)})
+			sr.hi = append(sr.hi, xy{x, st.Hi})
 		}
-		if len(mean) == 0 {
+		if len(sr.mean) == 0 {
 			continue
 		}
 		c, ok := paletteColor(s.Colors[gs[0].Name])
@@ -252,38 +252,33 @@ func Make(s Spec) (*Figure, error) {
 			c = Palette[next%len(Palette)].c
 			next++
 		}
+		sr.color = c
 		if _, ok := algColor[gs[0].Name]; !ok {
 			algColor[gs[0].Name] = c
 		}
-		sr, err := newSeries(mean, lo, hi, c, glyphs[(i/len(Palette))%len(glyphs)])
-		if err != nil {
-			return nil, err
-		}
-		sr.label = labels[k]
-		data = append(data, sr)
+		f.series = append(f.series, sr)
+	}
+	if len(f.series) == 0 {
+		return nil, fmt.Errorf("plot: no run has a positive %q to draw on a log axis", s.Measure)
 	}
 	// The bands first, then the bounds and theory curves, then the data's
 	// lines and points on top of them all.
-	for _, sr := range data {
-		if sr.band != nil {
-			p.Add(sr.band)
+	for _, sr := range f.series {
+		if sr.band() {
 			f.layers = append(f.layers, "band")
 		}
 	}
 	var refs []legendEntry
-	ref := 0 // the next reference line's dash pattern
 	if s.Bounds {
-		var err error
-		if refs, ref, err = f.addBounds(s, groups, ref, algColor); err != nil {
-			return nil, err
-		}
+		refs = f.addBounds(s, groups, algColor)
 	}
+	bounds := len(f.refs)
 	for j, name := range s.Curves {
 		g, ok := experiment.LookupGrowth(name)
 		if !ok {
 			return nil, fmt.Errorf("plot: unknown curve %q; use one of %s", name, strings.Join(experiment.GrowthNames(), ", "))
 		}
-		var xy plotter.XYs
+		var pts []xy
 		const samples = 48
 		for j := 0; j <= samples; j++ {
 			x := nMin * math.Pow(nMax/nMin, float64(j)/samples)
@@ -291,56 +286,67 @@ func Make(s Spec) (*Figure, error) {
 				x = nMin
 			}
 			if y := g.F(x); y > 0 {
-				xy = append(xy, plotter.XY{X: x, Y: y})
+				pts = append(pts, xy{x, y})
 			}
 		}
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return nil, err
-		}
-		l.LineStyle = draw.LineStyle{Color: theoryColors[j%len(theoryColors)], Width: vg.Points(referenceWidth), Dashes: dashPattern(ref)}
-		ref++
-		p.Add(l)
+		st := lineStyle{color: theoryColors[j%len(theoryColors)], width: referenceWidth, dashes: dashPattern(len(f.refs))}
+		f.refs = append(f.refs, refLine{pts: pts, style: st})
 		f.layers = append(f.layers, "theory")
-		refs = append(refs, legendEntry{label: "theory: " + name, thumbs: []plot.Thumbnailer{l}})
+		refs = append(refs, legendEntry{label: "theory: " + name, line: &st, glyph: -1})
 	}
-	for _, sr := range data {
-		p.Add(sr.line, sr.points)
+	for range f.series {
 		f.layers = append(f.layers, "data")
 	}
+	f.ranges()
 	// The legend: what every curve shares and what the lines mean, said
 	// once; then a short line per series, bound and theory curve.
 	key := "solid: mean; band: 95% confidence interval"
-	if ref > len(s.Curves) {
+	if bounds > 0 {
 		key += "; dashed in an algorithm's colour: a bound it declares"
 	}
 	if len(s.Curves) > 0 {
 		key += "; grey: theory, coefficient 1"
 	}
 	for _, h := range append(headers, key) {
-		f.legend = append(f.legend, legendEntry{label: h})
+		f.legend = append(f.legend, legendEntry{label: h, glyph: -1})
 	}
-	for _, sr := range data {
-		f.legend = append(f.legend, legendEntry{label: sr.label, thumbs: sr.thumbs()})
+	for _, sr := range f.series {
+		st := sr.style()
+		f.legend = append(f.legend, legendEntry{label: sr.label, line: &st, band: sr.band(), glyph: sr.glyph})
 	}
 	f.legend = append(f.legend, refs...)
 	return f, nil
 }
 
-// series is one configuration's drawing: its confidence band, and its
-// means joined by a line, with glyphs.
-type series struct {
-	band   *plotter.Polygon
-	line   *plotter.Line
-	points *plotter.Scatter
-	label  string
-}
-
-func (sr *series) thumbs() []plot.Thumbnailer {
-	if sr.band == nil {
-		return []plot.Thumbnailer{sr.line, sr.points}
+// ranges sets the axes' ranges to hold every point drawn; a range of one
+// value is widened to a factor of 2 either side.
+func (f *Figure) ranges() {
+	f.xlo, f.ylo = math.Inf(1), math.Inf(1)
+	f.xhi, f.yhi = math.Inf(-1), math.Inf(-1)
+	add := func(pts []xy) {
+		for _, p := range pts {
+			if p.x > 0 && p.y > 0 && !math.IsInf(p.y, 0) {
+				f.xlo, f.xhi = math.Min(f.xlo, p.x), math.Max(f.xhi, p.x)
+				f.ylo, f.yhi = math.Min(f.ylo, p.y), math.Max(f.yhi, p.y)
+			}
+		}
 	}
-	return []plot.Thumbnailer{sr.band, sr.line, sr.points}
+	for _, sr := range f.series {
+		add(sr.mean)
+		if sr.band() {
+			add(sr.lo)
+			add(sr.hi)
+		}
+	}
+	for _, r := range f.refs {
+		add(r.pts)
+	}
+	if f.xhi <= f.xlo*(1+1e-9) {
+		f.xlo, f.xhi = f.xlo/2, f.xhi*2
+	}
+	if f.yhi <= f.ylo*(1+1e-9) {
+		f.ylo, f.yhi = f.ylo/2, f.yhi*2
+	}
 }
 
 // seriesLabels shortens the series' legend labels: the parts of the
@@ -416,114 +422,6 @@ func shared(lists [][]string, skip []string) []string {
 	return out
 }
 
-// newSeries makes one configuration's drawing: its confidence band
-// (filled, with a thin edge so that a narrow band still shows), and its
-// means joined by a line, with glyphs.
-func newSeries(mean, lo, hi plotter.XYs, c color.NRGBA, glyph draw.GlyphDrawer) (*series, error) {
-	sr := &series{}
-	if len(mean) > 1 {
-		band := append(plotter.XYs(nil), lo...)
-		for j := len(hi) - 1; j >= 0; j-- {
-			band = append(band, hi[j])
-		}
-		poly, err := plotter.NewPolygon(band)
-		if err != nil {
-			return nil, err
-		}
-		poly.Color = color.NRGBA{R: c.R, G: c.G, B: c.B, A: 70}
-		poly.LineStyle = draw.LineStyle{Color: color.NRGBA{R: c.R, G: c.G, B: c.B, A: 160}, Width: vg.Points(0.6)}
-		sr.band = poly
-	}
-	line, points, err := plotter.NewLinePoints(mean)
-	if err != nil {
-		return nil, err
-	}
-	line.Color, points.Color = c, c
-	line.Width = vg.Points(2)
-	points.Shape = glyph
-	points.Radius = vg.Points(3.5)
-	sr.line, sr.points = line, points
-	return sr, nil
-}
-
-// wrap breaks a title into lines no wider than width.
-func wrap(st text.Style, title string, width vg.Length) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(title) {
-		try := word
-		if line != "" {
-			try = line + " " + word
-		}
-		if line != "" && st.Width(try) > width {
-			lines = append(lines, line)
-			line = word
-			continue
-		}
-		line = try
-	}
-	return strings.Join(append(lines, line), "\n")
-}
-
-// logTicks marks a log axis alike on both axes: a labelled tick at every
-// power of ten in range, unlabelled ticks at 2..9 times it; when fewer than
-// two powers of ten are in range, 2 and 5 times them are labelled too, and
-// when still fewer than two labels are, every minor tick is.
-type logTicks struct{}
-
-// Ticks implements plot.Ticker.
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(lo > 0) || !(hi >= lo) {
-		return nil
-	}
-	first, last := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
-	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
-	count := func(keep func(m int) bool) int {
-		c := 0
-		for e := first; e <= last; e++ {
-			for m := 1; m <= 9; m++ {
-				if keep(m) && in(float64(m)*math.Pow(10, float64(e))) {
-					c++
-				}
-			}
-		}
-		return c
-	}
-	labelled := func(m int) bool { return m == 1 }
-	if count(labelled) < 2 {
-		labelled = func(m int) bool { return m == 1 || m == 2 || m == 5 }
-		if count(labelled) < 2 {
-			labelled = func(int) bool { return true }
-		}
-	}
-	var ticks []plot.Tick
-	for e := first; e <= last; e++ {
-		for m := 1; m <= 9; m++ {
-			v := float64(m) * math.Pow(10, float64(e))
-			if !in(v) {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if labelled(m) {
-				t.Label = tickLabel(m, e)
-			}
-			ticks = append(ticks, t)
-		}
-	}
-	return ticks
-}
-
-// tickLabel writes m*10^e the same way on every axis: 10^e for a power of
-// ten, m×10^e otherwise, which the superscripts handler typesets with a
-// raised exponent (a minus sign as U+2212).
-func tickLabel(m, e int) string {
-	exp := strings.Replace(fmt.Sprint(e), "-", "−", 1)
-	if m == 1 {
-		return "10^" + exp
-	}
-	return fmt.Sprintf("%d×10^%s", m, exp)
-}
-
 // quantity returns the quantity a bound speaks of ("election messages" of
 // "election messages <= n(n+1)/2").
 func quantity(name string) string {
@@ -546,11 +444,30 @@ func matches(q, measure string) bool {
 	return q == measure
 }
 
-// addBounds draws every declared bound on the measure, per algorithm: the
+// wrap breaks text into lines no wider than w points at size points.
+func wrap(text string, size, w float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if line != "" && width(try, size) > w {
+			lines = append(lines, line)
+			line = word
+			continue
+		}
+		line = try
+	}
+	return append(lines, line)
+}
+
+// addBounds adds every declared bound on the measure, per algorithm: the
 // mean of its checked value over the algorithm's runs at each n, in the
 // algorithm's colour (algColor) and a dash pattern of its own. It returns
-// the bounds' legend entries and the next reference line's index.
-func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int, algColor map[string]color.NRGBA) ([]legendEntry, int, error) {
+// the bounds' legend entries.
+func (f *Figure) addBounds(s Spec, groups []*experiment.Group, algColor map[string]color.NRGBA) []legendEntry {
 	type acc struct{ sum, count float64 }
 	type key struct{ alg, bound string }
 	values := map[key]map[int]*acc{}
@@ -578,183 +495,67 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group, ref int, algColor
 	}
 	var entries []legendEntry
 	for _, k := range keys {
-		var xy plotter.XYs
+		var pts []xy
 		for n, a := range values[k] {
-			xy = append(xy, plotter.XY{X: float64(n), Y: a.sum / a.count})
+			pts = append(pts, xy{float64(n), a.sum / a.count})
 		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return int(a.X - b.X) })
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return nil, ref, err
-		}
+		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
 		c, ok := algColor[k.alg]
 		if !ok {
 			c = theoryColors[0]
 		}
-		l.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(referenceWidth), Dashes: dashPattern(ref)}
-		ref++
-		f.plot.Add(l)
+		st := lineStyle{color: c, width: referenceWidth, dashes: dashPattern(len(f.refs))}
+		f.refs = append(f.refs, refLine{pts: pts, style: st})
 		f.layers = append(f.layers, "bound")
-		entries = append(entries, legendEntry{label: k.alg + ": " + k.bound, thumbs: []plot.Thumbnailer{l}})
+		entries = append(entries, legendEntry{label: k.alg + ": " + k.bound, line: &st, glyph: -1})
 	}
-	return entries, ref, nil
+	return entries
 }
 
-// The legend's layout.
-var (
-	legendPad   = vg.Points(8)  // inside the box
-	legendGap   = vg.Points(18) // between columns
-	legendThumb = vg.Points(34)
-)
-
-// legendLayout places the legend's entries in width: the headers first,
-// each across the width (wrapped), then the other entries in as many
-// columns of one line each as fit (filled down each column), or else in
-// one column, each entry wrapped to the width. It returns the column
-// width, the entries' texts, the column and the top of each entry (from
-// the top of the box), and the height of the entries.
-func (f *Figure) legendLayout(width vg.Length) (colWidth vg.Length, texts []string, col []int, top []vg.Length, height vg.Length) {
-	st := textStyle(legendSize)
-	line := legendRowHeight()
-	avail := width - 2*legendPad
-	n := len(f.legend)
-	texts, col, top = make([]string, n), make([]int, n), make([]vg.Length, n)
-	y := vg.Length(0)
-	var rest []int
-	for i, e := range f.legend {
-		if len(e.thumbs) > 0 {
-			rest = append(rest, i)
-			colWidth = max(colWidth, legendThumb+st.Width(" "+e.label))
-			continue
-		}
-		texts[i] = wrap(st, e.label, avail)
-		top[i] = y
-		y += vg.Length(strings.Count(texts[i], "\n")+1) * line
-	}
-	if colWidth <= avail {
-		cols := max(1, min(len(rest), int((avail+legendGap)/(colWidth+legendGap))))
-		rows := (len(rest) + cols - 1) / cols
-		for k, i := range rest {
-			texts[i] = f.legend[i].label
-			col[i] = k / rows
-			top[i] = y + vg.Length(k%rows)*line
-		}
-		return colWidth, texts, col, top, y + vg.Length(rows)*line
-	}
-	for _, i := range rest {
-		texts[i] = wrap(st, f.legend[i].label, avail-legendThumb-st.Width(" "))
-		top[i] = y
-		y += vg.Length(strings.Count(texts[i], "\n")+1) * line
-	}
-	return avail, texts, col, top, y
-}
-
-func legendRowHeight() vg.Length {
-	st := textStyle(legendSize)
-	return st.Height("Xg") + vg.Points(4)
-}
-
-// legendHeight is the height of the legend box and the space above it.
-func (f *Figure) legendHeight() vg.Length {
-	if len(f.legend) == 0 {
-		return 0
-	}
-	_, _, _, _, h := f.legendLayout(f.width)
-	return h + 2*legendPad + vg.Points(6)
-}
-
-// Size returns the figure's width and height, legend included.
-func (f *Figure) Size() (w, h vg.Length) { return f.width, f.height + f.legendHeight() }
-
-// Draw draws the plot at the top of c and the legend below it.
-func (f *Figure) Draw(c draw.Canvas) {
-	c.SetColor(color.White)
-	c.Fill(c.Rectangle.Path())
-	lh := f.legendHeight()
-	// Room on the right and at the top for the last tick label and the
-	// title's ascent.
-	st := textStyle(labelSize)
-	st.Rotation = math.Pi / 2
-	st.XAlign, st.YAlign = draw.XCenter, draw.YTop
-	lw := st.Height(f.ylabel) + vg.Points(8)
-	pc := draw.Crop(c, vg.Points(4)+lw, -vg.Points(18), lh, -vg.Points(6))
-	f.plot.Draw(pc)
-	dc := f.plot.DataCanvas(pc)
-	c.FillText(st, vg.Point{X: c.Min.X + vg.Points(6), Y: (dc.Min.Y + dc.Max.Y) / 2}, f.ylabel)
-	if lh == 0 {
-		return
-	}
-	box := vg.Rectangle{Min: vg.Point{X: c.Min.X + vg.Points(4), Y: c.Min.Y + vg.Points(2)},
-		Max: vg.Point{X: c.Max.X - vg.Points(4), Y: c.Min.Y + lh - vg.Points(4)}}
-	c.SetColor(color.Gray{Y: 245})
-	c.Fill(box.Path())
-	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 170}, Width: vg.Points(0.75)})
-	c.Stroke(box.Path())
-	colWidth, texts, col, top, _ := f.legendLayout(f.width)
-	line := legendRowHeight()
-	for i, e := range f.legend {
-		lines := vg.Length(strings.Count(texts[i], "\n") + 1)
-		x := box.Min.X + legendPad + vg.Length(col[i])*(colWidth+legendGap)
-		y := box.Max.Y - legendPad - top[i] - lines*line
-		if len(e.thumbs) == 0 { // a header, across the box
-			l := plot.NewLegend()
-			l.TextStyle = textStyle(legendSize)
-			l.Left, l.Top = true, true
-			l.ThumbnailWidth = 0
-			l.YPosition = draw.PosTop
-			l.Add(texts[i])
-			l.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: box.Max.X - legendPad, Y: y + lines*line}}})
-			continue
-		}
-		l := plot.NewLegend()
-		l.TextStyle = textStyle(legendSize)
-		l.Left, l.Top = true, true
-		l.ThumbnailWidth = legendThumb
-		l.YPosition = draw.PosTop
-		l.Add(texts[i], e.thumbs...)
-		l.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + colWidth, Y: y + lines*line}}})
-	}
-}
+// Size returns the figure's width and height in points, legend included.
+func (f *Figure) Size() (w, h float64) { return f.width, f.height + f.legendHeight() }
 
 // Save writes the figure to path; the extension (.png, .svg, .pdf) chooses
 // the format. PNG figures are 1600 pixels wide at the default size.
 func Save(s Spec, path string) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".png" && ext != ".svg" && ext != ".pdf" {
+		return fmt.Errorf("plot: %s: use a .png, .svg or .pdf file name", path)
+	}
 	f, err := Make(s)
 	if err != nil {
 		return err
 	}
-	w, h := f.Size()
-	var canvas vg.CanvasWriterTo
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}
-	case ".svg":
-		canvas = vgsvg.New(w, h)
-	case ".pdf":
-		canvas = vgpdf.New(w, h)
-	default:
-		return fmt.Errorf("plot: %s: use a .png, .svg or .pdf file name", path)
+	data, err := f.render(ext)
+	if err != nil {
+		return err
 	}
-	f.Draw(draw.New(canvas))
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if _, ok := canvas.(*vgsvg.Canvas); ok {
-			var buf bytes.Buffer
-			if _, err := canvas.WriteTo(&buf); err != nil {
-				return err
-			}
-			_, err := w.Write(svgFontFallback(buf.Bytes()))
-			return err
-		}
-		_, err := canvas.WriteTo(w)
+		_, err := w.Write(data)
 		return err
 	})
 }
 
-// svgFontFallback gives the SVG's font families fallbacks: gonum's
-// "Liberation Serif", which a reader may not have, is followed by Times
-// New Roman and Times (the fonts it matches metric for metric, so that the
-// text keeps the widths the figure was laid out with) and the generic
-// serif.
-func svgFontFallback(svg []byte) []byte {
-	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;"))
+// render draws the figure in a format (".png", ".svg" or ".pdf").
+func (f *Figure) render(ext string) ([]byte, error) {
+	w, h := f.Size()
+	switch ext {
+	case ".png":
+		c := newPNG(w, h, pngDPI)
+		f.draw(c)
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, c.img); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	case ".svg":
+		c := newSVG(w, h)
+		f.draw(c)
+		return c.bytes(), nil
+	case ".pdf":
+		c := newPDF(w, h)
+		f.draw(c)
+		return c.bytes(), nil
+	}
+	return nil, fmt.Errorf("plot: no format %q", ext)
 }

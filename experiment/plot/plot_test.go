@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/electkit/elect/experiment"
 )
 
@@ -161,9 +159,9 @@ func TestBoundMatchesMeasure(t *testing.T) {
 func TestLogTicksLabelEveryAxisAlike(t *testing.T) {
 	labels := func(lo, hi float64) []string {
 		var out []string
-		for _, tk := range (logTicks{}).Ticks(lo, hi) {
-			if tk.Label != "" {
-				out = append(out, tk.Label)
+		for _, tk := range logTicks(lo, hi) {
+			if tk.label != "" {
+				out = append(out, tk.label)
 			}
 		}
 		return out
@@ -198,8 +196,11 @@ func TestFigureLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(f.plot.Title.Text, "\n") {
-		if w := f.plot.Title.TextStyle.Width(line); w > f.width {
+	if len(f.title) < 2 {
+		t.Errorf("title %q not wrapped", f.title)
+	}
+	for _, line := range f.title {
+		if w := width(line, titleSize); w > f.width {
 			t.Errorf("title line %q is %v wide, more than the figure's %v", line, w, f.width)
 		}
 	}
@@ -237,12 +238,8 @@ func TestSeriesColoursByName(t *testing.T) {
 	blue, _ := paletteColor("blue")
 	colour := func(label string) color.Color {
 		for _, e := range f.legend {
-			if strings.Contains(e.label, label) {
-				for _, th := range e.thumbs {
-					if l, ok := th.(*plotter.Line); ok {
-						return l.Color
-					}
-				}
+			if strings.Contains(e.label, label) && e.line != nil {
+				return e.line.color
 			}
 		}
 		return nil
@@ -294,28 +291,26 @@ func TestReferenceLinesNeverShareAStyle(t *testing.T) {
 	colourOf := map[string]color.Color{}
 	refs := 0
 	for _, e := range f.legend {
-		for _, th := range e.thumbs {
-			l, ok := th.(*plotter.Line)
-			if !ok {
-				continue
-			}
-			st := style{l.Color, fmt.Sprint(l.Dashes)}
-			if other, dup := seen[st]; dup {
-				t.Errorf("%q and %q share a style", e.label, other)
-			}
-			seen[st] = e.label
-			if len(l.Dashes) == 0 {
-				colourOf[e.label] = l.Color
-				continue
-			}
-			refs++
-			if other, dup := dashes[st.dashes]; dup {
-				t.Errorf("%q and %q share a dash pattern", e.label, other)
-			}
-			dashes[st.dashes] = e.label
-			if alg, _, ok := strings.Cut(e.label, ": messages"); ok && l.Color != colourOf[alg] {
-				t.Errorf("%q is drawn in %v, its algorithm's colour is %v", e.label, l.Color, colourOf[alg])
-			}
+		l := e.line
+		if l == nil {
+			continue
+		}
+		st := style{l.color, fmt.Sprint(l.dashes)}
+		if other, dup := seen[st]; dup {
+			t.Errorf("%q and %q share a style", e.label, other)
+		}
+		seen[st] = e.label
+		if len(l.dashes) == 0 {
+			colourOf[e.label] = l.color
+			continue
+		}
+		refs++
+		if other, dup := dashes[st.dashes]; dup {
+			t.Errorf("%q and %q share a dash pattern", e.label, other)
+		}
+		dashes[st.dashes] = e.label
+		if alg, _, ok := strings.Cut(e.label, ": messages"); ok && l.color != colourOf[alg] {
+			t.Errorf("%q is drawn in %v, its algorithm's colour is %v", e.label, l.color, colourOf[alg])
 		}
 	}
 	if refs != 12 {
@@ -331,17 +326,21 @@ func TestReferenceLinesNeverShareAStyle(t *testing.T) {
 
 // TestSVGFontsHaveAGenericFallback (issue 35: the SVG asked for
 // "Liberation Serif" alone, and without it the exponents overlapped the
-// tick labels): every font family is followed by its metric twins and
-// the generic serif.
+// tick labels): every font family named is followed by its metric twins
+// and the generic sans-serif, and the exponents are tspans of the label's
+// text element, so they follow its text in whatever font draws it.
 func TestSVGFontsHaveAGenericFallback(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fig.svg")
 	if err := Save(goldenSpec(), path); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
-	all := strings.Count(string(data), "font-family:")
-	good := strings.Count(string(data), "font-family:'Liberation Serif','Times New Roman',Times,serif;")
+	all := strings.Count(string(data), "font-family")
+	good := strings.Count(string(data), `font-family="'Liberation Sans', Arial, Helvetica, sans-serif"`)
 	if all == 0 || good != all {
 		t.Errorf("%d of %d font families have the fallbacks", good, all)
+	}
+	if !strings.Contains(string(data), `text-anchor="middle" xml:space="preserve">10<tspan font-size="8.4" dy="-5.04">2</tspan></text>`) {
+		t.Errorf("no tick label 10^2 with its exponent in a tspan")
 	}
 }
