@@ -23,7 +23,6 @@
 package plot
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -526,36 +525,30 @@ func Save(s Spec, path string) error {
 	if err != nil {
 		return err
 	}
-	data, err := f.render(ext)
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return atomicfile.Write(path, func(w io.Writer) error { return f.render(ext, w) })
 }
 
-// render draws the figure in a format (".png", ".svg" or ".pdf").
-func (f *Figure) render(ext string) ([]byte, error) {
-	w, h := f.Size()
+// render draws the figure in a format (".png", ".svg" or ".pdf") and
+// writes it to w.
+func (f *Figure) render(ext string, w io.Writer) error {
+	width, height := f.Size()
+	var data []byte
 	switch ext {
 	case ".png":
-		c := newPNG(w, h, pngDPI)
+		c := newPNG(width, height, pngDPI)
 		f.draw(c)
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, c.img); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return png.Encode(w, c.img)
 	case ".svg":
-		c := newSVG(w, h)
+		c := newSVG(width, height)
 		f.draw(c)
-		return c.bytes(), nil
+		data = c.bytes()
 	case ".pdf":
-		c := newPDF(w, h)
+		c := newPDF(width, height)
 		f.draw(c)
-		return c.bytes(), nil
+		data = c.bytes()
+	default:
+		return fmt.Errorf("plot: no format %q", ext)
 	}
-	return nil, fmt.Errorf("plot: no format %q", ext)
+	_, err := w.Write(data)
+	return err
 }

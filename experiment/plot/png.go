@@ -85,7 +85,32 @@ func (c *pngCanvas) rasterize(polys [][]pt, col color.NRGBA) {
 	c.r.Draw(c.img, box, image.NewUniform(col), image.Point{})
 }
 
-func (c *pngCanvas) fill(pts []pt, col color.NRGBA) { c.rasterize([][]pt{pts}, col) }
+// fill rasterises a polygon; an opaque rectangle with level sides (the
+// background, the legend's box) is painted directly but for its
+// fractional edges, disjoint strips the rasteriser antialiases.
+func (c *pngCanvas) fill(pts []pt, col color.NRGBA) {
+	if col.A != 255 || len(pts) != 4 || pts[0].y != pts[1].y || pts[1].x != pts[2].x || pts[2].y != pts[3].y || pts[3].x != pts[0].x {
+		c.rasterize([][]pt{pts}, col)
+		return
+	}
+	b := bounds(pts)
+	x0, y0, x1, y1 := b.min.x*c.px, b.min.y*c.px, b.max.x*c.px, b.max.y*c.px
+	ix0, iy0, ix1, iy1 := math.Ceil(x0), math.Ceil(y0), math.Floor(x1), math.Floor(y1)
+	if ix1 <= ix0 || iy1 <= iy0 {
+		c.rasterize([][]pt{pts}, col)
+		return
+	}
+	draw.Draw(c.img, image.Rect(int(ix0), int(iy0), int(ix1), int(iy1)), image.NewUniform(col), image.Point{}, draw.Src)
+	strip := func(ax, ay, bx, by float64) {
+		if bx > ax && by > ay {
+			c.rasterize([][]pt{rect(pt{ax / c.px, ay / c.px}, pt{bx / c.px, by / c.px})}, col)
+		}
+	}
+	strip(x0, y0, x1, iy0)   // top
+	strip(x0, iy1, x1, y1)   // bottom
+	strip(x0, iy0, ix0, iy1) // left
+	strip(ix1, iy0, x1, iy1) // right
+}
 
 // stroke turns the line into polygons: each dash's segments become
 // quadrilaterals of the line's width, with a disc at each join between
@@ -107,8 +132,53 @@ func (c *pngCanvas) stroke(pts []pt, closed bool, st lineStyle) {
 			}
 		}
 	}
-	c.rasterize(polys, st.color)
+	if st.color.A != 255 {
+		c.rasterize(polys, st.color)
+		return
+	}
+	// An opaque line is laid in pieces of a few consecutive polygons each:
+	// the rasteriser's work is the area of what it covers at once, which
+	// for a whole line across the plot is most of the figure.
+	start, box := 0, bbox{}
+	for i, poly := range polys {
+		b := bounds(poly)
+		if i > start && box.union(b).area()*c.px*c.px > chunkArea {
+			c.rasterize(polys[start:i], st.color)
+			start, box = i, bbox{}
+		}
+		box = box.union(b)
+	}
+	c.rasterize(polys[start:], st.color)
 }
+
+// chunkArea is the most pixels an opaque line's piece covers.
+const chunkArea = 128 * 128
+
+// bbox is a rectangle in points; the zero bbox is empty.
+type bbox struct {
+	min, max pt
+	ok       bool
+}
+
+func bounds(poly []pt) bbox {
+	var b bbox
+	for _, p := range poly {
+		b = b.union(bbox{p, p, true})
+	}
+	return b
+}
+
+func (b bbox) union(o bbox) bbox {
+	switch {
+	case !b.ok:
+		return o
+	case !o.ok:
+		return b
+	}
+	return bbox{pt{math.Min(b.min.x, o.min.x), math.Min(b.min.y, o.min.y)}, pt{math.Max(b.max.x, o.max.x), math.Max(b.max.y, o.max.y)}, true}
+}
+
+func (b bbox) area() float64 { return (b.max.x - b.min.x) * (b.max.y - b.min.y) }
 
 // face is the font at size points, at the canvas's resolution.
 func (c *pngCanvas) face(size float64) font.Face {

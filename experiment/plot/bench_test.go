@@ -1,0 +1,25 @@
+package plot
+
+import (
+	"io"
+	"testing"
+)
+
+// BenchmarkRender draws the figure of twelve reference lines (three
+// algorithms' bounds and three theory curves) at the default size in each
+// format, the PNG's time about half drawing, half encoding.
+func BenchmarkRender(b *testing.B) {
+	f, err := Make(Spec{Title: "many bounds", Measure: "messages", Rows: manyBoundsRows(), Curves: []string{"n^2", "n H_n", "n lg n"}, Bounds: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg", ".pdf"} {
+		b.Run("format="+ext[1:], func(b *testing.B) {
+			for b.Loop() {
+				if err := f.render(ext, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
