@@ -52,8 +52,8 @@ type Spec struct {
 	// so that a title or a caption can name it. Other series take the
 	// palette's colours in order.
 	Colors map[string]string
-	// Width and Height in inches (default 8 x 5.5) of the plot itself; the
-	// legend adds its own height below.
+	// Width and Height in inches (default, for either left 0: 8 x 5.5) of
+	// the plot itself; the legend adds its own height below.
 	Width, Height float64
 }
 
@@ -191,8 +191,11 @@ func Make(s Spec) (*Figure, error) {
 		return nil, fmt.Errorf("plot: the figures' font: %v", err)
 	}
 	w, h := s.Width, s.Height
-	if w == 0 {
-		w, h = defaultWidth, defaultHeight
+	if w <= 0 {
+		w = defaultWidth
+	}
+	if h <= 0 {
+		h = defaultHeight
 	}
 	f := &Figure{width: w * 72, height: h * 72}
 	f.title = wrap(s.Title, titleSize, f.width-12)
