@@ -4,17 +4,18 @@ go 1.26.8
 
 // Direct dependencies, each the maintained, widely used choice for its job:
 // the figures of 'elect plot' and 'elect reproduce' (PNG, SVG, PDF) are
-// drawn by experiment/plot itself, the PNG with golang.org/x/image (the
-// Go team's rasteriser, vector, and its OpenType reader, font/opentype)
-// and the text measured and drawn with Liberation Sans, whose TTF
+// drawn by experiment/plot itself, the PNG with golang.org/x/image (the Go
+// team's antialiasing rasteriser, vector, and OpenType reader,
+// font/opentype), all text measured with Liberation Sans, whose TTF
 // codeberg.org/go-fonts/liberation embeds (Arial's and Helvetica's
-// widths, so the SVG and the PDF's standard Helvetica keep the layout).
-// They replaced gonum.org/v1/plot (issue 32), whose package init parsed
-// its twelve embedded fonts in every elect process, and whose backends
-// linked go-latex, gg, freetype, fpdf and svgo: 'elect version' took
-// 13.4 MiB of resident memory with it, 9.2 without, and 'elect run lcr
-// --n 1000 --runtime goroutines' 16.5 MiB against the naive program's 6.2
-// (docs/performance.md, "Figures without gonum/plot"); sigs.k8s.io/yaml (the Kubernetes project's YAML
+// widths, so the SVG's fallbacks and the PDF's standard Helvetica keep the
+// layout), parsed on the first figure. They replaced gonum.org/v1/plot
+// (issue 32): its package init parsed twelve fonts in every elect process
+// and its backends linked go-latex, gg, freetype, fpdf and svgo; without
+// it 'elect version' peaks at 9.5 MiB resident instead of 13.1, and 'elect
+// run lcr --n 1000 --runtime goroutines' at 12.4 MiB instead of 16.0
+// against the naive program's 6.0 (docs/performance.md, "Figures without
+// gonum/plot"); sigs.k8s.io/yaml (the Kubernetes project's YAML
 // reader) is used only by the tests that check deploy/ against 'elect
 // cluster init'; chromedp (with its protocol types, cdproto), the Go
 // project most used to drive Chrome through the DevTools protocol, is used
