@@ -19,6 +19,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden figures in testdata")
 
+// TestMain checks, before any test draws, that the package did not parse
+// its font when the program started: every elect command links this
+// package, few draw a figure (issue 32).
+func TestMain(m *testing.M) {
+	if sans.font != nil || sans.err != nil {
+		fmt.Fprintln(os.Stderr, "plot: the font was parsed at start-up")
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
 // goldenRows are fixed runs: three trials at each of five sizes of a
 // quadratic and an n lg n configuration, with a declared bound n(n+1)/2.
 func goldenRows() []experiment.Row {
