@@ -234,7 +234,7 @@ func Make(s Spec) (*Figure, error) {
 		sr := &series{label: labels[k], glyph: (i / len(Palette)) % glyphCount}
 		for _, g := range gs {
 			st := g.Stats(s.Measure, experiment.Growth{})
-			if st.Mean <= 0 {
+			if !drawable(st.Mean) || !drawable(st.Hi) {
 				continue // not drawable on a log axis
 			}
 			x := float64(g.N)
@@ -287,7 +287,7 @@ func Make(s Spec) (*Figure, error) {
 			if nMax == nMin {
 				x = nMin
 			}
-			if y := g.F(x); y > 0 {
+			if y := g.F(x); drawable(y) {
 				pts = append(pts, xy{x, y})
 			}
 		}
@@ -320,6 +320,10 @@ func Make(s Spec) (*Figure, error) {
 	return f, nil
 }
 
+// drawable says whether a value has a place on a log axis: positive and
+// finite (not NaN).
+func drawable(v float64) bool { return v > 0 && !math.IsInf(v, 1) }
+
 // ranges sets the axes' ranges to hold every point drawn; a range of one
 // value is widened to a factor of 2 either side.
 func (f *Figure) ranges() {
@@ -327,7 +331,7 @@ func (f *Figure) ranges() {
 	f.xhi, f.yhi = math.Inf(-1), math.Inf(-1)
 	add := func(pts []xy) {
 		for _, p := range pts {
-			if p.x > 0 && p.y > 0 && !math.IsInf(p.y, 0) {
+			if drawable(p.x) && drawable(p.y) {
 				f.xlo, f.xhi = math.Min(f.xlo, p.x), math.Max(f.xhi, p.x)
 				f.ylo, f.yhi = math.Min(f.ylo, p.y), math.Max(f.yhi, p.y)
 			}
@@ -477,7 +481,7 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group, algColor map[stri
 	for _, g := range groups {
 		for _, r := range g.Rows {
 			for _, b := range r.Bounds {
-				if b.Relation == "" || !matches(quantity(b.Name), s.Measure) || b.Value <= 0 {
+				if b.Relation == "" || !matches(quantity(b.Name), s.Measure) || !drawable(b.Value) {
 					continue
 				}
 				k := key{r.Name, b.Name}

@@ -355,3 +355,38 @@ func TestSVGFontsHaveAGenericFallback(t *testing.T) {
 		t.Errorf("no tick label 10^2 with its exponent in a tspan")
 	}
 }
+
+// TestPlotSkipsWhatALogAxisCannotShow: zero, negative, infinite and NaN
+// values are left out (a figure of none is an error), and what remains
+// is drawn with finite coordinates.
+func TestPlotSkipsWhatALogAxisCannotShow(t *testing.T) {
+	rows := goldenRows()
+	for i, v := range []float64{0, -3, math.Inf(1), math.NaN()} {
+		rows = append(rows, experiment.Row{Kind: experiment.MessagePassing, Name: "odd", Config: "ids random", N: 512 + i, Seed: 1,
+			Measures: map[string]float64{"messages": v},
+			Bounds:   []experiment.Bound{{Name: "messages <= n^2", Relation: "<=", Value: v}}})
+	}
+	f, err := Make(Spec{Measure: "messages", Rows: rows, Bounds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.xhi != 256 {
+		t.Errorf("x axis up to %v, want 256: an undrawable n was placed", f.xhi)
+	}
+	var r recorder
+	f.draw(&r)
+	for _, p := range r.points {
+		if math.IsNaN(p.x+p.y) || math.IsInf(p.x+p.y, 0) {
+			t.Fatalf("point %v drawn", p)
+		}
+	}
+	var odd []experiment.Row
+	for _, r := range rows {
+		if r.Name == "odd" {
+			odd = append(odd, r)
+		}
+	}
+	if _, err := Make(Spec{Measure: "messages", Rows: odd}); err == nil {
+		t.Error("a figure of undrawable values accepted")
+	}
+}
