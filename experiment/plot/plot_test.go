@@ -76,9 +76,9 @@ func TestPlotGoldenSVG(t *testing.T) {
 	}
 }
 
-// TestPlotGoldenPNG: the decoded PNG equals testdata/golden.png up to
-// anti-aliasing: at most 0.5% of the pixels may differ by more than 16 in
-// any channel.
+// TestPlotGoldenPNG: the decoded PNG is opaque and equals
+// testdata/golden.png up to anti-aliasing: at most 0.5% of the pixels may
+// differ by more than 16 in any channel.
 func TestPlotGoldenPNG(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fig.png")
 	if err := Save(goldenSpec(), path); err != nil {
@@ -100,6 +100,9 @@ func TestPlotGoldenPNG(t *testing.T) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			total++
+			if _, _, _, a := got.At(x, y).RGBA(); a != 0xffff {
+				t.Fatalf("pixel (%d, %d) is not opaque: %v", x, y, got.At(x, y))
+			}
 			r1, g1, b1, a1 := got.At(x, y).RGBA()
 			r2, g2, b2, a2 := want.At(x, y).RGBA()
 			for _, d := range []int{int(r1) - int(r2), int(g1) - int(g2), int(b1) - int(b2), int(a1) - int(a2)} {

@@ -28,11 +28,11 @@ type pngCanvas struct {
 
 func newPNG(w, h, dpi float64) *pngCanvas {
 	px := dpi / 72
-	return &pngCanvas{
-		img:   image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w*px-1e-6)), int(math.Ceil(h*px-1e-6)))),
-		px:    px,
-		faces: map[float64]font.Face{},
-	}
+	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w*px-1e-6)), int(math.Ceil(h*px-1e-6))))
+	// White to the last pixel, which the figure may cover only in part,
+	// so that the PNG is opaque.
+	draw.Draw(img, img.Bounds(), image.NewUniform(white), image.Point{}, draw.Src)
+	return &pngCanvas{img: img, px: px, faces: map[float64]font.Face{}}
 }
 
 // area is twice the signed area of a polygon.
