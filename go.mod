@@ -12,8 +12,8 @@ go 1.26.8
 // layout), parsed on the first figure. They replaced gonum.org/v1/plot
 // (issue 32): its package init parsed twelve fonts in every elect process
 // and its backends linked go-latex, gg, freetype, fpdf and svgo; without
-// it 'elect version' peaks at 9.5 MiB resident instead of 13.1, and 'elect
-// run lcr --n 1000 --runtime goroutines' at 12.4 MiB instead of 16.0
+// it 'elect version' peaks at 9.6 MiB resident instead of 13.1, and 'elect
+// run lcr --n 1000 --runtime goroutines' at 12.4-12.7 MiB instead of 16.0-16.2
 // against the naive program's 6.0 (docs/performance.md, "Figures without
 // gonum/plot"); sigs.k8s.io/yaml (the Kubernetes project's YAML
 // reader) is used only by the tests that check deploy/ against 'elect
