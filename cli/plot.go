@@ -25,7 +25,10 @@ Draws the JSON lines of 'elect sweep' (or 'elect run --json', 'elect pp
 --json'): for each configuration, the mean of --measure at each n with its
 95% confidence band, on log-log axes, beside the theoretical curves --curves
 (coefficient 1) and the bounds the algorithms declare, as the runs checked
-them. The file extension chooses the format: .png, .svg or .pdf.
+them. The file extension chooses the format: .png, .svg or .pdf. A PDF's
+text is set in Helvetica, which shows Latin-1 and the signs × − ≤ ≥ ≠: a
+title with another character (a Greek letter) is refused for .pdf; .png and
+.svg take it.
 
 examples:
   elect sweep lcr,hs,peterson --n 64..4096x2 --trials 20 --out ring.jsonl
@@ -104,8 +107,14 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	spec := plot.Spec{Title: t, Measure: m, Rows: rows, Curves: curveList, Bounds: !*noBounds}
-	if _, err := plot.Make(spec); err != nil {
+	fig, err := plot.Make(spec)
+	if err != nil {
 		return usagef("%s", err)
+	}
+	for _, o := range outs {
+		if err := fig.Check(strings.ToLower(filepath.Ext(o))); err != nil {
+			return usagef("plot: --out %s: %s", o, err)
+		}
 	}
 	for _, o := range outs {
 		if err := plot.Save(spec, o); err != nil {

@@ -262,3 +262,27 @@ func TestEverythingDrawnInsideTheFigure(t *testing.T) {
 		}
 	}
 }
+
+// A title the PDF's font cannot show is refused before anything is
+// written, naming the character; PNG and SVG take it.
+func TestPDFRefusesWhatItsFontCannotShow(t *testing.T) {
+	s := goldenSpec()
+	s.Title = "Θ(n log n) messages, n ≤ 2×10^3"
+	dir := t.TempDir()
+	err := Save(s, filepath.Join(dir, "f.pdf"))
+	if err == nil || !strings.Contains(err.Error(), `"Θ"`) || strings.Contains(err.Error(), `"≤"`) {
+		t.Fatalf("Save .pdf with a Greek title: %v; want a refusal naming \"Θ\" alone", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "f.pdf")); !os.IsNotExist(err) {
+		t.Fatalf("the refused PDF exists: %v", err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if err := Save(s, filepath.Join(dir, "f"+ext)); err != nil {
+			t.Errorf("Save %s with a Greek title: %v", ext, err)
+		}
+	}
+	s.Title = "messages, n ≤ 2×10^3 − 1"
+	if err := Save(s, filepath.Join(dir, "g.pdf")); err != nil {
+		t.Errorf("Save .pdf with the symbols it has: %v", err)
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/electkit/elect/experiment"
@@ -532,7 +533,53 @@ func Save(s Spec, path string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.Check(ext); err != nil {
+		return fmt.Errorf("plot: %s: %w", path, err)
+	}
 	return atomicfile.Write(path, func(w io.Writer) error { return f.render(ext, w) })
+}
+
+// Check says whether the figure can be written in a format (".png",
+// ".svg" or ".pdf") as it is: a PDF's text is set in Helvetica, which
+// shows Latin-1 and a few symbols (pdf.go), so a title or a legend with
+// another character (a Greek letter, say) is refused, naming it, rather
+// than written with "?" in its place. PNG and SVG show every character the
+// font or the reader's has.
+func (f *Figure) Check(ext string) error {
+	if ext != ".pdf" {
+		return nil
+	}
+	var c textCollector
+	f.draw(&c)
+	var missing []string
+	for _, r := range c.got.String() {
+		if r != '?' && pdfCode(r) == '?' && !slices.Contains(missing, string(r)) {
+			missing = append(missing, string(r))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("a PDF figure's font (Helvetica) cannot show %s; write .svg or .png, or change the title", strings.Join(quoteAll(missing), ", "))
+	}
+	return nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// textCollector is a canvas that keeps only the text drawn on it.
+type textCollector struct{ got strings.Builder }
+
+func (c *textCollector) stroke([]pt, bool, lineStyle) {}
+func (c *textCollector) fill([]pt, color.NRGBA)       {}
+func (c *textCollector) text(_ pt, runs []textRun, _ color.NRGBA, _ anchor, _ bool) {
+	for _, r := range runs {
+		c.got.WriteString(r.s)
+	}
 }
 
 // render draws the figure in a format (".png", ".svg" or ".pdf") and
