@@ -108,3 +108,24 @@ func naiveLCR(ids []elect.ID) int64 {
 	wg.Wait()
 	return total.Load()
 }
+
+// BenchmarkLCRDecreasing1000Memory runs LCR on a decreasing ring of 1000
+// nodes on the asynchronous runtime (the whole-process comparison's small
+// case, `elect run lcr --n 1000 --ids decreasing --runtime goroutines`)
+// and reports what one run allocates: at this size no garbage collection
+// runs in the command, so every byte allocated is resident.
+//
+//	go test -run '^$' -bench LCRDecreasing1000Memory -benchtime 20x ./live/
+func BenchmarkLCRDecreasing1000Memory(b *testing.B) {
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: 1000, Seed: 1, IDs: "decreasing"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := live.Run(*cfg)
+		if err != nil || r.Outcome != "elected" || r.Messages != 1000*1001/2 {
+			b.Fatal(err, r.Outcome)
+		}
+	}
+}
