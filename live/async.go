@@ -229,15 +229,21 @@ func (a *asyncRun) work(nd *node, w *worker) {
 			return
 		}
 		nd.inbox, w.spare = w.spare[:0], nil
-		waiters := nd.waiters
-		nd.waiters = nd.spareWaiters[:0]
+		wl := nd.wait // set once, by the first sender to wait on nd
+		var waiters []*node
+		if wl != nil {
+			waiters = wl.waiters
+			wl.waiters = wl.spare[:0]
+		}
 		nd.mu.Unlock()
 		// Room was made: the senders parked on nd may go on.
 		for _, p := range waiters {
 			a.unpark(p)
 		}
-		clear(waiters)
-		nd.spareWaiters = waiters[:0]
+		if wl != nil {
+			clear(waiters)
+			wl.spare = waiters[:0]
+		}
 		a.measureLatency(nd, batch)
 		ok := a.handle(nd, batch)
 		w.spare = batch[:0]
@@ -288,9 +294,9 @@ func (a *asyncRun) breakDeadlock() {
 		w.overflow = true
 		w.mu.Unlock()
 		dst.mu.Lock()
-		for k, x := range dst.waiters {
+		for k, x := range dst.wait.waiters {
 			if x == w {
-				dst.waiters = append(dst.waiters[:k], dst.waiters[k+1:]...)
+				dst.wait.waiters = append(dst.wait.waiters[:k], dst.wait.waiters[k+1:]...)
 				break
 			}
 		}
@@ -320,7 +326,7 @@ func (a *asyncRun) deliver(nd *node) bool {
 		to := out[k].to
 		dst := a.nodes[to]
 		dst.mu.Lock()
-		room := dst.capacity - len(dst.inbox)
+		room := int(dst.capacity) - len(dst.inbox)
 		if nd.overflow {
 			room = len(out)
 		}
@@ -329,10 +335,10 @@ func (a *asyncRun) deliver(nd *node) bool {
 		for end < len(out) && out[end].to == to && end-start < room {
 			end++
 		}
-		if need := len(dst.inbox) + end - start; need > cap(dst.inbox) && cap(dst.inbox) < dst.capacity {
+		if need := len(dst.inbox) + end - start; need > cap(dst.inbox) && cap(dst.inbox) < int(dst.capacity) {
 			// Grow to the window at once (or to what an overflow
 			// needs), not by doubling past it.
-			dst.inbox = append(make([]envelope, 0, max(dst.capacity, need)), dst.inbox...)
+			dst.inbox = append(make([]envelope, 0, max(int(dst.capacity), need)), dst.inbox...)
 		}
 		for ; k < end; k++ {
 			e := out[k].env
@@ -342,10 +348,13 @@ func (a *asyncRun) deliver(nd *node) bool {
 		if k > start && wasIdle {
 			dst.state = stateReady
 		}
-		dst.peakInbox = max(dst.peakInbox, len(dst.inbox))
+		dst.peakInbox = max(dst.peakInbox, int32(len(dst.inbox)))
 		full := k < len(out) && out[k].to == to
 		if full {
-			dst.waiters = append(dst.waiters, nd)
+			if dst.wait == nil {
+				dst.wait = &waitList{}
+			}
+			dst.wait.waiters = append(dst.wait.waiters, nd)
 		}
 		dst.mu.Unlock()
 		if k > start && wasIdle {

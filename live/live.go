@@ -127,47 +127,62 @@ func Check(cfg *election.Config) error {
 	return nil
 }
 
-// node is one node and what the runtime keeps for it.
+// node is one node and what the runtime keeps for it. It is kept small
+// (a run of n nodes holds n of them): what only synchronous runs use is in
+// syncNode, what only a node that senders wait on uses is in waitList.
 type node struct {
 	index  int32
-	code   elect.Node
-	rec    *elect.Recorder
-	rng    *rand.Rand
 	woken  bool
 	halted bool
-	depth  int64 // causal depth reached (asynchronous runs)
-	sent   int64
-	events int64
-	counts []int64 // messages sent by type
-	last   int64   // last round with an event (synchronous runs)
+	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
+	// wait (the nodes parked on this one's full inbox), blockedOn and
+	// wokenEarly. The node's own: next (its first message of out not handed
+	// over), overflow.
+	state      uint8
+	wokenEarly bool
+	overflow   bool
+	capacity   int32 // its inbox's window
+	peakInbox  int32 // the most its inbox held
+	firstPort  int32 // its first port's place in run.portCounts
+	code       elect.Node
+	rec        *elect.Recorder
+	rng        *rand.Rand
+	depth      int64 // causal depth reached (asynchronous runs)
+	sent       int64
+	events     int64
+	last       int64 // last round with an event (synchronous runs)
 	// Asynchronous runs: the deepest message it received, and its events
 	// not yet added to the run's count.
 	maxDepth, unreported int64
 
-	mu     sync.Mutex
-	inbox  []envelope // guarded by mu
-	spare  []envelope // synchronous runs (asynchronous: its worker's)
-	signal chan struct{}
-	out    []outgoing // lent by its worker in asynchronous runs (async.go)
-	sentOn []int64    // messages sent by port
+	mu        sync.Mutex
+	inbox     []envelope // guarded by mu
+	out       []outgoing // lent by its worker in asynchronous runs (async.go)
+	next      int
+	wait      *waitList // made by the first sender to wait on it
+	blockedOn *node
+	// The latency histogram and the recorder are the node's own in
+	// synchronous runs, its worker's in asynchronous ones.
+	latency *election.Latency
 
-	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
-	// waiters (the nodes parked on this one's full inbox), blockedOn and
-	// wokenEarly. The node's own: next (its first message of out not handed
-	// over), overflow. The latency histogram and the recorder are the
-	// node's own in synchronous runs, its worker's in asynchronous ones.
-	state        uint8
-	wokenEarly   bool
-	overflow     bool
-	capacity     int
-	next         int
-	waiters      []*node
-	spareWaiters []*node
-	blockedOn    *node
-	peakInbox    int // the most its inbox held
-	latency      *election.Latency
+	// flt is the node's part of the fault plan (faults.go); nil in a run
+	// without faults.
+	flt *nodeFaults
+	// syn is what a synchronous run keeps for the node; nil in an
+	// asynchronous run.
+	syn *syncNode
+}
 
-	// Synchronous runs.
+// waitList holds the senders parked on a node's full inbox (guarded by the
+// node's mu), and a spare list for the node's own use.
+type waitList struct {
+	waiters, spare []*node
+}
+
+// syncNode is what a synchronous run keeps for a node besides its record.
+type syncNode struct {
+	spare         []envelope // its second inbox
+	signal        chan struct{}
 	wakeAt        int64   // round of its spontaneous wake-up, or -1
 	timers        []timer // pending, in the order set
 	newTimers     []timer // set this round, for the coordinator's heap
@@ -175,12 +190,8 @@ type node struct {
 	cancelSeq     uint64 // its timers with seq <= cancelSeq are cancelled
 	deferred      []op   // monitor and trace calls, applied after the barrier
 	countedEvents int64
-
-	// flt is the node's part of the fault plan (faults.go); nil in a run
-	// without faults.
-	flt *nodeFaults
-	// panicked is what the node's code panicked with in a synchronous
-	// round (nil: it did not).
+	// panicked is what the node's code panicked with in a round (nil: it
+	// did not).
 	panicked *any
 }
 
@@ -237,6 +248,13 @@ type run struct {
 	start     time.Time
 	async     *asyncRun
 	tick      time.Duration // a time unit of a delay fault (faults.go)
+
+	// The messages sent, by node and type (node i's of type t at
+	// i*types+t), and by node and port (node i's port p at its
+	// firstPort+p).
+	types      int
+	typeCounts []int64
+	portCounts []int64
 }
 
 func newRun(cfg *election.Config) *run {
@@ -256,22 +274,25 @@ func newRun(cfg *election.Config) *run {
 	types := len(cfg.Algorithm.Messages)
 	n := len(r.nodes)
 	slab := make([]node, n)
-	counts := make([]int64, n*types)
+	r.types = types
+	r.typeCounts = make([]int64, n*types)
 	degrees := 0
 	for i := range n {
 		degrees += cfg.Graph.Degree(i)
 	}
-	ports := make([]int64, degrees)
+	r.portCounts = make([]int64, degrees)
 	// Synchronous runs keep a recorder, a latency histogram, a spare inbox
 	// and an output buffer per node (each node has its goroutine);
 	// asynchronous runs one of each per worker (async.go), which lends
 	// them to the node it works.
 	sync := cfg.Delivery == election.Sync
 	var lat []election.Latency
+	var syns []syncNode
 	var inboxes []envelope
 	var outs []outgoing
 	if sync {
 		lat = make([]election.Latency, n)
+		syns = make([]syncNode, n)
 		inboxes = make([]envelope, 2*n*slots)
 		outs = make([]outgoing, n*slots)
 	} else {
@@ -282,17 +303,18 @@ func newRun(cfg *election.Config) *run {
 		nd := &slab[i]
 		deg := cfg.Graph.Degree(i)
 		*nd = node{
-			index: int32(i), code: cfg.Algorithm.New(info(i)), wakeAt: -1,
-			counts:   counts[i*types : (i+1)*types : (i+1)*types],
-			sentOn:   ports[used : used+deg : used+deg],
-			capacity: window(deg),
+			index: int32(i), code: cfg.Algorithm.New(info(i)),
+			firstPort: int32(used), capacity: int32(window(deg)),
 		}
 		used += deg
 		if sync {
+			sy := &syns[i]
+			nd.syn = sy
+			sy.wakeAt = -1
 			nd.inbox = inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots]
-			nd.spare = inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots]
+			sy.spare = inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots]
 			nd.out = outs[i*slots : i*slots : (i+1)*slots]
-			nd.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
+			sy.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
 			nd.latency = &lat[i]
 			nd.rec = elect.NewRecorder(func() *rand.Rand { return r.random(nd) })
 		} else {
@@ -346,7 +368,9 @@ func (r *run) call(nd *node, round int64, input int, port elect.Port, m elect.Me
 			rounds, tag := f.Timer()
 			r.setTimer(nd, round, rounds, tag)
 		case elect.EffectCancelTimers:
-			nd.cancelSeq = nd.timerSeq
+			if nd.syn != nil {
+				nd.syn.cancelSeq = nd.syn.timerSeq
+			}
 		case elect.EffectTerminate:
 			nd.halted = true
 			if r.trace != nil {
@@ -401,8 +425,8 @@ const (
 // apply carries out an op of nd: at once under the mutex in an asynchronous
 // run, after the round's barrier in a synchronous one.
 func (r *run) apply(nd *node, o op) {
-	if r.cfg.Delivery == election.Sync {
-		nd.deferred = append(nd.deferred, o)
+	if nd.syn != nil {
+		nd.syn.deferred = append(nd.syn.deferred, o)
 		return
 	}
 	if r.applyMu {
@@ -461,12 +485,12 @@ func (r *run) violate(nd *node, name, msg string) {
 // send routes one message of nd into nd.out.
 func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 	to, q, ok := r.cfg.Route(nd.index, p)
-	if !ok || int(m.Type) >= len(nd.counts) {
+	if !ok || int(m.Type) >= r.types {
 		r.badSend(nd, p, m, ok)
 		return
 	}
-	nd.counts[m.Type]++
-	nd.sentOn[p]++
+	r.typeCounts[int(nd.index)*r.types+int(m.Type)]++
+	r.portCounts[int(nd.firstPort)+int(p)]++
 	nd.sent++
 	if r.trace != nil {
 		r.traceSend(nd, p, to, m)
@@ -486,7 +510,7 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 //
 //go:noinline
 func (nd *node) growOut() {
-	nd.out = append(make([]outgoing, 0, max(nd.capacity, 2*cap(nd.out))), nd.out...)
+	nd.out = append(make([]outgoing, 0, max(int(nd.capacity), 2*cap(nd.out))), nd.out...)
 }
 
 // badSend reports a send that cannot be carried out (kept out of send, so
@@ -515,10 +539,11 @@ func (r *run) setTimer(nd *node, now, rounds, tag int64) {
 	case rounds > math.MaxInt64-now:
 		r.violate(nd, "time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", nd.index, rounds))
 	default:
-		nd.timerSeq++
-		t := timer{due: now + rounds, seq: nd.timerSeq, tag: tag}
-		nd.timers = append(nd.timers, t)
-		nd.newTimers = append(nd.newTimers, t)
+		sy := nd.syn
+		sy.timerSeq++
+		t := timer{due: now + rounds, seq: sy.timerSeq, tag: tag}
+		sy.timers = append(sy.timers, t)
+		sy.newTimers = append(sy.newTimers, t)
 	}
 }
 
@@ -615,10 +640,10 @@ func (r *run) finish() (*election.Result, error) {
 	wall := time.Since(r.start).Seconds()
 	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit, Stopped: r.stopped}
 	last := int64(0)
+	for k, c := range r.typeCounts {
+		end.TypeCounts[k%r.types] += c
+	}
 	for _, nd := range r.nodes {
-		for t, c := range nd.counts {
-			end.TypeCounts[t] += c
-		}
 		end.MaxNodeMessages = max(end.MaxNodeMessages, nd.sent)
 		end.Events += nd.events
 		last = max(last, nd.last)
@@ -655,7 +680,8 @@ func (r *run) transport(wall float64, messages int64) *election.Transport {
 	var links []election.LinkCount
 	var lat election.Latency
 	for _, nd := range r.nodes {
-		for p, c := range nd.sentOn {
+		deg := r.cfg.Graph.Degree(int(nd.index))
+		for p, c := range r.portCounts[nd.firstPort : int(nd.firstPort)+deg] {
 			to, _ := r.cfg.Graph.Neighbor(nd.index, elect.Port(p))
 			links = append(links, election.LinkCount{From: int(nd.index), To: int(to), Messages: c})
 		}
@@ -672,7 +698,7 @@ func (r *run) transport(wall float64, messages int64) *election.Transport {
 	if r.async != nil {
 		t.Overflows = r.async.overflows.Load()
 		for _, nd := range r.nodes {
-			t.MaxInbox = max(t.MaxInbox, nd.peakInbox)
+			t.MaxInbox = max(t.MaxInbox, int(nd.peakInbox))
 		}
 	}
 	return t

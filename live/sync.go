@@ -45,7 +45,7 @@ func (r *run) runSync() {
 		go func() {
 			for {
 				select {
-				case <-nd.signal:
+				case <-nd.syn.signal:
 				case <-stop:
 					return
 				}
@@ -125,7 +125,7 @@ func (r *run) runSync() {
 		}
 		if len(wakeRounds) > 0 && wakeRounds[0] == now {
 			for _, i := range wakes[now] {
-				r.nodes[i].wakeAt = now
+				r.nodes[i].syn.wakeAt = now
 				add(i)
 			}
 			wakeRounds = wakeRounds[1:]
@@ -137,12 +137,12 @@ func (r *run) runSync() {
 		round = now
 		wg.Add(len(active))
 		for _, i := range active {
-			r.nodes[i].signal <- struct{}{}
+			r.nodes[i].syn.signal <- struct{}{}
 		}
 		wg.Wait()
 		r.clock = now
 		for _, i := range active {
-			if p := r.nodes[i].panicked; p != nil {
+			if p := r.nodes[i].syn.panicked; p != nil {
 				// A node's code panicked: the round's other steps are
 				// carried out, then the run ends with the violation, as in
 				// the simulator.
@@ -153,17 +153,18 @@ func (r *run) runSync() {
 		for _, i := range active {
 			mark[i] = false
 			nd := r.nodes[i]
-			for k := range nd.deferred {
-				r.do(i, &nd.deferred[k])
+			sy := nd.syn
+			for k := range sy.deferred {
+				r.do(i, &sy.deferred[k])
 			}
-			clear(nd.deferred)
-			nd.deferred = nd.deferred[:0]
-			events += nd.events - nd.countedEvents
-			nd.countedEvents = nd.events
-			for _, t := range nd.newTimers {
+			clear(sy.deferred)
+			sy.deferred = sy.deferred[:0]
+			events += nd.events - sy.countedEvents
+			sy.countedEvents = nd.events
+			for _, t := range sy.newTimers {
 				heap.Push(&timers, timerEntry{due: t.due, seq: t.seq, node: i})
 			}
-			nd.newTimers = nd.newTimers[:0]
+			sy.newTimers = sy.newTimers[:0]
 			// Hand over the round's messages for the next round, here
 			// rather than by the senders: no message can reach a node in
 			// the round it was sent, and the order is the nodes'.
@@ -186,7 +187,7 @@ func (r *run) runSync() {
 			}
 		}
 		for _, i := range active {
-			if r.nodes[i].panicked != nil {
+			if r.nodes[i].syn.panicked != nil {
 				return
 			}
 		}
@@ -209,7 +210,7 @@ func (r *run) runSync() {
 func (r *run) syncRoundRecovered(nd *node, round int64) {
 	defer func() {
 		if p := recover(); p != nil {
-			nd.panicked = &p
+			nd.syn.panicked = &p
 		}
 	}()
 	r.syncRound(nd, round)
@@ -219,12 +220,13 @@ func (r *run) syncRoundRecovered(nd *node, round int64) {
 // sent to it last round (by port, each link in the order sent), then its
 // timers due now. Its sends stay in nd.out for the coordinator.
 func (r *run) syncRound(nd *node, round int64) {
-	if nd.wakeAt == round {
-		nd.wakeAt = -1
+	sy := nd.syn
+	if sy.wakeAt == round {
+		sy.wakeAt = -1
 		r.wake(nd, round)
 	}
 	batch := nd.inbox
-	nd.inbox = nd.spare[:0]
+	nd.inbox = sy.spare[:0]
 	taken := r.ticks()
 	for i := range batch {
 		nd.latency.Add(latencyNanos(batch[i].sent, taken))
@@ -233,21 +235,21 @@ func (r *run) syncRound(nd *node, round int64) {
 	for _, ev := range batch {
 		r.receive(nd, round, ev)
 	}
-	nd.spare = batch[:0]
+	sy.spare = batch[:0]
 	// Timers due now, in the order set (those of 0 rounds set in this
 	// round's handlers included); a timer cancelled by this round's
 	// handlers does not fire.
-	for k := 0; k < len(nd.timers); {
-		t := nd.timers[k]
-		if t.seq <= nd.cancelSeq {
-			nd.timers = slices.Delete(nd.timers, k, k+1)
+	for k := 0; k < len(sy.timers); {
+		t := sy.timers[k]
+		if t.seq <= sy.cancelSeq {
+			sy.timers = slices.Delete(sy.timers, k, k+1)
 			continue
 		}
 		if t.due != round {
 			k++
 			continue
 		}
-		nd.timers = slices.Delete(nd.timers, k, k+1)
+		sy.timers = slices.Delete(sy.timers, k, k+1)
 		nd.events++
 		if nd.halted {
 			continue
@@ -269,10 +271,10 @@ func (r *run) syncRound(nd *node, round int64) {
 // pendingTimer reports whether nd's timer seq is set, not fired and not
 // cancelled (read by the coordinator between rounds).
 func (nd *node) pendingTimer(seq uint64) bool {
-	if seq <= nd.cancelSeq {
+	if seq <= nd.syn.cancelSeq {
 		return false
 	}
-	for _, t := range nd.timers {
+	for _, t := range nd.syn.timers {
 		if t.seq == seq {
 			return true
 		}
