@@ -198,7 +198,7 @@ func (a *asyncRun) handOverLate(to int32, env envelope) {
 	dst.mu.Lock()
 	env.sent = a.ticks()
 	dst.inbox = append(dst.inbox, env)
-	dst.peakInbox = max(dst.peakInbox, int32(len(dst.inbox)))
+	dst.peakInbox = max(dst.peakInbox, int32(dst.held()))
 	wasIdle := dst.state == stateIdle
 	if wasIdle {
 		dst.state = stateReady

@@ -141,22 +141,26 @@ type node struct {
 	state      uint8
 	wokenEarly bool
 	overflow   bool
-	capacity   int32 // its inbox's window
-	peakInbox  int32 // the most its inbox held
-	firstPort  int32 // its first port's place in run.portCounts
-	code       elect.Node
-	rec        *elect.Recorder
-	rng        *rand.Rand
-	depth      int64 // causal depth reached (asynchronous runs)
-	sent       int64
-	events     int64
-	last       int64 // last round with an event (synchronous runs)
+	// wakeUp is a spontaneous wake-up to handle (asynchronous runs, an
+	// initiator at the start): the first input of its inbox, where it
+	// takes a slot.
+	wakeUp    bool
+	capacity  int32 // its inbox's window
+	peakInbox int32 // the most its inbox held
+	firstPort int32 // its first port's place in run.portCounts
+	code      elect.Node
+	rec       *elect.Recorder
+	rng       *rand.Rand
+	depth     int64 // causal depth reached (asynchronous runs)
+	sent      int64
+	events    int64
+	last      int64 // last round with an event (synchronous runs)
 	// Asynchronous runs: the deepest message it received, and its events
 	// not yet added to the run's count.
 	maxDepth, unreported int64
 
 	mu        sync.Mutex
-	inbox     []envelope // guarded by mu
+	inbox     []envelope // guarded by mu; asynchronous runs: nil when empty
 	out       []outgoing // lent by its worker in asynchronous runs (async.go)
 	next      int
 	wait      *waitList // made by the first sender to wait on it
@@ -197,7 +201,7 @@ type syncNode struct {
 
 // envelope is one input in an inbox.
 type envelope struct {
-	port elect.Port // wakePort: a spontaneous wake-up (no message)
+	port elect.Port
 	// sent is when it was handed over, in ticks (tickNanos) since the
 	// run's start, modulo 2^32: a latency up to 2^32 ticks (4.6 minutes)
 	// is their difference.
@@ -205,9 +209,6 @@ type envelope struct {
 	msg   elect.Message
 	depth int64
 }
-
-// wakePort is the port of an envelope that holds a spontaneous wake-up.
-const wakePort elect.Port = -1
 
 // tickShift makes nanoseconds into the ticks of envelope.sent: 64 ns.
 const tickShift = 6
@@ -268,8 +269,9 @@ func newRun(cfg *election.Config) *run {
 	}
 	r.mon = election.NewMonitor(cfg, r.trace, nil, nil)
 	info := cfg.NodeInfos()
-	// The nodes' records and first inboxes come from a few slabs: most
-	// nodes of most algorithms never outgrow them.
+	// The nodes' records (and a synchronous run's first inboxes) come from
+	// a few slabs: most nodes of most algorithms never outgrow them. An
+	// asynchronous run's inboxes are made when first needed (async.go).
 	const slots = 4
 	types := len(cfg.Algorithm.Messages)
 	n := len(r.nodes)
@@ -295,8 +297,6 @@ func newRun(cfg *election.Config) *run {
 		syns = make([]syncNode, n)
 		inboxes = make([]envelope, 2*n*slots)
 		outs = make([]outgoing, n*slots)
-	} else {
-		inboxes = make([]envelope, n*slots)
 	}
 	used := 0
 	for i := range r.nodes {
@@ -317,8 +317,6 @@ func newRun(cfg *election.Config) *run {
 			sy.signal = make(chan struct{}, 1) // its goroutine's (sync.go)
 			nd.latency = &lat[i]
 			nd.rec = elect.NewRecorder(func() *rand.Rand { return r.random(nd) })
-		} else {
-			nd.inbox = inboxes[i*slots : i*slots : (i+1)*slots]
 		}
 		r.nodes[i] = nd
 	}
