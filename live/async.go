@@ -83,9 +83,9 @@ type asyncRun struct {
 
 	workers []*worker
 
-	// poolMu guards pool, the free inbox buffers the workers share.
-	poolMu sync.Mutex
-	pool   [][]envelope
+	// The free buffers the workers share (see worker).
+	inboxPool sharedList[envelope]
+	outPool   sharedList[outgoing]
 
 	breakMu    sync.Mutex
 	lastParked atomic.Int32
@@ -173,28 +173,71 @@ func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 
 // worker is one of the goroutines that run an asynchronous run's nodes,
 // with the recorder it lends the node it works, the latencies of the
-// deliveries it made, and its buffers: the output buffer it lends the node
-// it works, and the inbox buffers no node holds (free, see inboxFor). A
-// node that parks keeps the output buffer with what it could not hand
-// over, until it has handed it all; a node holds an inbox buffer only
-// while its inbox is not empty: the worker that takes the inbox keeps the
-// buffer, and a sender's worker gives one to an empty inbox it fills. So a
-// run holds an inbox buffer per node with inputs waiting (on LCR with
-// decreasing IDs, n = 1000: at most about 150 at once), a few free ones
-// per worker, and one output buffer per worker and per parked node.
+// deliveries it made, and the buffers no node holds: inboxes (see
+// inboxFor) and outputs. It lends the node it works an output buffer; a
+// node that parks keeps it with what it could not hand over, until it has
+// handed it all. A node holds an inbox buffer only while its inbox is not
+// empty: the worker that takes the inbox keeps the buffer, and a sender's
+// worker gives one to an empty inbox it fills. So a run holds an inbox
+// buffer per node with inputs waiting (on LCR with decreasing IDs, n =
+// 1000: at most about 150 at once, not 1000), an output buffer per node
+// working or parked, and a few free ones per worker.
 type worker struct {
 	node    *node
 	rec     *elect.Recorder
 	latency election.Latency
-	free    [][]envelope
-	out     []outgoing
+	inboxes freeList[envelope]
+	outs    freeList[outgoing]
 }
 
-// Free inbox buffers: a worker keeps up to maxFree of its own, and trades
-// half of them with the run's shared list (asyncRun.pool) when it has too
-// many or none, so that buffers taken by one worker and given out by
-// another do not pile up on one side.
+// freeList is a worker's free buffers of one kind: up to maxFree, trading
+// half of them with the run's shared list when it has too many or none, so
+// that buffers taken by one worker and given out by another do not pile up
+// on one side.
+type freeList[T any] struct{ bufs [][]T }
+
+// sharedList is the free buffers of one kind that a run's workers share.
+type sharedList[T any] struct {
+	mu   sync.Mutex
+	bufs [][]T
+}
+
+// maxFree is the most free buffers of one kind a worker keeps.
 const maxFree = 16
+
+// pop returns the buffer freed last if it has room for need (nil if not,
+// or if there is none), emptied.
+func (f *freeList[T]) pop(s *sharedList[T], need int) []T {
+	if len(f.bufs) == 0 {
+		s.mu.Lock()
+		k := max(len(s.bufs)-maxFree/2, 0)
+		f.bufs = append(f.bufs, s.bufs[k:]...)
+		clear(s.bufs[k:])
+		s.bufs = s.bufs[:k]
+		s.mu.Unlock()
+	}
+	k := len(f.bufs) - 1
+	if k < 0 || cap(f.bufs[k]) < need {
+		return nil
+	}
+	b := f.bufs[k]
+	f.bufs[k] = nil
+	f.bufs = f.bufs[:k]
+	return b[:0]
+}
+
+// push frees b, which no node holds any more. Envelopes and outgoing
+// messages hold no pointers: it is reused without clearing.
+func (f *freeList[T]) push(s *sharedList[T], b []T) {
+	if len(f.bufs) == maxFree {
+		s.mu.Lock()
+		s.bufs = append(s.bufs, f.bufs[maxFree/2:]...)
+		s.mu.Unlock()
+		clear(f.bufs[maxFree/2:])
+		f.bufs = f.bufs[:maxFree/2]
+	}
+	f.bufs = append(f.bufs, b)
+}
 
 // firstInbox is the capacity of an inbox buffer made for at most that many
 // messages: most inboxes of most runs never hold more (on LCR with random
@@ -202,23 +245,12 @@ const maxFree = 16
 const firstInbox = 4
 
 // inboxFor returns an empty inbox buffer for at least need messages, for a
-// node whose window is window: a free one if the last freed has room,
+// node whose window is window: the free one freed last if it has room,
 // else a new one, of firstInbox slots if that is enough, else of the
 // window at once (or of what an overflow needs), not grown by doubling up
 // to it.
 func (a *asyncRun) inboxFor(w *worker, need, window int) []envelope {
-	if len(w.free) == 0 {
-		a.poolMu.Lock()
-		k := max(len(a.pool)-maxFree/2, 0)
-		w.free = append(w.free, a.pool[k:]...)
-		clear(a.pool[k:])
-		a.pool = a.pool[:k]
-		a.poolMu.Unlock()
-	}
-	if k := len(w.free) - 1; k >= 0 && cap(w.free[k]) >= need {
-		b := w.free[k]
-		w.free[k] = nil
-		w.free = w.free[:k]
+	if b := w.inboxes.pop(&a.inboxPool, need); b != nil {
 		return b
 	}
 	if need <= firstInbox {
@@ -227,22 +259,12 @@ func (a *asyncRun) inboxFor(w *worker, need, window int) []envelope {
 	return make([]envelope, 0, max(window, need))
 }
 
-// recycle frees the inbox buffer b, which no node holds any more.
-// Envelopes hold no pointers: it is reused without clearing. A buffer
-// smaller than a first inbox (made by a late message, faults.go) is left
-// to the garbage collector.
-func (a *asyncRun) recycle(w *worker, b []envelope) {
-	if cap(b) < firstInbox {
-		return
+// freeInbox frees the inbox buffer b. A buffer smaller than a first inbox
+// (made for a late message, faults.go) is left to the garbage collector.
+func (a *asyncRun) freeInbox(w *worker, b []envelope) {
+	if cap(b) >= firstInbox {
+		w.inboxes.push(&a.inboxPool, b)
 	}
-	if len(w.free) == maxFree {
-		a.poolMu.Lock()
-		a.pool = append(a.pool, w.free[maxFree/2:]...)
-		a.poolMu.Unlock()
-		clear(w.free[maxFree/2:])
-		w.free = w.free[:maxFree/2]
-	}
-	w.free = append(w.free, b[:0])
 }
 
 // serve is one worker: it takes ready nodes from the queue and works each
@@ -257,7 +279,7 @@ func (a *asyncRun) serve(w *worker) {
 			w.node = nd
 			nd.rec, nd.latency = w.rec, &w.latency
 			if len(nd.out) == 0 {
-				nd.out, w.out = w.out[:0], nil
+				nd.out = w.outs.pop(&a.outPool, 0)
 			}
 			a.work(nd, w)
 		case <-a.done:
@@ -279,10 +301,9 @@ func (a *asyncRun) work(nd *node, w *worker) {
 		batch, wake := nd.inbox, nd.wakeUp
 		if len(batch) == 0 && !wake {
 			// Its output is all handed over: the worker takes the
-			// buffer back (the larger, if nd came with one of its own),
-			// before anyone else can work nd.
-			if cap(nd.out) > cap(w.out) {
-				w.out = nd.out[:0]
+			// buffer back before anyone else can work nd.
+			if cap(nd.out) > 0 {
+				w.outs.push(&a.outPool, nd.out[:0])
 			}
 			nd.out = nil
 			nd.state = stateIdle
@@ -310,7 +331,7 @@ func (a *asyncRun) work(nd *node, w *worker) {
 		a.measureLatency(nd, batch)
 		ok := a.handle(nd, wake, batch)
 		if cap(batch) > 0 {
-			a.recycle(w, batch)
+			a.freeInbox(w, batch)
 		}
 		if !ok {
 			return
@@ -409,7 +430,7 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 			old := dst.inbox
 			dst.inbox = append(a.inboxFor(w, need, int(dst.capacity)), old...)
 			if cap(old) > 0 {
-				a.recycle(w, old)
+				a.freeInbox(w, old)
 			}
 		}
 		for ; k < end; k++ {

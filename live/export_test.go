@@ -24,13 +24,11 @@ func AsyncBuffers(cfg election.Config) (inboxes, outs, free, largest int, err er
 			outs++
 		}
 	}
+	bufs := r.async.inboxPool.bufs
 	for _, w := range r.async.workers {
-		for _, b := range w.free {
-			free++
-			largest = max(largest, cap(b))
-		}
+		bufs = append(bufs, w.inboxes.bufs...)
 	}
-	for _, b := range r.async.pool {
+	for _, b := range bufs {
 		free++
 		largest = max(largest, cap(b))
 	}
