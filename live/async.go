@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -434,9 +435,7 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 			}
 		}
 		for ; k < end; k++ {
-			e := out[k].env
-			e.sent = now
-			dst.inbox = append(dst.inbox, e)
+			dst.inbox = append(dst.inbox, out[k].envelope(now))
 		}
 		if k > start && wasIdle {
 			dst.state = stateReady
@@ -605,9 +604,9 @@ const (
 	// it in a full inbox; the estimate is 5.2 KB, on the safe side).
 	recordBytes = 4 << 10
 	// envelopeBytes and outgoingBytes are the sizes of a message in an
-	// inbox and in a node's output.
-	envelopeBytes = 48
-	outgoingBytes = 56
+	// inbox and in a node's output (48 bytes each).
+	envelopeBytes = int64(unsafe.Sizeof(envelope{}))
+	outgoingBytes = int64(unsafe.Sizeof(outgoing{}))
 )
 
 // NodeBytes is the most the goroutine runtime holds for one node of the

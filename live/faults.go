@@ -124,7 +124,7 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 	s, hit := f.sender.Next()
 	if !hit {
 		r.apply(nd, op{kind: opRouted, to: to, env: env, by: 1})
-		nd.output(outgoing{to: to, env: env})
+		nd.output(outgoingTo(to, env))
 		return
 	}
 	fo := op{no: s.No, to: to, env: envelope{port: p, msg: m}, round: f.at}
@@ -148,10 +148,10 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 	if s.Delay > 0 {
 		f.late = append(f.late, lateMsg{to: to, env: env, by: s.Delay})
 	} else {
-		nd.output(outgoing{to: to, env: env})
+		nd.output(outgoingTo(to, env))
 	}
 	if s.Dup {
-		nd.output(outgoing{to: to, env: env})
+		nd.output(outgoingTo(to, env))
 	}
 }
 

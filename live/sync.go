@@ -173,8 +173,7 @@ func (r *run) runSync() {
 				if len(dst.inbox) == 0 {
 					due = append(due, o.to)
 				}
-				o.env.sent = handed
-				dst.inbox = append(dst.inbox, o.env)
+				dst.inbox = append(dst.inbox, o.envelope(handed))
 			}
 			nd.out = nd.out[:0]
 			if nd.flt != nil {
