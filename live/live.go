@@ -163,7 +163,8 @@ type node struct {
 	inbox     []envelope // guarded by mu; asynchronous runs: nil when empty
 	out       []outgoing // lent by its worker in asynchronous runs (async.go)
 	next      int
-	wait      *waitList // made by the first sender to wait on it
+	last1     [1]outgoing // the one message it had left when it parked (async.go's shrinkOut)
+	wait      *waitList   // made by the first sender to wait on it
 	blockedOn *node
 	// The latency histogram and the recorder are the node's own in
 	// synchronous runs, its worker's in asynchronous ones.
