@@ -634,11 +634,11 @@ const (
 
 // NodeBytes is the most the goroutine runtime holds for one node of the
 // given degree, besides the node's own state: its record and, in an
-// asynchronous run, its inbox (a window) and, while it is parked, its
-// output (one batch: a window of inputs that send on average one message
-// each; the spare inboxes and the output buffers of the workers are a few
-// more), or in a synchronous run its goroutine (whose messages of a round
-// the caller counts as the simulator's). Beyond the windows, an
+// asynchronous run, its inbox (a window, held while inputs wait in it) and,
+// while it waits for room, its output (one batch: a window of inputs that
+// send on average one message each; the free buffers the workers keep are
+// a few more), or in a synchronous run its goroutine (whose messages of a
+// round the caller counts as the simulator's). Beyond the windows, an
 // asynchronous run holds what its algorithm keeps in flight around a cycle
 // of waiting nodes (see the top of this file).
 func NodeBytes(degree int, sync bool) int64 {
