@@ -142,8 +142,8 @@ type node struct {
 	wokenEarly bool
 	overflow   bool
 	// wakeUp is a spontaneous wake-up to handle (asynchronous runs, an
-	// initiator at the start): the first input of its inbox, where it
-	// takes a slot.
+	// initiator at the start; guarded by mu): the first input of its
+	// inbox, where it takes a slot (node.held).
 	wakeUp    bool
 	capacity  int32 // its inbox's window
 	peakInbox int32 // the most its inbox held
