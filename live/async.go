@@ -78,9 +78,9 @@ type asyncRun struct {
 	stopped atomic.Bool // the run is over: goroutines return when they wake
 	endOnce sync.Once
 
-	// ready holds the nodes made ready, each once per time it is made
-	// ready (so n slots suffice); the workers take them from it.
-	ready chan *node
+	// queue holds the nodes made ready that no worker keeps as its next
+	// (see readyQueue); the workers take them from it.
+	queue readyQueue
 
 	workers []*worker
 
@@ -120,9 +120,9 @@ func (r *run) runAsync() {
 	if len(initiators) == 0 {
 		return
 	}
-	a.ready = make(chan *node, len(r.nodes))
+	a.queue.init(len(r.nodes))
 	for _, nd := range initiators {
-		a.ready <- nd
+		a.queue.put(nd)
 	}
 	var wg sync.WaitGroup
 	for range workers(len(r.nodes)) {
@@ -166,11 +166,27 @@ wait:
 // and no more than there are nodes.
 func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
 
-// signal puts nd, just made ready, in the workers' queue.
-func (a *asyncRun) signal(nd *node) { a.ready <- nd }
+// signal hands nd, just made ready by the node that worker w runs (w is
+// nil off the workers: a late message's timer), to the workers: it becomes
+// w's next node, and the node w had kept as its next, if any, goes to the
+// shared queue, where an idle worker can take it.
+func (a *asyncRun) signal(w *worker, nd *node) {
+	if w != nil {
+		nd, w.next = w.next, nd
+		if nd == nil {
+			return
+		}
+	}
+	a.queue.put(nd)
+}
 
 // end stops the run (once).
-func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
+func (a *asyncRun) end() {
+	a.endOnce.Do(func() {
+		close(a.done)
+		a.queue.close()
+	})
+}
 
 // worker is one of the goroutines that run an asynchronous run's nodes,
 // with the recorder it lends the node it works, the latencies of the
@@ -184,7 +200,10 @@ func (a *asyncRun) end() { a.endOnce.Do(func() { close(a.done) }) }
 // 1000: at most about 150 at once, not 1000), an output buffer per node
 // working or parked, and a few free ones per worker.
 type worker struct {
-	node    *node
+	// next is the node made ready last by the node it works, which it
+	// works next (see signal).
+	next    *node
+	node    *node // the node it works
 	rec     *elect.Recorder
 	latency election.Latency
 	inboxes freeList[envelope]
@@ -268,26 +287,41 @@ func (a *asyncRun) freeInbox(w *worker, b []envelope) {
 	}
 }
 
-// serve is one worker: it takes ready nodes from the queue and works each
-// until it goes idle or parks.
+// serve is one worker: it works its next node, or else one from the
+// shared queue, until the node goes idle or parks, and so on until the run
+// is over. After maxChain nodes in a row that were its own next, it takes
+// the shared queue's oldest instead (queueing its next), so that a pair of
+// nodes that keep making each other ready cannot hold a worker while
+// others wait.
 func (a *asyncRun) serve(w *worker) {
-	for {
-		select {
-		case nd := <-a.ready:
-			if a.stopped.Load() {
-				return
+	chain := 0
+	for !a.stopped.Load() {
+		nd := w.next
+		w.next = nil
+		switch {
+		case nd == nil:
+			chain = 0
+			if nd = a.queue.take(); nd == nil {
+				return // the run is over
 			}
-			w.node = nd
-			nd.rec, nd.latency = w.rec, &w.latency
-			if len(nd.out) == 0 {
-				nd.out = w.outs.pop(&a.outPool, 0)
-			}
-			a.work(nd, w)
-		case <-a.done:
-			return
+		case chain == maxChain:
+			chain = 0
+			nd = a.queue.swap(nd)
+		default:
+			chain++
 		}
+		w.node = nd
+		nd.rec, nd.latency = w.rec, &w.latency
+		if len(nd.out) == 0 {
+			nd.out = w.outs.pop(&a.outPool, 0)
+		}
+		a.work(nd, w)
 	}
 }
+
+// maxChain is the most nodes in a row a worker takes from its own next
+// before it takes one from the shared queue.
+const maxChain = 64
 
 // work hands over what nd has left to send and handles its inbox, batch
 // after batch, until it goes idle or parks. The worker w lends nd its
@@ -309,7 +343,7 @@ func (a *asyncRun) work(nd *node, w *worker) {
 			nd.out = nil
 			nd.state = stateIdle
 			nd.mu.Unlock()
-			a.countOut()
+			a.countOut(w)
 			return
 		}
 		nd.inbox = nil
@@ -323,7 +357,7 @@ func (a *asyncRun) work(nd *node, w *worker) {
 		nd.mu.Unlock()
 		// Room was made: the senders parked on nd may go on.
 		for _, p := range waiters {
-			a.unpark(p)
+			a.unpark(w, p)
 		}
 		if wl != nil {
 			clear(waiters)
@@ -342,47 +376,49 @@ func (a *asyncRun) work(nd *node, w *worker) {
 
 // countOut takes one node out of busy; at zero, with inputs left, the
 // parked nodes wait on each other and one of them is given overflow.
-func (a *asyncRun) countOut() {
+func (a *asyncRun) countOut(w *worker) {
 	if a.busy.Add(-1) == 0 && a.pending.Load() > 0 && !a.stopped.Load() {
-		a.breakDeadlock()
+		a.breakDeadlock(w)
 	}
 }
 
-// unpark makes w, parked on a node that has just taken its inbox, ready.
-func (a *asyncRun) unpark(w *node) {
-	w.mu.Lock()
-	if w.state != stateParked {
-		// w has registered but not yet parked: it finds the flag and
+// unpark makes p, parked on a node that has just taken its inbox, ready;
+// w is the worker that runs that node.
+func (a *asyncRun) unpark(w *worker, p *node) {
+	p.mu.Lock()
+	if p.state != stateParked {
+		// p has registered but not yet parked: it finds the flag and
 		// tries again instead of parking.
-		w.wokenEarly = true
-		w.mu.Unlock()
+		p.wokenEarly = true
+		p.mu.Unlock()
 		return
 	}
-	w.state = stateReady
-	w.mu.Unlock()
+	p.state = stateReady
+	p.mu.Unlock()
 	a.busy.Add(1)
-	a.signal(w)
+	a.signal(w, p)
 }
 
 // breakDeadlock gives one parked node overflow (see the comment at the top
 // of this file): it finds one that is still parked, takes it off its
-// receiver's list of waiters and makes it ready.
-func (a *asyncRun) breakDeadlock() {
+// receiver's list of waiters and makes it ready, the next node of the
+// worker w.
+func (a *asyncRun) breakDeadlock(w *worker) {
 	a.breakMu.Lock()
 	defer a.breakMu.Unlock()
-	try := func(w *node) bool {
-		w.mu.Lock()
-		if w.state != stateParked {
-			w.mu.Unlock()
+	try := func(p *node) bool {
+		p.mu.Lock()
+		if p.state != stateParked {
+			p.mu.Unlock()
 			return false
 		}
-		dst := w.blockedOn
-		w.state = stateReady
-		w.overflow = true
-		w.mu.Unlock()
+		dst := p.blockedOn
+		p.state = stateReady
+		p.overflow = true
+		p.mu.Unlock()
 		dst.mu.Lock()
 		for k, x := range dst.wait.waiters {
-			if x == w {
+			if x == p {
 				dst.wait.waiters = append(dst.wait.waiters[:k], dst.wait.waiters[k+1:]...)
 				break
 			}
@@ -390,14 +426,14 @@ func (a *asyncRun) breakDeadlock() {
 		dst.mu.Unlock()
 		a.overflows.Add(1)
 		a.busy.Add(1)
-		a.signal(w)
+		a.signal(w, p)
 		return true
 	}
 	if try(a.nodes[a.lastParked.Load()]) {
 		return
 	}
-	for _, w := range a.nodes {
-		if try(w) {
+	for _, p := range a.nodes {
+		if try(p) {
 			return
 		}
 	}
@@ -451,7 +487,7 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 		dst.mu.Unlock()
 		if k > start && wasIdle {
 			a.busy.Add(1)
-			a.signal(dst)
+			a.signal(w, dst)
 		}
 		if full {
 			nd.next = k
@@ -510,7 +546,7 @@ func (a *asyncRun) park(nd *node, dst *node, w *worker) bool {
 	nd.blockedOn = dst
 	nd.mu.Unlock()
 	a.lastParked.Store(nd.index)
-	a.countOut()
+	a.countOut(w)
 	return false
 }
 

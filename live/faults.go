@@ -206,6 +206,6 @@ func (a *asyncRun) handOverLate(to int32, env envelope) {
 	dst.mu.Unlock()
 	if wasIdle {
 		a.busy.Add(1)
-		a.signal(dst)
+		a.signal(nil, dst)
 	}
 }

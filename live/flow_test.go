@@ -1,15 +1,19 @@
 package live_test
 
 import (
+	"bytes"
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
 )
 
 // TestRunLCR6000DecreasingHoldsAWindowPerInbox is the reproduction
@@ -197,3 +201,86 @@ func (p *foreverNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 }
 
 func longTests() bool { return os.Getenv("ELECT_LONG_TESTS") != "" }
+
+// TestManyWorkersRunEveryNodeOnce runs asynchronous runs on eight workers
+// (GOMAXPROCS 8 on any machine), where ready nodes pass between a worker's
+// own next node and the shared queue, and through the queue between
+// workers, far more than on two: a node lost on the way would never run
+// again and the run would never end, a node run by two workers at once is
+// a data race (-race) and breaks the counts. Each run must end, with LCR's
+// exact count on a decreasing ring, the simulator's on random IDs, every
+// token of a cycle of full inboxes delivered, and a trace that replays.
+func TestManyWorkersRunEveryNodeOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	n := 600
+	if testing.Short() {
+		n = 200
+	}
+	// run runs cfg on goroutines, failing after a generous minute instead
+	// of hanging (a lost node).
+	run := func(cfg election.Config) *election.Result {
+		t.Helper()
+		type ran struct {
+			res *election.Result
+			err error
+		}
+		c := make(chan ran, 1)
+		go func() {
+			res, err := live.Run(cfg)
+			c <- ran{res, err}
+		}()
+		select {
+		case r := <-c:
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			return r.res
+		case <-time.After(time.Minute):
+			t.Fatalf("%s n=%d on 8 workers did not end: a ready node was lost", cfg.Algorithm.Name, cfg.Graph.N)
+			return nil
+		}
+	}
+	build := func(spec scenario.Spec) *election.Config {
+		t.Helper()
+		cfg, err := scenario.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	for range 3 {
+		res := run(*build(scenario.Spec{Algorithm: "lcr", N: n, Seed: 1, IDs: "decreasing"}))
+		if res.Outcome != election.OutcomeElected || res.Messages != int64(n*(n+1)/2) || res.Transport.Latency.Count != res.Messages {
+			t.Fatalf("lcr decreasing: %s with %d messages (%d latencies), want elected with %d", res.Outcome, res.Messages, res.Transport.Latency.Count, n*(n+1)/2)
+		}
+		random := build(scenario.Spec{Algorithm: "lcr", N: 4 * n, Seed: 3})
+		want, err := sim.Run(*random)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := run(*random); res.Outcome != want.Outcome || res.Messages != want.Messages || res.LeaderID != want.LeaderID {
+			t.Fatalf("lcr random: %s, %d messages, leader %d; simulator %s, %d, %d", res.Outcome, res.Messages, res.LeaderID, want.Outcome, want.Messages, want.LeaderID)
+		}
+	}
+	cat, err := catalog.Default().With(pump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rn = 16
+	res := run(*build(scenario.Spec{Catalog: cat, Algorithm: pump.Name, N: rn, Seed: 1, IDs: "increasing"}))
+	if res.Outcome != election.OutcomeElected || res.Messages != rn*pumpTokens*pumpHops || res.Transport.Overflows < 1 {
+		t.Fatalf("pump: %s with %d messages, %d overflows; want elected with %d, at least one overflow", res.Outcome, res.Messages, res.Transport.Overflows, rn*pumpTokens*pumpHops)
+	}
+	hs := build(scenario.Spec{Algorithm: "hs", N: 64, Seed: 5})
+	var record bytes.Buffer
+	traced := *hs
+	traced.Trace = &record
+	got := run(traced)
+	replayed, err := reference.Replay(*hs, bytes.NewReader(record.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := summary(got), summary(replayed); a != b {
+		t.Errorf("hs on 8 workers:\nrecorded %s\nreplayed %s", a, b)
+	}
+}
