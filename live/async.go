@@ -3,6 +3,7 @@ package live
 import (
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -329,7 +330,7 @@ const maxChain = 64
 // worker).
 func (a *asyncRun) work(nd *node, w *worker) {
 	for !a.stopped.Load() {
-		if nd.next < len(nd.out) && !a.deliver(nd, w) {
+		if int(nd.next) < len(nd.out) && !a.deliver(nd, w) {
 			return // parked, keeping its output: the receiver, or a deadlock break, wakes it
 		}
 		nd.mu.Lock()
@@ -446,7 +447,7 @@ func (a *asyncRun) breakDeadlock(w *worker) {
 func (a *asyncRun) deliver(nd *node, w *worker) bool {
 	out := nd.out
 	now := a.ticks()
-	for k := nd.next; k < len(out); {
+	for k := int(nd.next); k < len(out); {
 		to := out[k].to
 		dst := a.nodes[to]
 		dst.mu.Lock()
@@ -460,18 +461,27 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 		for end < len(out) && out[end].to == to && end-start < room {
 			end++
 		}
-		if need := len(dst.inbox) + end - start; need > cap(dst.inbox) && cap(dst.inbox) < int(dst.capacity) {
-			// A buffer for an empty inbox, or the window at once (or
-			// what an overflow needs) for a growing one, not by
-			// doubling up to it.
-			old := dst.inbox
-			dst.inbox = append(a.inboxFor(w, need, int(dst.capacity)), old...)
-			if cap(old) > 0 {
-				a.freeInbox(w, old)
+		held0 := len(dst.inbox)
+		if need := held0 + end - start; need > cap(dst.inbox) {
+			if cap(dst.inbox) < int(dst.capacity) {
+				// A buffer for an empty inbox, or the window at once
+				// (or what an overflow needs) for a growing one, not by
+				// doubling up to it.
+				old := dst.inbox
+				dst.inbox = append(a.inboxFor(w, need, int(dst.capacity)), old...)
+				if cap(old) > 0 {
+					a.freeInbox(w, old)
+				}
+			} else {
+				// An overflow past a full window.
+				dst.inbox = slices.Grow(dst.inbox, end-start)
 			}
 		}
-		for ; k < end; k++ {
-			dst.inbox = append(dst.inbox, out[k].envelope(now))
+		// Field by field, not through a temporary envelope (see run.call).
+		dst.inbox = dst.inbox[:held0+end-start]
+		for j := held0; k < end; k, j = k+1, j+1 {
+			o, e := &out[k], &dst.inbox[j]
+			e.port, e.sent, e.msg, e.depth = o.port, now, o.msg, o.depth
 		}
 		if k > start && wasIdle {
 			dst.state = stateReady
@@ -490,7 +500,7 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 			a.signal(w, dst)
 		}
 		if full {
-			nd.next = k
+			nd.next = int32(k)
 			a.shrinkOut(nd, w)
 			return a.park(nd, dst, w)
 		}
@@ -516,7 +526,7 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 // n = 1000, hundreds of nodes wait at once, and nearly every node parks
 // with one message left of a window's.
 func (a *asyncRun) shrinkOut(nd *node, w *worker) {
-	if len(nd.out)-nd.next != 1 || unsafe.SliceData(nd.out) == &nd.last1[0] {
+	if len(nd.out)-int(nd.next) != 1 || unsafe.SliceData(nd.out) == &nd.last1[0] {
 		return
 	}
 	nd.last1[0] = nd.out[nd.next]
@@ -592,7 +602,8 @@ func (a *asyncRun) handle(nd *node, wake bool, batch []envelope) (goOn bool) {
 		a.wake(nd, 0)
 		inputs++
 	}
-	for _, ev := range batch {
+	for i := range batch {
+		ev := &batch[i]
 		if maxTime > 0 && ev.depth > maxTime {
 			// The next event is later than --max-time: the run stops
 			// there, as the simulator's does.
@@ -630,7 +641,11 @@ func (a *asyncRun) handle(nd *node, wake bool, batch []envelope) (goOn bool) {
 	if nd.flt != nil {
 		late = len(nd.flt.late)
 	}
-	if a.pending.Add(int64(len(nd.out)+late-inputs)) == 0 {
+	// A batch that sends as many messages as it had inputs (every node
+	// on a forwarding path) leaves the count as it is, and cannot bring
+	// it to zero (its inputs are still in it): it is not touched, so that
+	// the workers do not contend for it.
+	if d := int64(len(nd.out) + late - inputs); d != 0 && a.pending.Add(d) == 0 {
 		a.end()
 		return false
 	}

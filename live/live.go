@@ -130,24 +130,44 @@ func Check(cfg *election.Config) error {
 // node is one node and what the runtime keeps for it. It is kept small
 // (a run of n nodes holds n of them): what only synchronous runs use is in
 // syncNode, what only a node that senders wait on uses is in waitList.
+//
+// In an asynchronous run other workers write a node's mailbox (its first
+// 64 bytes, guarded by mu) while its own worker runs it: the rest, which
+// only that worker touches, starts on the next cache line, so that a
+// delivery to a running node does not take the line its worker reads and
+// writes for every message (the node is 256 bytes, and the slab of nodes
+// is page-aligned, so every node's mailbox is a line of its own;
+// TestNodeLayout).
 type node struct {
-	index  int32
-	woken  bool
-	halted bool
-	// Asynchronous runs' flow control (async.go). Guarded by mu: state,
-	// wait (the nodes parked on this one's full inbox), blockedOn and
-	// wokenEarly. The node's own: next (its first message of out not handed
-	// over), overflow.
-	state      uint8
-	wokenEarly bool
-	overflow   bool
-	// wakeUp is a spontaneous wake-up to handle (asynchronous runs, an
-	// initiator at the start; guarded by mu): the first input of its
-	// inbox, where it takes a slot (node.held).
-	wakeUp    bool
-	capacity  int32 // its inbox's window
+	// The mailbox. Asynchronous runs' flow control (async.go): inbox,
+	// wakeUp, state, wait (the nodes parked on this one's full inbox),
+	// blockedOn and wokenEarly; peakInbox.
+	mu    sync.Mutex
+	inbox []envelope // asynchronous runs: nil when empty
+	wait  *waitList  // made by the first sender to wait on it
+	// blockedOn is the node whose full inbox it waits on, when parked.
+	blockedOn *node
+	capacity  int32 // its inbox's window (set at the start)
 	peakInbox int32 // the most its inbox held
+	state     uint8
+	// wokenEarly: a receiver woke it between its registering as a waiter
+	// and its parking (async.go's unpark).
+	wokenEarly bool
+	// wakeUp is a spontaneous wake-up to handle (asynchronous runs, an
+	// initiator at the start): the first input of its inbox, where it
+	// takes a slot (node.held).
+	wakeUp bool
+	_      [64 - 8 - 24 - 8 - 8 - 4 - 4 - 3]byte
+
+	// The node's own, which its worker alone touches in an asynchronous
+	// run: next (its first message of out not handed over) and overflow
+	// (async.go) among them.
+	index     int32
 	firstPort int32 // its first port's place in run.portCounts
+	woken     bool
+	halted    bool
+	overflow  bool
+	next      int32
 	code      elect.Node
 	rec       *elect.Recorder
 	rng       *rand.Rand
@@ -159,13 +179,8 @@ type node struct {
 	// not yet added to the run's count.
 	maxDepth, unreported int64
 
-	mu        sync.Mutex
-	inbox     []envelope // guarded by mu; asynchronous runs: nil when empty
-	out       []outgoing // lent by its worker in asynchronous runs (async.go)
-	next      int
-	last1     [1]outgoing // the one message it had left when it parked (async.go's shrinkOut)
-	wait      *waitList   // made by the first sender to wait on it
-	blockedOn *node
+	out   []outgoing  // lent by its worker in asynchronous runs (async.go)
+	last1 [1]outgoing // the one message it had left when it parked (async.go's shrinkOut)
 	// The latency histogram and the recorder are the node's own in
 	// synchronous runs, its worker's in asynchronous ones.
 	latency *election.Latency
@@ -370,7 +385,12 @@ func (r *run) call(nd *node, round int64, input int, port elect.Port, m elect.Me
 	case inputTimer:
 		nd.code.(elect.TimerNode).Timer(nd.rec, m.A)
 	}
-	for _, f := range nd.rec.Effects() {
+	// By pointer: a copy of each effect, made with wider loads than the
+	// recorder's stores, waited for the stores to retire (store-to-load
+	// forwarding fails), for 12% of an asynchronous run's time.
+	effects := nd.rec.Effects()
+	for i := range effects {
+		f := &effects[i]
 		switch f.Kind {
 		case elect.EffectSend:
 			r.send(nd, f.Port, f.Msg)
@@ -513,10 +533,14 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 		r.sendFaulty(nd, p, to, q, m)
 		return
 	}
-	if len(nd.out) == cap(nd.out) {
+	k := len(nd.out)
+	if k == cap(nd.out) {
 		nd.growOut()
 	}
-	nd.out = append(nd.out, outgoing{to: to, port: q, msg: m, depth: nd.depth + 1})
+	// Field by field, not through a temporary (see call).
+	nd.out = nd.out[:k+1]
+	o := &nd.out[k]
+	o.to, o.port, o.msg, o.depth = to, q, m, nd.depth+1
 }
 
 // growOut makes room in nd.out: at once for a window of messages (one
@@ -562,26 +586,26 @@ func (r *run) setTimer(nd *node, now, rounds, tag int64) {
 }
 
 // receive hands one message to nd, waking it first if needed, and counts
-// the event.
-func (r *run) receive(nd *node, round int64, ev envelope) {
+// the event (ev by pointer: see call).
+func (r *run) receive(nd *node, round int64, ev *envelope) {
 	nd.events++
 	nd.depth = max(nd.depth, ev.depth)
 	if nd.halted {
 		if nd.flt != nil {
-			r.deliveredFaulty(nd, round, ev)
+			r.deliveredFaulty(nd, round, *ev)
 		}
-		r.traceDeliver(nd, ev, true)
+		r.traceDeliver(nd, *ev, true)
 		return
 	}
 	nd.last = round
 	if nd.flt != nil {
-		r.deliveredFaulty(nd, round, ev)
+		r.deliveredFaulty(nd, round, *ev)
 	}
-	if !nd.woken && !r.wakeByMessage(nd, round, ev) {
+	if !nd.woken && !r.wakeByMessage(nd, round, *ev) {
 		return
 	}
 	if r.trace != nil {
-		r.traceDeliver(nd, ev, false)
+		r.traceDeliver(nd, *ev, false)
 	}
 	r.call(nd, round, inputMessage, ev.port, ev.msg)
 	if nd.flt != nil {

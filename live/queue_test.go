@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestReadyQueueTakesEveryNodeOnce: eight goroutines queue 4000 distinct
@@ -88,5 +89,15 @@ func TestReadyQueueTakesEveryNodeOnce(t *testing.T) {
 	}
 	if q.count != 0 || q.take() != nil {
 		t.Fatalf("%d nodes left in a closed queue, or a take that did not return nil", q.count)
+	}
+}
+
+// TestNodeLayout: a node's mailbox, which other workers write, is its
+// first cache line, and the rest starts on the next; nodes are 256 bytes,
+// so in the page-aligned slab every node's mailbox is a line of its own.
+func TestNodeLayout(t *testing.T) {
+	var nd node
+	if s, o := unsafe.Sizeof(nd), unsafe.Offsetof(nd.index); s != 256 || o != 64 {
+		t.Fatalf("node: %d bytes, its own fields from byte %d; want 256 and 64", s, o)
 	}
 }

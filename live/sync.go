@@ -231,8 +231,8 @@ func (r *run) syncRound(nd *node, round int64) {
 		nd.latency.Add(latencyNanos(batch[i].sent, taken))
 	}
 	slices.SortStableFunc(batch, func(a, b envelope) int { return cmp.Compare(a.port, b.port) })
-	for _, ev := range batch {
-		r.receive(nd, round, ev)
+	for i := range batch {
+		r.receive(nd, round, &batch[i])
 	}
 	sy.spare = batch[:0]
 	// Timers due now, in the order set (those of 0 rounds set in this
