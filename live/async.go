@@ -349,18 +349,22 @@ func (a *asyncRun) work(nd *node, w *worker) {
 		}
 		nd.inbox = nil
 		nd.wakeUp = false
-		wl := nd.wait // set once, by the first sender to wait on nd
+		first, wl := nd.waiter, nd.wait // wl: set once, by a sender
+		nd.waiter = nil
 		var waiters []*node
-		if wl != nil {
+		if wl != nil && len(wl.waiters) > 0 {
 			waiters = wl.waiters
 			wl.waiters = wl.spare[:0]
 		}
 		nd.mu.Unlock()
 		// Room was made: the senders parked on nd may go on.
-		for _, p := range waiters {
-			a.unpark(w, p)
+		if first != nil {
+			a.unpark(first)
 		}
-		if wl != nil {
+		for _, p := range waiters {
+			a.unpark(p)
+		}
+		if waiters != nil {
 			clear(waiters)
 			wl.spare = waiters[:0]
 		}
@@ -383,9 +387,12 @@ func (a *asyncRun) countOut(w *worker) {
 	}
 }
 
-// unpark makes p, parked on a node that has just taken its inbox, ready;
-// w is the worker that runs that node.
-func (a *asyncRun) unpark(w *worker, p *node) {
+// unpark makes p, parked on a node that has just taken its inbox, ready.
+// It goes to the shared queue, not to the next node of the worker that
+// runs the receiver: that worker follows the receiver's output downstream,
+// another takes the sender (on LCR with decreasing IDs, n = 1000, as fast
+// and with 7% fewer bytes allocated, the buffers of fewer nodes at once).
+func (a *asyncRun) unpark(p *node) {
 	p.mu.Lock()
 	if p.state != stateParked {
 		// p has registered but not yet parked: it finds the flag and
@@ -397,7 +404,7 @@ func (a *asyncRun) unpark(w *worker, p *node) {
 	p.state = stateReady
 	p.mu.Unlock()
 	a.busy.Add(1)
-	a.signal(w, p)
+	a.signal(nil, p)
 }
 
 // breakDeadlock gives one parked node overflow (see the comment at the top
@@ -418,10 +425,14 @@ func (a *asyncRun) breakDeadlock(w *worker) {
 		p.overflow = true
 		p.mu.Unlock()
 		dst.mu.Lock()
-		for k, x := range dst.wait.waiters {
-			if x == p {
-				dst.wait.waiters = append(dst.wait.waiters[:k], dst.wait.waiters[k+1:]...)
-				break
+		if dst.waiter == p {
+			dst.waiter = nil
+		} else {
+			for k, x := range dst.wait.waiters {
+				if x == p {
+					dst.wait.waiters = append(dst.wait.waiters[:k], dst.wait.waiters[k+1:]...)
+					break
+				}
 			}
 		}
 		dst.mu.Unlock()
@@ -489,10 +500,15 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 		dst.peakInbox = max(dst.peakInbox, int32(held+k-start))
 		full := k < len(out) && out[k].to == to
 		if full {
-			if dst.wait == nil {
+			switch {
+			case dst.waiter == nil:
+				dst.waiter = nd
+			case dst.wait == nil:
 				dst.wait = &waitList{}
+				fallthrough
+			default:
+				dst.wait.waiters = append(dst.wait.waiters, nd)
 			}
-			dst.wait.waiters = append(dst.wait.waiters, nd)
 		}
 		dst.mu.Unlock()
 		if k > start && wasIdle {

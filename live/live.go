@@ -140,13 +140,15 @@ func Check(cfg *election.Config) error {
 // TestNodeLayout).
 type node struct {
 	// The mailbox. Asynchronous runs' flow control (async.go): inbox,
-	// wakeUp, state, wait (the nodes parked on this one's full inbox),
-	// blockedOn and wokenEarly; peakInbox.
+	// wakeUp, state, waiter and wait (the nodes parked on this one's full
+	// inbox) and wokenEarly; peakInbox.
 	mu    sync.Mutex
 	inbox []envelope // asynchronous runs: nil when empty
-	wait  *waitList  // made by the first sender to wait on it
-	// blockedOn is the node whose full inbox it waits on, when parked.
-	blockedOn *node
+	// waiter is a sender parked on its full inbox, and wait holds the
+	// others, made by the first sender to wait on it while waiter is
+	// taken (on a ring, hardly ever: a node has one sender a direction).
+	waiter    *node
+	wait      *waitList
 	capacity  int32 // its inbox's window (set at the start)
 	peakInbox int32 // the most its inbox held
 	state     uint8
@@ -161,7 +163,8 @@ type node struct {
 
 	// The node's own, which its worker alone touches in an asynchronous
 	// run: next (its first message of out not handed over) and overflow
-	// (async.go) among them.
+	// (async.go) among them, and blockedOn (the node whose full inbox it
+	// waits on, when parked; guarded by mu).
 	index     int32
 	firstPort int32 // its first port's place in run.portCounts
 	woken     bool
@@ -171,10 +174,10 @@ type node struct {
 	code      elect.Node
 	rec       *elect.Recorder
 	rng       *rand.Rand
+	blockedOn *node
 	depth     int64 // causal depth reached (asynchronous runs)
 	sent      int64
 	events    int64
-	last      int64 // last round with an event (synchronous runs)
 	// Asynchronous runs: the deepest message it received, and its events
 	// not yet added to the run's count.
 	maxDepth, unreported int64
@@ -193,8 +196,9 @@ type node struct {
 	syn *syncNode
 }
 
-// waitList holds the senders parked on a node's full inbox (guarded by the
-// node's mu), and a spare list for the node's own use.
+// waitList holds the senders parked on a node's full inbox but the one in
+// node.waiter (guarded by the node's mu), and a spare list for the node's
+// own use.
 type waitList struct {
 	waiters, spare []*node
 }
@@ -202,6 +206,7 @@ type waitList struct {
 // syncNode is what a synchronous run keeps for a node besides its record.
 type syncNode struct {
 	spare         []envelope // its second inbox
+	last          int64      // last round with an event
 	signal        chan struct{}
 	wakeAt        int64   // round of its spontaneous wake-up, or -1
 	timers        []timer // pending, in the order set
@@ -597,7 +602,9 @@ func (r *run) receive(nd *node, round int64, ev *envelope) {
 		r.traceDeliver(nd, *ev, true)
 		return
 	}
-	nd.last = round
+	if nd.syn != nil {
+		nd.syn.last = round
+	}
 	if nd.flt != nil {
 		r.deliveredFaulty(nd, round, *ev)
 	}
@@ -640,7 +647,9 @@ func (r *run) wake(nd *node, round int64) {
 		return
 	}
 	nd.woken = true
-	nd.last = round
+	if nd.syn != nil {
+		nd.syn.last = round
+	}
 	r.apply(nd, op{kind: opWoke, spontaneous: true})
 	if nd.flt != nil {
 		nd.flt.at = round
@@ -684,7 +693,9 @@ func (r *run) finish() (*election.Result, error) {
 	for _, nd := range r.nodes {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, nd.sent)
 		end.Events += nd.events
-		last = max(last, nd.last)
+		if nd.syn != nil {
+			last = max(last, nd.syn.last)
+		}
 		r.maxDepth = max(r.maxDepth, nd.maxDepth)
 	}
 	if r.cfg.Delivery == election.Sync {

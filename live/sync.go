@@ -253,7 +253,7 @@ func (r *run) syncRound(nd *node, round int64) {
 		if nd.halted {
 			continue
 		}
-		nd.last = round
+		nd.syn.last = round
 		if r.trace != nil {
 			r.apply(nd, op{kind: opTimer, env: envelope{msg: elect.Message{A: t.tag}}})
 		}
