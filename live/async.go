@@ -167,10 +167,12 @@ wait:
 // and no more than there are nodes.
 func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
 
-// signal hands nd, just made ready by the node that worker w runs (w is
-// nil off the workers: a late message's timer), to the workers: it becomes
-// w's next node, and the node w had kept as its next, if any, goes to the
-// shared queue, where an idle worker can take it.
+// signal hands nd, just made ready by the node that worker w runs, to the
+// workers: it becomes w's next node (no lock: the worker runs it as soon as
+// its node is done, as the Go scheduler runs a goroutine just made
+// runnable), and the node w had kept as its next, if any, goes to the
+// shared queue, where an idle worker can take it. With w nil (a late
+// message's timer, a woken sender: see unpark) nd goes to the queue.
 func (a *asyncRun) signal(w *worker, nd *node) {
 	if w != nil {
 		nd, w.next = w.next, nd

@@ -10,16 +10,17 @@
 // # The asynchronous runtime
 //
 // Every node has an inbox of a fixed window. A node that is made ready (an
-// input reached its empty inbox) goes into the workers' queue; the worker
-// that takes it takes its whole inbox at once, handles it message by
-// message through an elect.Recorder, and then hands what it sent to the
-// receivers, one lock per receiver and batch; a sender that finds an inbox
-// full parks until the receiver takes it, so memory is bounded by the
-// windows, not by the messages a run sends (flow control, with its
-// deadlock-freedom argument, in async.go). A sender appends its messages
-// to a link in the order it sent them, and a receiver takes its inbox in
-// order, so links are FIFO: the runtime serves exactly the algorithms that
-// run under the simulator's fifo delivery.
+// input reached its empty inbox) is run next by the worker that made it
+// ready, or taken from a shared queue by an idle worker (async.go's
+// signal); the worker that runs it takes its whole inbox at once, handles
+// it message by message through an elect.Recorder, and then hands what it
+// sent to the receivers, one lock per receiver and batch; a sender that
+// finds an inbox full parks until the receiver takes it, so memory is
+// bounded by the windows, not by the messages a run sends (flow control,
+// with its deadlock-freedom argument, in async.go). A sender appends its
+// messages to a link in the order it sent them, and a receiver takes its
+// inbox in order, so links are FIFO: the runtime serves exactly the
+// algorithms that run under the simulator's fifo delivery.
 //
 // Termination is detected by counting work: a shared counter holds the
 // number of inputs (spontaneous wake-ups and messages) that exist and have
