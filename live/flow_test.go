@@ -284,3 +284,70 @@ func TestManyWorkersRunEveryNodeOnce(t *testing.T) {
 		t.Errorf("hs on 8 workers:\nrecorded %s\nreplayed %s", a, b)
 	}
 }
+
+// chatter is a ring of three where two nodes would talk for ever: the
+// node with ID 0 pings the next, which pongs back, and each pong brings
+// another ping, until the third node's message (sent on waking) tells the
+// first to stop, which then elects itself.
+var chatter = &elect.Algorithm{
+	Name:     "chatter",
+	Model:    elect.Model{Topology: elect.BiRing, Async: true, Elects: elect.ElectsMin, WakeUp: elect.AnySubset, UniqueIDs: true},
+	Messages: []elect.MessageType{{Name: "ping"}, {Name: "pong"}, {Name: "stop"}},
+	New:      func(info elect.NodeInfo) elect.Node { return &chatterNode{id: info.ID} },
+}
+
+type chatterNode struct {
+	id      elect.ID
+	stopped bool
+}
+
+const ping, pong, stop = 0, 1, 2
+
+func (c *chatterNode) Wake(env elect.Env, spontaneous bool) {
+	switch c.id {
+	case 0:
+		env.Send(elect.Left, elect.Message{Type: ping})
+	case 1:
+		env.Decide(elect.NotElected)
+	default:
+		env.Decide(elect.NotElected)
+		env.Send(elect.Left, elect.Message{Type: stop})
+	}
+}
+
+func (c *chatterNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
+	switch {
+	case m.Type == ping:
+		env.Send(elect.Right, elect.Message{Type: pong})
+	case m.Type == stop:
+		c.stopped = true
+		env.Decide(elect.Elected)
+	case !c.stopped:
+		env.Send(elect.Left, elect.Message{Type: ping})
+	}
+}
+
+// TestTwoNodesCannotHoldAWorker: on one worker (GOMAXPROCS 1), two nodes
+// that keep making each other ready would be each other's next node for
+// ever, and the third node's wake-up would wait in the shared queue until
+// the event limit; the worker takes from the queue after a chain of its
+// own next nodes, so the third node runs and the run elects.
+func TestTwoNodesCannotHoldAWorker(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	cat, err := catalog.Default().With(chatter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := scenario.Build(scenario.Spec{Catalog: cat, Algorithm: chatter.Name, N: 3, Seed: 1, IDs: "increasing", MaxEvents: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := live.Run(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != election.OutcomeElected || res.LeaderID != 0 {
+		t.Fatalf("%s (leader %d) after %d messages; want node 0 elected", res.Outcome, res.LeaderID, res.Messages)
+	}
+	t.Logf("%d messages", res.Messages)
+}
