@@ -136,9 +136,9 @@ func Check(cfg *election.Config) error {
 // 64 bytes, guarded by mu) while its own worker runs it: the rest, which
 // only that worker touches, starts on the next cache line, so that a
 // delivery to a running node does not take the line its worker reads and
-// writes for every message (the node is 256 bytes, and the slab of nodes
-// is page-aligned, so every node's mailbox is a line of its own;
-// TestNodeLayout).
+// writes for every message (the node is 256 bytes, and the slab of a run
+// of 128 nodes or more is a large allocation, page-aligned, so every
+// node's mailbox is a line of its own; TestNodeLayout).
 type node struct {
 	// The mailbox. Asynchronous runs' flow control (async.go): inbox,
 	// wakeUp, state, waiter and wait (the nodes parked on this one's full

@@ -94,7 +94,8 @@ func TestReadyQueueTakesEveryNodeOnce(t *testing.T) {
 
 // TestNodeLayout: a node's mailbox, which other workers write, is its
 // first cache line, and the rest starts on the next; nodes are 256 bytes,
-// so in the page-aligned slab every node's mailbox is a line of its own.
+// so in a page-aligned slab (128 nodes or more) every node's mailbox is a
+// line of its own.
 func TestNodeLayout(t *testing.T) {
 	var nd node
 	if s, o := unsafe.Sizeof(nd), unsafe.Offsetof(nd.index); s != 256 || o != 64 {
