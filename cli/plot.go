@@ -58,7 +58,10 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usagef("plot: --out: %s", trimPkg(err))
 	}
-	for _, o := range outs {
+	for i, o := range outs {
+		if slices.Contains(outs[:i], o) {
+			return usagef("plot: --out names %s twice", o)
+		}
 		switch strings.ToLower(filepath.Ext(o)) {
 		case ".png", ".svg", ".pdf":
 		default:

@@ -88,6 +88,9 @@ func TestPlotFromSweepOutput(t *testing.T) {
 	if code, _, e := runCLI("plot", lines, "--out", png, "--measure", "nothing"); code != 2 || !strings.Contains(e, `--measure nothing: no record of lcr has it`) {
 		t.Errorf("unknown measure: exit %d, %q", code, e)
 	}
+	if code, _, e := runCLI("plot", lines, "--out", png+","+svg+","+png); code != 2 || !strings.Contains(e, "--out names "+png+" twice") {
+		t.Errorf("an output named twice: exit %d, %q", code, e)
+	}
 	// A title a PDF cannot show is refused before any file is written.
 	png2, pdf := filepath.Join(dir, "g.png"), filepath.Join(dir, "g.pdf")
 	if code, _, e := runCLI("plot", lines, "--out", png2+","+pdf, "--title", "Θ(n log n)"); code != 2 || !strings.Contains(e, `cannot show "Θ"`) {
