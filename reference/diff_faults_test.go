@@ -16,6 +16,13 @@ var faultSpecs = []string{
 	"partition:0-1|2-4@1-3", "crash:k=1", "crash:k=2,by=3", "crash:node=0@t=0", "crash:node=1@step=1", "crash:node=2@step=3",
 	"loss:p=0.05;dup:p=0.1;delay:p=0.1,d=2;crash:k=2,by=5",
 	"dup:p=0.2;crash:node=1@step=2;loss:msg=4",
+	// The rules of docs/faults.md ("The schedule, step by step") that
+	// only a mix of clauses shows: k distinct duplicates, delays that add
+	// up, a drawn crash passing over a node a named one crashes, the first
+	// clause to lose a message naming the cause, the smaller of two steps.
+	"delay:msg=2,d=1;delay:p=0.3,d=2;dup:k=1,by=4;loss:p=0.05",
+	"crash:node=2@t=1;crash:k=2;partition:0-2|3-4@0-2;loss:p=0.1",
+	"crash:node=1@step=4;crash:node=1@step=2;loss:msg=2;partition:0|1@0-9;dup:p=0.3",
 }
 
 // TestReferenceMatchesSimulatorUnderFaults runs every catalog algorithm

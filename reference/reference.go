@@ -15,7 +15,11 @@
 //   - no pooling, no prefetching, no unsafe, no reflection, no fast paths;
 //   - the same monitor (election.Monitor), trace writer (election.Tracer) and random
 //     streams (election.Stream) as the simulator, so that equal runs give equal
-//     Results and byte-identical traces.
+//     Results and byte-identical traces;
+//   - faults (Config.Faults) drawn and applied by code of its own
+//     (faults.go), written from docs/faults.md and sharing nothing with the
+//     simulator's but the shared package, so that the differential test
+//     sees a mistake in either.
 //
 // It can also stop a run after any event, snapshot its whole state
 // (Snapshot) and go on from a snapshot (Restore) as many times as wanted:
@@ -30,7 +34,6 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/topology"
 )
 
@@ -90,13 +93,9 @@ type Engine struct {
 	rec   *elect.Recorder
 	cur   int32
 
-	// Faults (Config.Faults): the schedule, the timed crashes not yet
-	// applied, and each node's steps and the step it crashes after (0:
-	// none).
-	sched     *faults.Schedule
-	crashes   []faults.Crash
-	crashStep []int64
-	steps     []int64
+	// faults is the run's faults (Config.Faults), drawn and applied by
+	// faults.go; nil without them.
+	faults *faultPlan
 
 	// Replays (Replay): messages in flight by receiving port, and the
 	// timers each node has pending.
@@ -161,20 +160,8 @@ func New(cfg election.Config) (*Engine, error) {
 		e.maxTicks = cfg.MaxTime * unit
 	}
 	var err error
-	if e.sched, err = cfg.FaultSchedule(); err != nil {
+	if e.faults, err = drawFaultPlan(cfg.Faults, n, cfg.Seed); err != nil {
 		return nil, err
-	}
-	if e.sched != nil {
-		e.steps = make([]int64, n)
-		e.crashStep = make([]int64, n)
-		for _, c := range e.sched.Crashes() {
-			switch {
-			case c.Step == 0:
-				e.crashes = append(e.crashes, c)
-			case e.crashStep[c.Node] == 0 || c.Step < e.crashStep[c.Node]:
-				e.crashStep[c.Node] = c.Step
-			}
-		}
 	}
 	e.setTrace(cfg.Trace)
 	e.mon = election.NewMonitor(e.cfg, e.trace, nil, nil)
@@ -260,13 +247,8 @@ func (e *Engine) Step() bool {
 				e.stopped = true
 				return false
 			}
-			if len(e.crashes) > 0 && e.crashes[0].At*e.unit <= ev.at {
-				// Crashes happen at the start of their instant.
-				e.now = ev.at
-				for len(e.crashes) > 0 && e.crashes[0].At*e.unit <= ev.at {
-					e.crash(e.crashes[0].Node)
-					e.crashes = e.crashes[1:]
-				}
+			if e.faults != nil {
+				e.crashesDue(ev.at)
 			}
 		}
 		if e.events >= e.maxEvents {
@@ -320,7 +302,7 @@ func (e *Engine) deliver(ev event) {
 		e.depth[i] = max(e.depth[i], ev.depth)
 		e.maxDepth = max(e.maxDepth, ev.depth)
 	}
-	if e.sched != nil {
+	if e.faults != nil {
 		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.now)
 	} else if e.routes != nil { // a faulty record's replay: its time is the round, or the causal depth
 		now := e.now
@@ -390,21 +372,9 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	if e.trace != nil {
 		e.trace.State(i, e.nodes[i])
 	}
-	if e.sched != nil {
-		e.steps[i]++
-		if e.steps[i] == e.crashStep[i] {
-			e.crash(i)
-		}
+	if e.faults != nil {
+		e.stepTaken(i)
 	}
-}
-
-// crash stops node i for good (a fault), unless it has halted already.
-func (e *Engine) crash(i int32) {
-	if e.halted[i] {
-		return
-	}
-	e.halted[i] = true
-	e.mon.Crash(i, e.now)
 }
 
 // callRecovered runs handler and returns the value the node's code
@@ -445,41 +415,12 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		e.trace.Send(i, p, to, m)
 	}
 	ev := event{kind: kindDeliver, node: to, port: q, msg: m}
-	if e.sched != nil {
-		fate := e.sched.Next(i, to, e.now, e.unit)
-		no := e.sched.Sent()
-		if fate.Lost != 0 {
-			e.mon.Lost(no, i, p, to, m, fate.Lost, e.now)
-			return
-		}
-		if fate.Delay > 0 {
-			e.mon.Delayed(no, i, p, to, m, fate.Delay, e.now)
-		}
-		copies := 1
-		if fate.Dup {
-			e.mon.Duplicated(no, i, p, to, m, e.now)
-			copies = 2
-		}
-		e.mon.Routed(i, to, q, m, copies)
-		if e.replay != nil { // the record says when each copy arrives
-			ev.depth = e.depth[i] + 1
-			key := e.g.PortIndex(to, q)
-			e.replay[key] = append(e.replay[key], ev)
-			if fate.Dup {
-				e.replay[key] = append(e.replay[key], ev)
-			}
-			return
-		}
-		e.enqueue(i, p, ev, fate.Delay)
-		if fate.Dup {
-			e.enqueue(i, p, ev, 0)
-		}
+	if e.faults != nil {
+		e.sendUnderFaults(i, p, ev)
 		return
 	}
 	if e.replay != nil {
-		ev.depth = e.depth[i] + 1
-		key := e.g.PortIndex(to, q)
-		e.replay[key] = append(e.replay[key], ev)
+		e.holdForReplay(i, ev)
 		if e.routes != nil {
 			// A faulty record's lines after the step say whether the
 			// message was lost or duplicated: the monitor hears of its
@@ -489,6 +430,14 @@ func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 		return
 	}
 	e.enqueue(i, p, ev, 0)
+}
+
+// holdForReplay puts the delivery ev of a message node i sent in flight
+// on its link, where a replay takes it when the record says it arrives.
+func (e *Engine) holdForReplay(i int32, ev event) {
+	ev.depth = e.depth[i] + 1
+	key := e.g.PortIndex(ev.node, ev.port)
+	e.replay[key] = append(e.replay[key], ev)
 }
 
 // enqueue schedules the delivery ev of a message node i sent on port p,

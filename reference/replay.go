@@ -78,14 +78,14 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 		// replay applies as a run does, the record giving the order of
 		// the steps; its fault lines, if any, are the schedule's effects.
 		e.scheduled = true
-		for _, c := range e.crashes { // at time 0: explicitSchedule allows no other time
-			e.crash(c.Node)
+		for _, c := range e.faults.timedCrashes { // at time 0: explicitSchedule allows no other time
+			e.crash(c.node)
 		}
-		e.crashes = nil
+		e.faults.timedCrashes = nil
 	} else {
 		// A replay draws no schedule of its own: it follows the record's
 		// "lose", "dup", "delay" and "crash" lines.
-		e.sched, e.crashes, e.crashStep, e.steps = nil, nil, nil, nil
+		e.faults = nil
 		if cfg.Faults != nil {
 			e.routes = []route{}
 		}

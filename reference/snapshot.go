@@ -56,6 +56,7 @@ func (e *Engine) copy(w io.Writer) (*Engine, error) {
 	c.cancelSeq = slices.Clone(e.cancelSeq)
 	c.linkLast = maps.Clone(e.linkLast)
 	c.depth = slices.Clone(e.depth)
+	c.faults = e.faults.clone()
 	d := *e.delays
 	c.delays = &d
 	c.nodeRand = make([]*rand.PCG, len(e.nodeRand))
