@@ -19,6 +19,8 @@ type faultRun struct {
 	late      lateHeap       // delayed messages, beyond the wheel's reach
 	lateSeq   uint64
 	lateBuf   []delivery
+
+	heldLoss elect.Faults // mutant loss-next-message: the loss that hits the next message
 }
 
 // lateMsg is a delayed message: it arrives at tick at; seq keeps sending
@@ -81,6 +83,12 @@ func (e *engine) crashUntil(now int64) {
 func (e *engine) stepped(i int32) {
 	f := e.flt
 	f.steps[i]++
+	if mutant == "crash-step-late" {
+		if f.crashStep[i] > 0 && f.steps[i] == f.crashStep[i]+1 {
+			e.crash(i)
+		}
+		return
+	}
 	if f.steps[i] == f.crashStep[i] {
 		e.crash(i)
 	}
@@ -102,9 +110,14 @@ func (e *engine) sendFaulty(i int32, p elect.Port, to int32, q elect.Port, m ele
 	f := e.flt
 	fate := f.sched.Next(i, to, e.now, e.unit)
 	no := f.sched.Sent()
+	if mutant == "loss-next-message" {
+		fate.Lost, f.heldLoss = f.heldLoss, fate.Lost
+	}
 	if fate.Lost != 0 {
 		e.mon.Lost(no, i, p, to, m, fate.Lost, e.now)
-		return
+		if mutant != "lost-delivered" {
+			return
+		}
 	}
 	if fate.Delay > 0 {
 		e.mon.Delayed(no, i, p, to, m, fate.Delay, e.now)
@@ -121,7 +134,14 @@ func (e *engine) sendFaulty(i int32, p elect.Port, to int32, q elect.Port, m ele
 		e.enqueue(i, p, to, q, m)
 	}
 	if fate.Dup {
-		e.enqueue(i, p, to, q, m)
+		switch {
+		case mutant == "dup-wrong-port" && e.g.Degree(int(to)) > 1:
+			e.enqueue(i, p, to, (q+1)%elect.Port(e.g.Degree(int(to))), m)
+		case mutant == "dup-copy-late" && fate.Delay > 0:
+			e.enqueueLate(i, p, to, q, m, fate.Delay)
+		default:
+			e.enqueue(i, p, to, q, m)
+		}
 	}
 }
 
