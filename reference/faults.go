@@ -68,7 +68,7 @@ func drawFaultPlan(spec *faults.Spec, n int, seed uint64) (*faultPlan, error) {
 		return nil, err
 	}
 	plan := &faultPlan{crashAfter: make([]int64, n), steps: make([]int64, n)}
-	crashedByAnEarlierClause := make([]bool, n)
+	crashedAlready := make([]bool, n) // by node: a clause before (or this one) crashes it
 	for index, c := range spec.Clauses {
 		stream := func() *rand.PCG {
 			return election.StreamSource(seed, "faults-"+c.Kind.String(), uint64(index))
@@ -79,10 +79,10 @@ func drawFaultPlan(spec *faults.Spec, n int, seed uint64) (*faultPlan, error) {
 			if s := plan.crashAfter[c.Node]; s == 0 || c.Step < s {
 				plan.crashAfter[c.Node] = c.Step
 			}
-			crashedByAnEarlierClause[c.Node] = true
+			crashedAlready[c.Node] = true
 		case c.Kind == elect.FaultCrash && c.Node >= 0:
 			plan.timedCrashes = append(plan.timedCrashes, timedCrash{node: int32(c.Node), at: c.At})
-			crashedByAnEarlierClause[c.Node] = true
+			crashedAlready[c.Node] = true
 		case c.Kind == elect.FaultCrash:
 			rng := rand.New(stream())
 			by := orN(c.By, n)
@@ -91,10 +91,10 @@ func drawFaultPlan(spec *faults.Spec, n int, seed uint64) (*faultPlan, error) {
 				if chosen == c.K {
 					break
 				}
-				if crashedByAnEarlierClause[node] {
+				if crashedAlready[node] {
 					continue
 				}
-				crashedByAnEarlierClause[node] = true
+				crashedAlready[node] = true
 				plan.timedCrashes = append(plan.timedCrashes, timedCrash{node: int32(node), at: rng.Int64N(by + 1)})
 				chosen++
 			}

@@ -69,6 +69,10 @@ func TestDrawnCrashesPassOverANamedNode(t *testing.T) {
 			t.Fatalf("seed %d: crashed nodes %v, want each of 0..4 once", seed, nodes)
 		}
 	}
+	// Five drawn at n = 5 after a named one: the order ends first.
+	if p := plan(t, "crash:node=0@t=1;crash:k=5", 5, 3); len(p.timedCrashes) != 5 {
+		t.Errorf("crash:node=0@t=1;crash:k=5 at n = 5: %d crashes %v, want 5, one per node", len(p.timedCrashes), p.timedCrashes)
+	}
 	p := plan(t, "crash:node=1@step=4;crash:node=1@step=2;crash:node=3@step=1", 4, 1)
 	if !slices.Equal(p.crashAfter, []int64{0, 2, 0, 1}) {
 		t.Errorf("crash steps %v, want [0 2 0 1]: the smaller of two steps counts", p.crashAfter)
