@@ -109,7 +109,8 @@ type quietState struct {
 }
 
 // buildQuiet returns the plan of the current configuration, or nil when it
-// is not quiet.
+// is not quiet: Q grown from the live states and the states their f-chains
+// reach, then each state's exit distance.
 func (s *CountSim[S, P]) buildQuiet() *quietPlan {
 	c := s.c
 	var live []int32
@@ -121,129 +122,196 @@ func (s *CountSim[S, P]) buildQuiet() *quietPlan {
 	if len(live) == 0 || len(live) > quietMaxLive {
 		return nil
 	}
-	r := live[0]
+	b := newQuietBuilder(c, live[0])
+	for _, y := range live {
+		if !b.try(y) {
+			return nil
+		}
+	}
+	b.followChains()
+	p := b.plan(len(c.states))
+	p.setExits(b.Q)
+	return p
+}
+
+// quietBuilder grows a configuration's Q (see the comment at the top of
+// this file): f(y) is y's state after meeting the representative state r,
+// and every state added is tested against one representative of every
+// partner class in Q, in both roles.
+type quietBuilder[S comparable, P Protocol[S]] struct {
+	c        *counter[S, P]
+	r        int32
+	maxQ     int
+	succ     map[int32]int32   // f on Q
+	Q        []int32           // Q's states in the order they were added
+	members  map[int32][]int32 // class -> its states in Q
+	classes  []int32           // the partner classes of Q, in the order met
+	classHot map[int32]bool    // classes whose pairs with some class of Q are not (f(a), f(b))
+	hot      map[int32]bool    // the hot-inert states
+	rejected map[int32]bool    // states reached by a chain that failed the test
+}
+
+// newQuietBuilder starts an empty Q of c with f defined by meeting r.
+func newQuietBuilder[S comparable, P Protocol[S]](c *counter[S, P], r int32) *quietBuilder[S, P] {
 	maxQ := quietMaxQ
 	if c.classOf == nil {
 		maxQ = 512
 	}
-	classOf := func(x int32) int32 {
-		if c.classOf != nil {
-			return c.classOf[x]
-		}
-		return x
+	return &quietBuilder[S, P]{
+		c: c, r: r, maxQ: maxQ,
+		succ: map[int32]int32{}, members: map[int32][]int32{},
+		classHot: map[int32]bool{}, hot: map[int32]bool{}, rejected: map[int32]bool{},
 	}
-	repOf := func(k int32) int32 {
-		if c.classOf != nil {
-			return c.classRep[k]
-		}
-		return k
+}
+
+// classOf is state x's partner class (x itself without a PartnerClasser).
+func (b *quietBuilder[S, P]) classOf(x int32) int32 {
+	if b.c.classOf != nil {
+		return b.c.classOf[x]
 	}
-	succ := map[int32]int32{}
-	var Q []int32
-	members := map[int32][]int32{} // class -> its states in Q
-	var classes []int32
-	classHot := map[int32]bool{}
-	hot := map[int32]bool{}
-	rejected := map[int32]bool{}
-	try := func(y int32) bool {
-		fy, _ := c.trans(y, r)
-		if c.leader[fy] != c.leader[y] || c.inGoal[fy] != c.inGoal[y] {
-			return false
+	return x
+}
+
+// repOf is class k's representative state.
+func (b *quietBuilder[S, P]) repOf(k int32) int32 {
+	if b.c.classOf != nil {
+		return b.c.classRep[k]
+	}
+	return k
+}
+
+// try adds y to Q if it passes: its step f(y) changes no leader or goal
+// flag, it moves to f(y) with a partner of every class of Q in both roles
+// (and, when its class is new, so does every state of Q with it), or else
+// it and every state it fails with are inert, and become hot-inert.
+func (b *quietBuilder[S, P]) try(y int32) bool {
+	c := b.c
+	fy, _ := c.trans(y, b.r)
+	if c.leader[fy] != c.leader[y] || c.inGoal[fy] != c.inGoal[y] {
+		return false
+	}
+	fixed := fy == y
+	ky := b.classOf(y)
+	if b.classHot[ky] && !fixed {
+		return false
+	}
+	_, known := b.members[ky]
+	failK, failB := b.failures(y, fy, ky, known)
+	if len(failK)+len(failB) > 0 && !b.markHot(y, ky, fixed, failK, failB) {
+		return false
+	}
+	if b.classHot[ky] {
+		b.hot[y] = true
+	}
+	b.succ[y] = fy
+	b.Q = append(b.Q, y)
+	if !known {
+		b.classes = append(b.classes, ky)
+	}
+	b.members[ky] = append(b.members[ky], y)
+	return true
+}
+
+// failures tests y (of class ky, with f(y) = fy) against a representative
+// of every class of Q, and of its own class when that is new (known
+// false), in both roles; and, when its class is new, every state of Q
+// against that class's representative. It returns the classes with which
+// y does not move to fy, and the states of Q that do not move to their
+// f with y's class.
+func (b *quietBuilder[S, P]) failures(y, fy, ky int32, known bool) (failK, failB []int32) {
+	c := b.c
+	own := func(k int32) {
+		rho := b.repOf(k)
+		x, _ := c.trans(y, rho)
+		_, z := c.trans(rho, y)
+		if x != fy || z != fy {
+			failK = append(failK, k)
 		}
-		fixed := fy == y
-		ky := classOf(y)
-		if classHot[ky] && !fixed {
-			return false
+	}
+	for _, k := range b.classes {
+		own(k)
+	}
+	if known {
+		return failK, nil
+	}
+	own(ky)
+	rho := b.repOf(ky)
+	for _, a := range b.Q {
+		x, _ := c.trans(a, rho)
+		_, z := c.trans(rho, a)
+		if x != b.succ[a] || z != b.succ[a] {
+			failB = append(failB, a)
 		}
-		var failK, failB []int32
-		own := func(k int32) {
-			rho := repOf(k)
-			a, _ := c.trans(y, rho)
-			_, b := c.trans(rho, y)
-			if a != fy || b != fy {
-				failK = append(failK, k)
-			}
-		}
-		for _, k := range classes {
-			own(k)
-		}
-		_, known := members[ky]
-		if !known {
-			own(ky)
-			rho := repOf(ky)
-			for _, b := range Q {
-				x, _ := c.trans(b, rho)
-				_, z := c.trans(rho, b)
-				if x != succ[b] || z != succ[b] {
-					failB = append(failB, b)
-				}
-			}
-		}
-		if len(failK)+len(failB) > 0 {
-			if !fixed {
+	}
+	return failK, failB
+}
+
+// markHot accepts the failed tests of y (of class ky) when y and every
+// state it failed with are inert (fixed points of f), and marks them all
+// hot-inert; it reports whether it accepted.
+func (b *quietBuilder[S, P]) markHot(y, ky int32, fixed bool, failK, failB []int32) bool {
+	if !fixed {
+		return false
+	}
+	for _, k := range failK {
+		for _, m := range b.members[k] {
+			if b.succ[m] != m {
 				return false
 			}
-			for _, k := range failK {
-				for _, m := range members[k] {
-					if succ[m] != m {
-						return false
-					}
-				}
-			}
-			for _, b := range failB {
-				if succ[b] != b {
-					return false
-				}
-			}
-			hot[y] = true
-			for _, k := range failK {
-				classHot[k] = true
-				for _, m := range members[k] {
-					hot[m] = true
-				}
-			}
-			for _, b := range failB {
-				hot[b] = true
-			}
-			if len(failB) > 0 {
-				classHot[ky] = true
-			}
-		}
-		if classHot[ky] {
-			hot[y] = true
-		}
-		succ[y] = fy
-		Q = append(Q, y)
-		if !known {
-			classes = append(classes, ky)
-		}
-		members[ky] = append(members[ky], y)
-		return true
-	}
-	for _, y := range live {
-		if !try(y) {
-			return nil
 		}
 	}
-	for i := 0; i < len(Q) && len(Q) < maxQ; i++ {
-		y := succ[Q[i]]
-		if _, ok := succ[y]; ok || rejected[y] {
+	for _, a := range failB {
+		if b.succ[a] != a {
+			return false
+		}
+	}
+	b.hot[y] = true
+	for _, k := range failK {
+		b.classHot[k] = true
+		for _, m := range b.members[k] {
+			b.hot[m] = true
+		}
+	}
+	for _, a := range failB {
+		b.hot[a] = true
+	}
+	if len(failB) > 0 {
+		b.classHot[ky] = true
+	}
+	return true
+}
+
+// followChains adds the states the f-chains of Q reach, up to maxQ states;
+// a state that fails ends its chain (it is outside Q).
+func (b *quietBuilder[S, P]) followChains() {
+	for i := 0; i < len(b.Q) && len(b.Q) < b.maxQ; i++ {
+		y := b.succ[b.Q[i]]
+		if _, ok := b.succ[y]; ok || b.rejected[y] {
 			continue
 		}
-		if !try(y) {
-			rejected[y] = true
+		if !b.try(y) {
+			b.rejected[y] = true
 		}
 	}
-	ns := len(c.states)
+}
+
+// plan is Q as a plan over ns states, its exit distances not yet set.
+func (b *quietBuilder[S, P]) plan(ns int) *quietPlan {
 	p := &quietPlan{succ: make([]int32, ns), exit: make([]int32, ns), hotInert: make([]bool, ns)}
 	for i := range p.succ {
 		p.succ[i] = -1
 	}
-	for _, y := range Q {
-		p.succ[y] = succ[y]
-		p.hotInert[y] = hot[y]
+	for _, y := range b.Q {
+		p.succ[y] = b.succ[y]
+		p.hotInert[y] = b.hot[y]
 	}
-	// exit distances, chain by chain
+	return p
+}
+
+// setExits sets the exit distance of every state of Q, chain by chain:
+// the interactions until its f-chain leaves Q (math.MaxInt32 when it ends
+// in a fixed point or a cycle).
+func (p *quietPlan) setExits(Q []int32) {
 	var path []int32
 	for _, y := range Q {
 		if p.exit[y] != 0 {
@@ -281,7 +349,6 @@ func (s *CountSim[S, P]) buildQuiet() *quietPlan {
 			p.exit[path[j]] = base
 		}
 	}
-	return p
 }
 
 // quietStep runs one window of a quiet stretch when the configuration is
