@@ -87,119 +87,215 @@ func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(f
 // Build validates s and returns the simulator configuration it describes.
 // Configurations that break the algorithm's model are refused with a
 // *election.AssumptionError unless s.Force is set.
+//
+// The description is read into its parts in one pass (parse), its memory
+// is checked in one call before anything is allocated, then the graph, the
+// IDs and the initiators are made and the whole configuration is checked
+// against the algorithm's model.
 func Build(s Spec) (*election.Config, error) {
-	cat := s.Catalog
+	d, err := parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(d.alg, d.params, s, d.n, d.topology, d.fileEdges(), d.announce, d.delivery); err != nil {
+		return nil, err
+	}
+	cfg, err := d.assemble()
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkRun(cfg); err != nil {
+		return nil, err
+	}
+	d.setEventLimit(cfg)
+	return cfg, nil
+}
+
+// description is a Spec read into its parts: what parse resolved, before
+// anything of the run is allocated.
+type description struct {
+	spec     Spec
+	alg      *elect.Algorithm
+	ids      ids.Spec
+	delivery election.Delivery
+	faults   *faults.Spec // nil: none
+	params   elect.Params
+	announce bool
+	// n is the node count: Spec.N, or the one the topology fixes.
+	n int
+	// topology is the topology specification, the algorithm's natural one
+	// when the Spec names none.
+	topology string
+	// edgeList is the graph of a file:PATH topology, read once (nil for
+	// the others).
+	edgeList *topology.EdgeList
+	// forced is set when the configuration breaks the model and
+	// Spec.Force lets it run.
+	forced bool
+}
+
+// parse reads s into its parts, in the order its errors are reported: the
+// algorithm, the IDs, the timing and delivery (with the runtime), the
+// faults, the parameters, the announcement, then the node count and the
+// topology.
+func parse(s Spec) (*description, error) {
+	d := &description{spec: s}
+	for _, step := range []func() error{
+		d.parseAlgorithm, d.parseIDs, d.parseDelivery, d.parseFaults,
+		d.parseParams, d.parseAnnounce, d.parseTopology,
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// parseAlgorithm looks the algorithm up in the Spec's catalog.
+func (d *description) parseAlgorithm() error {
+	cat := d.spec.Catalog
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	alg, ok := cat.Lookup(s.Algorithm)
+	alg, ok := cat.Lookup(d.spec.Algorithm)
 	if !ok {
-		return nil, errorf("unknown algorithm %q%s; 'elect list' shows them all", s.Algorithm, Suggest(s.Algorithm, cat.Names()))
+		return errorf("unknown algorithm %q%s; 'elect list' shows them all", d.spec.Algorithm, Suggest(d.spec.Algorithm, cat.Names()))
 	}
-	if s.N < 0 {
-		return nil, errorf("n must be at least 1, got %d", s.N)
+	d.alg = alg
+	return nil
+}
+
+// parseIDs reads the ID arrangement (checked against n once n is known).
+func (d *description) parseIDs() error {
+	if d.spec.N < 0 {
+		return errorf("n must be at least 1, got %d", d.spec.N)
 	}
-	idSpec, err := ids.Parse(s.IDs)
+	idSpec, err := ids.Parse(d.spec.IDs)
 	if err != nil {
-		return nil, errorf("%v", err)
+		return errorf("%v", err)
 	}
-	delivery, err := chooseDelivery(alg, s.Timing, s.Delivery)
+	d.ids = idSpec
+	return nil
+}
+
+// parseDelivery resolves the timing and the delivery model, and checks
+// them against the runtime and a replay.
+func (d *description) parseDelivery() error {
+	delivery, err := chooseDelivery(d.alg, d.spec.Timing, d.spec.Delivery)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	switch s.Runtime {
+	switch d.spec.Runtime {
 	case "", "sim", "reference":
 	case "goroutines":
 		if delivery != election.Sync && delivery != election.FIFO {
-			return nil, errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for a synchronous algorithm); %s delivery exists only in the simulator", delivery)
+			return errorf("the goroutine runtime has real timing and FIFO links: use --delivery fifo (or sync for a synchronous algorithm); %s delivery exists only in the simulator", delivery)
 		}
 	default:
-		return nil, errorf("unknown runtime %q%s; use one of %s", s.Runtime, Suggest(s.Runtime, Runtimes), strings.Join(Runtimes, ", "))
+		return errorf("unknown runtime %q%s; use one of %s", d.spec.Runtime, Suggest(d.spec.Runtime, Runtimes), strings.Join(Runtimes, ", "))
 	}
-	if s.Replay != nil && delivery == election.NewestFirst {
-		return nil, errorf("a replay follows its record's order: use --delivery fifo, sync, or random for a record of non-FIFO links")
+	if d.spec.Replay != nil && delivery == election.NewestFirst {
+		return errorf("a replay follows its record's order: use --delivery fifo, sync, or random for a record of non-FIFO links")
 	}
-	var faultSpec *faults.Spec
-	if s.Faults != "" {
-		if faultSpec, err = faults.Parse(s.Faults); err != nil {
-			return nil, errorf("%v", err)
-		}
-		if s.Replay != nil {
-			return nil, errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
-		}
+	d.delivery = delivery
+	return nil
+}
+
+// parseFaults reads the fault specification, which a replay cannot take.
+func (d *description) parseFaults() error {
+	if d.spec.Faults == "" {
+		return nil
 	}
-	params, err := resolveParams(alg, s.Params)
+	faultSpec, err := faults.Parse(d.spec.Faults)
 	if err != nil {
-		return nil, err
+		return errorf("%v", err)
 	}
-	announce := s.Announce
-	switch alg.Model.Announce {
+	if d.spec.Replay != nil {
+		return errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
+	}
+	d.faults = faultSpec
+	return nil
+}
+
+// parseParams checks the algorithm's parameters and fills in defaults.
+func (d *description) parseParams() error {
+	params, err := resolveParams(d.alg, d.spec.Params)
+	d.params = params
+	return err
+}
+
+// parseAnnounce resolves --announce against what the algorithm declares.
+func (d *description) parseAnnounce() error {
+	d.announce = d.spec.Announce
+	switch d.alg.Model.Announce {
 	case elect.NoAnnounce:
-		if announce {
-			return nil, errorf("%s does not announce the leader; --announce applies to algorithms with optional announcement", alg.Name)
+		if d.announce {
+			return errorf("%s does not announce the leader; --announce applies to algorithms with optional announcement", d.alg.Name)
 		}
 	case elect.AlwaysAnnounce:
-		announce = true
+		d.announce = true
 	}
-	// The node count: s.N, or the topology's when it fixes one and s.N is
-	// 0. An edge-list file is read here, once, and its graph built from
-	// what was read.
+	return nil
+}
+
+// parseTopology resolves the node count (Spec.N, or the topology's when it
+// fixes one and Spec.N is 0) and the topology specification. An edge-list
+// file is read here, once, and its graph is later built from what was read.
+func (d *description) parseTopology() error {
+	s := d.spec
 	n := s.N
-	var edgeList *topology.EdgeList
 	if path, isFile := strings.CutPrefix(s.Topology, "file:"); isFile {
-		if edgeList, err = readEdgeList(alg, path, s); err != nil {
-			return nil, err
+		edgeList, err := readEdgeList(d.alg, path, s)
+		if err != nil {
+			return err
 		}
-		n = edgeList.N
+		d.edgeList, n = edgeList, edgeList.N
 	} else if k, ok, err := topology.SpecNodes(s.Topology); err != nil {
-		return nil, errorf("%v", err) // a malformed grid or torus
+		return errorf("%v", err) // a malformed grid or torus
 	} else if ok {
 		if n > 0 && n != k {
 			_, err := topology.Parse(s.Topology, n, nil) // the count's mismatch
-			return nil, errorf("%v", err)
+			return errorf("%v", err)
 		}
 		n = k
 	}
 	if n < 1 {
-		return nil, errorf("n must be at least 1, got %d", n)
+		return errorf("n must be at least 1, got %d", n)
 	}
 	if n > MaxN {
-		return nil, errorf("n = %d is larger than the simulator's limit of %d nodes", n, MaxN)
+		return errorf("n = %d is larger than the simulator's limit of %d nodes", n, MaxN)
 	}
-	if err := idSpec.Check(n); err != nil {
-		return nil, errorf("%v", err)
+	if err := d.ids.Check(n); err != nil {
+		return errorf("%v", err)
 	}
-	topoSpec := s.Topology
-	if topoSpec == "" {
-		topoSpec = naturalTopology(alg.Model)
-		if alg.NaturalTopology != nil {
-			topoSpec = alg.NaturalTopology(n)
+	d.n, d.topology = n, s.Topology
+	if d.topology == "" {
+		d.topology = naturalTopology(d.alg.Model)
+		if d.alg.NaturalTopology != nil {
+			d.topology = d.alg.NaturalTopology(n)
 		}
 	}
-	var fileEdges int64
-	if edgeList != nil {
-		fileEdges = int64(len(edgeList.Edges))
+	return nil
+}
+
+// fileEdges is the number of edges of an edge-list file topology (0 for the
+// others).
+func (d *description) fileEdges() int64 {
+	if d.edgeList == nil {
+		return 0
 	}
-	if err := checkMemory(alg, params, s, n, topoSpec, fileEdges, announce, delivery); err != nil {
+	return int64(len(d.edgeList.Edges))
+}
+
+// assemble makes the run's graph, IDs and initiators, and the configuration
+// that holds them.
+func (d *description) assemble() (*election.Config, error) {
+	s := d.spec
+	g, err := d.graph()
+	if err != nil {
 		return nil, err
 	}
-	var g *topology.Graph
-	if edgeList != nil {
-		g, err = edgeList.Graph(topoSpec)
-	} else {
-		g, err = topology.Parse(topoSpec, n, election.Stream(s.Seed, "topology", 0))
-	}
-	if err != nil {
-		var unknown *topology.UnknownError
-		if errors.As(err, &unknown) {
-			name, _, _ := strings.Cut(unknown.Spec, ":")
-			if near := Nearest(name, topology.Names); near != "" {
-				return nil, errorf("topology: unknown topology %q (did you mean %q?); use %s", unknown.Spec, near, topology.Usage)
-			}
-		}
-		return nil, errorf("%v", err)
-	}
-	idList, err := idSpec.Generate(g.N, election.Stream(s.Seed, "ids", 0))
+	idList, err := d.ids.Generate(g.N, election.Stream(s.Seed, "ids", 0))
 	if err != nil {
 		return nil, errorf("%v", err)
 	}
@@ -207,45 +303,82 @@ func Build(s Spec) (*election.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &election.Config{
-		Algorithm: alg, Graph: g, IDs: idList, Delivery: delivery, Wake: wake,
-		Announce: announce, Params: params, Seed: s.Seed,
+	return &election.Config{
+		Algorithm: d.alg, Graph: g, IDs: idList, Delivery: d.delivery, Wake: wake,
+		Announce: d.announce, Params: d.params, Seed: s.Seed,
 		MaxEvents: s.MaxEvents, MaxTime: s.MaxTime, Trace: s.Trace, TraceLimit: s.TraceLimit, Progress: s.Progress,
-		DetectSymmetry: idSpec.Kind == ids.Anonymous && delivery == election.Sync,
-		Faults:         faultSpec,
+		DetectSymmetry: d.ids.Kind == ids.Anonymous && d.delivery == election.Sync,
+		Faults:         d.faults,
+	}, nil
+}
+
+// graph builds the topology: from the edge list read by parseTopology, or
+// from its specification with the seed's topology stream.
+func (d *description) graph() (*topology.Graph, error) {
+	var g *topology.Graph
+	var err error
+	if d.edgeList != nil {
+		g, err = d.edgeList.Graph(d.topology)
+	} else {
+		g, err = topology.Parse(d.topology, d.n, election.Stream(d.spec.Seed, "topology", 0))
 	}
-	if faultSpec != nil {
-		if err := cfg.CheckConfig(delivery.Unit()); err != nil {
-			return nil, errorf("%v", err)
+	if err == nil {
+		return g, nil
+	}
+	var unknown *topology.UnknownError
+	if errors.As(err, &unknown) {
+		name, _, _ := strings.Cut(unknown.Spec, ":")
+		if near := Nearest(name, topology.Names); near != "" {
+			return nil, errorf("topology: unknown topology %q (did you mean %q?); use %s", unknown.Spec, near, topology.Usage)
 		}
 	}
-	if alg.CheckRun != nil {
-		if err := alg.CheckRun(cfg.BoundContext()); err != nil {
-			return nil, errorf("%s: %v", alg.Name, err)
+	return nil, errorf("%v", err)
+}
+
+// checkRun checks the configuration as a whole: the fault timings against
+// the delivery's time unit, the algorithm's own check of the run, and its
+// model (which Spec.Force overrides, marking the description forced).
+func (d *description) checkRun(cfg *election.Config) error {
+	if d.faults != nil {
+		if err := cfg.CheckConfig(d.delivery.Unit()); err != nil {
+			return errorf("%v", err)
+		}
+	}
+	if d.alg.CheckRun != nil {
+		if err := d.alg.CheckRun(cfg.BoundContext()); err != nil {
+			return errorf("%s: %v", d.alg.Name, err)
 		}
 	}
 	checkModel := cfg.CheckModel
-	if idSpec.Distinct(g.N) {
+	if d.ids.Distinct(cfg.Graph.N) {
 		checkModel = cfg.CheckModelOfDistinctIDs
 	}
 	if err := checkModel(); err != nil {
-		if !s.Force {
-			return nil, err
+		if !d.spec.Force {
+			return err
 		}
-		if s.MaxEvents == 0 || s.MaxEvents == election.DefaultMaxEvents {
-			cfg.MaxEvents = ForcedEventLimit(alg, cfg.BoundContext())
-		}
+		d.forced = true
 	}
-	if faultSpec != nil && (s.MaxEvents == 0 || s.MaxEvents == election.DefaultMaxEvents) {
-		// Under faults an algorithm may wait or loop for ever (Bully's
-		// waiting node asks a coordinator whose announcement was lost,
-		// again and again): the forced runs' limit.
-		// The bounds of a run without faults set the limit.
+	return nil
+}
+
+// setEventLimit gives a run without an event limit of its own one that
+// its bounds make sure it reaches soon: a forced run off its model may
+// loop forever, and so may a run under faults (Bully's waiting node asks a
+// coordinator whose announcement was lost, again and again); the bounds of
+// the run without faults set the limit (ForcedEventLimit).
+func (d *description) setEventLimit(cfg *election.Config) {
+	if d.spec.MaxEvents != 0 && d.spec.MaxEvents != election.DefaultMaxEvents {
+		return
+	}
+	switch {
+	case d.faults != nil:
 		c := cfg.BoundContext()
 		c.Faults = 0
-		cfg.MaxEvents = ForcedEventLimit(alg, c)
+		cfg.MaxEvents = ForcedEventLimit(d.alg, c)
+	case d.forced:
+		cfg.MaxEvents = ForcedEventLimit(d.alg, cfg.BoundContext())
 	}
-	return cfg, nil
 }
 
 // ForcedEventLimit is the event limit of a forced run off its model when
