@@ -115,7 +115,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.BoolVar(&f.summary, "summary", false, "print a summary table per configuration and size (the JSON lines then go only to --out)")
 	fs.StringVar(&f.measures, "measure", "", "measures the summary shows, comma-separated (default messages,time; populations parallel_time,states_seen); also bits, leaders, messages:TYPE, interactions, protocol details")
 	memLimitVar(fs, &f.memLimit)
-	fs.StringVar(&f.resume, "resume", "", "skip the runs already in this file (an earlier sweep's --out) and append the others to it")
+	fs.StringVar(&f.resume, "resume", "", "skip the runs already in this file (an earlier --out of the same sweep: its lines carry the grid's fingerprint) and append the others to it; a file that does not exist yet is started")
 	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
 	f.params = map[string]*string{}
 	var names []string
@@ -280,6 +280,9 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		data, err := experiment.ReadLines(f.resume)
+		if errors.Is(err, os.ErrNotExist) {
+			data, err = nil, nil // nothing is in yet: a first run, or a shard's restart before its first line
+		}
 		if err != nil {
 			return usagef("sweep: --resume: %v", trimPkg(err))
 		}
@@ -288,6 +291,9 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "elect: sweep: --resume: the last line of %s was cut short (the sweep was killed while writing it); it is dropped and its run made again\n", f.resume)
 		}
 		resumeData = data
+		if err := experiment.CheckResume(data, f.resume, tag); err != nil {
+			return usagef("sweep: --resume: %s", trimPkg(err))
+		}
 		done, err := experiment.ReadRows(bytes.NewReader(data), f.resume)
 		if err != nil {
 			return usagef("sweep: --resume: %v", err)
@@ -374,11 +380,7 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			failed++
 		}
 		if jsonOut != nil {
-			line := r.Line
-			if shard.Count > 1 {
-				line = experiment.TagLine(line, tag)
-			}
-			if _, err := jsonOut.Write(line); err != nil {
+			if _, err := jsonOut.Write(tag.Apply(r.Line)); err != nil {
 				return err
 			}
 		}

@@ -279,6 +279,9 @@ func (g *Grid) Points() ([]*Point, error) {
 	if g.Trials < 1 {
 		return nil, errorf("--trials must be at least 1, got %d", g.Trials)
 	}
+	if err := g.checkRepeats(); err != nil {
+		return nil, err
+	}
 	ids := orDefault(g.IDs, "random")
 	deliveries := expandAllowed(orDefault(g.Deliveries, ""), g.allowedDeliveries())
 	inits := expandAllowed(orDefault(g.Initiators, "all"), allowedInitiators)

@@ -184,13 +184,18 @@ func untag(line []byte) ([]byte, *ShardTag, error) {
 }
 
 // Fingerprint is a short hash of what decides the grid's runs and their
-// order: algorithms, sizes, configurations, parameters, limits, trials and
-// seed. Two sweeps with the same fingerprint run the same runs.
+// order: algorithms, sizes, configurations, faults, parameters, limits,
+// trials and seed. Two sweeps with the same fingerprint run the same runs.
+// (The faults were added after the rest, and only when there are some, so
+// that a grid without faults keeps the fingerprint it had.)
 func (g *Grid) Fingerprint() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q|%v|%q|%q|%q|%q|%q|%v|%v|%q|%d|%d|%v|%v|%v|%d|%v|%d|%d|",
 		g.Algorithms, g.Sizes, g.IDs, g.Deliveries, g.Initiators, g.Timing, g.Topology, g.Announce, g.Force,
 		g.Runtime, g.MaxEvents, g.MaxTime, g.Strict, g.Scheduler, g.Engine, g.MaxSteps, g.NoStates, g.Trials, g.Seed)
+	if g.Faults != "" {
+		fmt.Fprintf(h, "faults=%q|", g.Faults)
+	}
 	for _, k := range slices.Sorted(maps.Keys(g.Params)) {
 		fmt.Fprintf(h, "%q=%q|", k, g.Params[k])
 	}
