@@ -53,6 +53,7 @@ examples:
   elect sweep chang-roberts --n 256 --ids increasing,decreasing,random --trials 50 --out cr.jsonl
   elect sweep epidemic-term --n 1000..10000+1000 --m 4 --trials 100 --csv fig1.csv
   elect sweep hs --n 1024..65536x2 --trials 10 --shard 3/8 > shard-3.jsonl
+  elect sweep hs --n 1024..65536x2 --trials 10 --shards 8 --render kubernetes > job.yaml
 
 A progress bar with the time left is shown on standard error when it is a
 terminal. Ctrl-C stops the sweep; the lines already written stay.
@@ -84,6 +85,7 @@ type sweepFlags struct {
 	resume                                   string
 	memLimit                                 int64
 	params                                   map[string]*string
+	render                                   experiment.Render
 }
 
 func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
@@ -117,6 +119,7 @@ func (f *sweepFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	memLimitVar(fs, &f.memLimit)
 	fs.StringVar(&f.resume, "resume", "", "skip the runs already in this file (an earlier --out of the same sweep: its lines carry the grid's fingerprint) and append the others to it; a file that does not exist yet is started")
 	fs.StringVar(&f.fit, "fit", "", "growth the summary's fitted constant divides by: "+strings.Join(experiment.GrowthNames(), ", ")+" (default: each algorithm's expected growth)")
+	f.render.Register(fs)
 	f.params = map[string]*string{}
 	var names []string
 	for _, a := range cat.All() {
@@ -236,6 +239,9 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	g, shard, err := f.grid(fs, pos)
 	if err != nil {
 		return err
+	}
+	if f.render.Requested() {
+		return gridError(f.render.Write(stdout, fs, pos, g))
 	}
 	csvPath := f.csv
 	if csvPath == "-" {

@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -109,13 +110,21 @@ func parseSize(t string) (int, error) {
 // The zero value (and 1/1) is the whole grid.
 type Shard struct{ Index, Count int }
 
-// ParseShard reads "i/k" with 1 <= i <= k.
+// ParseShard reads "i/k" with 1 <= i <= k, or "j+1/k" with 0 <= j < k, the
+// shard numbered j from 0 (as a Kubernetes Indexed Job numbers its pods:
+// --shard $(JOB_COMPLETION_INDEX)+1/k needs no shell to add the 1).
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
 		return Shard{}, errors.New("experiment: --shard takes i/k, the i-th of k parts (1 <= i <= k), e.g. 3/8")
 	}
-	i, err1 := strconv.Atoi(a)
+	j, fromZero := strings.CutSuffix(a, "+1")
+	i, err1 := strconv.Atoi(j)
+	if fromZero && err1 == nil && i >= 0 && i < math.MaxInt {
+		i++
+	} else if fromZero {
+		err1 = strconv.ErrSyntax
+	}
 	k, err2 := strconv.Atoi(b)
 	if err1 != nil || err2 != nil || k < 1 || i < 1 || i > k || k > 1<<20 {
 		return Shard{}, fmt.Errorf("experiment: bad shard %q; use i/k with 1 <= i <= k <= %d, e.g. 3/8", s, 1<<20)

@@ -61,7 +61,7 @@ func FuzzParseSizes(f *testing.F) {
 // FuzzParseShard: accepted shards satisfy 1 <= i <= k, and the k shards of
 // any grid are disjoint and cover it.
 func FuzzParseShard(f *testing.F) {
-	for _, s := range []string{"1/1", "3/8", "0/4", "5/4", "a/b", "2", "1/1048577"} {
+	for _, s := range []string{"1/1", "3/8", "0/4", "5/4", "a/b", "2", "1/1048577", "0+1/4", "3+1/4", "9223372036854775807+1/2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -87,4 +87,22 @@ func FuzzParseShard(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseShardFromZero: j+1/k is shard j+1 of k, for schedulers that
+// number their tasks from 0 (a Kubernetes Indexed Job).
+func TestParseShardFromZero(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Shard
+	}{{"0+1/4", Shard{1, 4}}, {"3+1/4", Shard{4, 4}}, {"2/4", Shard{2, 4}}, {" 0+1/1 ", Shard{1, 1}}} {
+		if got, err := ParseShard(c.in); err != nil || got != c.want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"4+1/4", "-1+1/4", "+1/4", "1+2/4", "0/4", "x+1/4", "9223372036854775807+1/4"} {
+		if got, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) = %v, want an error", bad, got)
+		}
+	}
 }
