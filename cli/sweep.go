@@ -285,10 +285,7 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		if err := checkOutputs("sweep: --resume", f.resume); err != nil {
 			return err
 		}
-		data, err := experiment.ReadLines(f.resume)
-		if errors.Is(err, os.ErrNotExist) {
-			data, err = nil, nil // nothing is in yet: a first run, or a shard's restart before its first line
-		}
+		data, err := experiment.ReadResumeFile(f.resume)
 		if err != nil {
 			return usagef("sweep: --resume: %v", trimPkg(err))
 		}

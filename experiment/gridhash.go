@@ -3,7 +3,9 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // A sweep's lines say which sweep they belong to: every line ends with the
@@ -30,6 +32,18 @@ func (t ShardTag) Apply(line []byte) []byte {
 		return TagLine(out, t)
 	}
 	return out
+}
+
+// ReadResumeFile reads the file that '--resume' appends to, as ReadLines
+// does; a file that does not exist yet holds no runs (a sweep's first
+// start, or a shard's restart by its scheduler before its first line, runs
+// the same command as every other start).
+func ReadResumeFile(name string) ([]byte, error) {
+	data, err := ReadLines(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // lineSweep is what a line says of the sweep that wrote it.
