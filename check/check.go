@@ -325,20 +325,20 @@ type configFaults struct {
 	faultEvents  int64
 }
 
-// newExplorer is a search of c's configuration with its fault budget.
-func (c *config) newExplorer() *explorer {
-	x := newExplorer(c.cfg, c.bag, c.limit)
+// newStateSpace is a search of c's configuration with its fault budget.
+func (c *config) newStateSpace() *stateSpace {
+	x := newStateSpace(c.cfg, c.bag, c.limit)
 	if c.flt != nil {
 		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
 	}
 	return x
 }
 
-// explore searches c again (a search keeps every state it visits, so the
+// searchAgain searches c again (a search keeps every state it visits, so the
 // checker drops it after each configuration and redoes the few it
 // reports on).
-func (c *config) explore() *explorer {
-	x := c.newExplorer()
+func (c *config) searchAgain() *stateSpace {
+	x := c.newStateSpace()
 	x.reduce = c.reduce
 	x.visit(x.initial())
 	return x
@@ -441,7 +441,7 @@ func Run(opt Options) (*Report, error) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var spare *explorer // the last search's memory, reused
+			var spare *stateSpace // the last search's memory, reused
 			for c := range next {
 				select {
 				case <-opt.Stop: // nil: never
@@ -656,7 +656,7 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // run checks configuration c; spare, when not nil, is a finished search
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
-func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
+func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 	if c.cfg.Delivery == election.Sync && c.flt != nil {
 		c.syncFaults(opt, c.flt.budget)
 		if sh != nil { // the progress line counts states by progressEvery, the rest at the end
@@ -679,7 +679,7 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 		c.min = c.max
 		return spare
 	}
-	x := newExplorer(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	x := newStateSpace(c.cfg, opt.Delivery == "bag", opt.MaxStates)
 	if c.flt != nil {
 		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
 	}
@@ -698,12 +698,12 @@ func (c *config) run(opt Options, spare *explorer, sh *shared) *explorer {
 		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
 			// A state limit is no violation: nothing to shorten.
 			// Report the shortest execution that breaks a property.
-			if v, path := c.newExplorer().shortest(); v != "" {
+			if v, path := c.newStateSpace().shortest(); v != "" {
 				c.violation, c.bad = v, path
 			}
 		}
 		if x.faulty() && c.bad != nil {
-			c.flt.faultSpec, _ = c.newExplorer().faultSchedule(c.bad)
+			c.flt.faultSpec, _ = c.newStateSpace().faultSchedule(c.bad)
 		}
 		return x
 	}
@@ -918,7 +918,7 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 	if c == nil || c.cfg.Delivery == election.Sync {
 		return false, nil
 	}
-	x := c.newExplorer()
+	x := c.newStateSpace()
 	if c.flt != nil {
 		x.cfg = withFaults(c.cfg, c.flt.faultSpec)
 	}
@@ -951,7 +951,7 @@ func (r *Report) WriteExtreme(w io.Writer, q int, largest bool) (bool, error) {
 	if c == nil || c.cfg.Delivery == election.Sync {
 		return false, nil
 	}
-	x := c.explore()
+	x := c.searchAgain()
 	return true, x.writeSchedule(w, x.schedule(q, largest))
 }
 

@@ -98,7 +98,7 @@ type state struct {
 // distinct states have equal sums when the differences of their parts'
 // hashes cancel, which for hashes with random seeds happens with
 // probability about 2^-128 per pair, as for one hash of the whole state.
-func (x *explorer) keys(s *state) (behaviour, full stateKey) { return keysOf(s.sumH, s.sumD) }
+func (m *model) keys(s *state) (behaviour, full stateKey) { return keysOf(s.sumH, s.sumD) }
 
 // keysOf returns the keys of a state whose parts' hashes sum to sumH
 // (behaviour) and sumD (depths).
@@ -118,8 +118,8 @@ const (
 )
 
 // nodePart hashes node i's part of the state: behaviour and depth.
-func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
-	b := s.nodes[i].AppendState(x.buf[:0])
+func (m *model) nodePart(s *state, i int) (h, d stateKey) {
+	b := s.nodes[i].AppendState(m.buf[:0])
 	flags := uint64(s.dec[i])
 	if s.woken[i] {
 		flags |= 4
@@ -130,36 +130,36 @@ func (x *explorer) nodePart(s *state, i int) (h, d stateKey) {
 	if s.pending[i] {
 		flags |= 16
 	}
-	hb := x.nodeBase[i].pair(flags, uint64(s.knows[i]))
-	if x.crashK > 0 {
+	hb := m.nodeBase[i].pair(flags, uint64(s.knows[i]))
+	if m.crashK > 0 {
 		if s.crashed[i] {
 			flags |= 32
 		}
 		hb = hb.pair(flags, uint64(s.electHi[i])).pair(uint64(s.electLo[i]), 0)
 	}
-	if x.random {
+	if m.random {
 		b, _ = s.rngs[i].AppendBinary(b)
 	}
-	x.buf = b
-	return hb.bytes(b).sum(), x.nodeDepth(int32(i), s.depth[i])
+	m.buf = b
+	return hb.bytes(b).sum(), m.nodeDepth(int32(i), s.depth[i])
 }
 
 // linkPart hashes link key's part of the state; an empty link's is zero.
-func (x *explorer) linkPart(s *state, key int64) (h, d stateKey) {
-	return x.linkHash(key, s.links[key])
+func (m *model) linkPart(s *state, key int64) (h, d stateKey) {
+	return m.linkHash(key, s.links[key])
 }
 
 // linkHash hashes link key's part of the state when it holds l.
-func (x *explorer) linkHash(key int64, l []flight) (h, d stateKey) {
+func (m *model) linkHash(key int64, l []flight) (h, d stateKey) {
 	if len(l) == 0 {
 		return stateKey{}, stateKey{}
 	}
-	if x.bag && len(l) > 1 { // sorted in a buffer: the link's own order is kept
-		x.sorted = append(x.sorted[:0], l...)
-		sortFlights(x.sorted)
-		l = x.sorted
+	if m.bag && len(l) > 1 { // sorted in a buffer: the link's own order is kept
+		m.sorted = append(m.sorted[:0], l...)
+		sortFlights(m.sorted)
+		l = m.sorted
 	}
-	hb, hd := x.linkBase[key], x.linkDepthBase[key].pair(uint64(len(l)), 0)
+	hb, hd := m.linkBase[key], m.linkDepthBase[key].pair(uint64(len(l)), 0)
 	for _, f := range l {
 		hb = hb.pair(f.digest.a, f.digest.b)
 		hd = hd.pair(uint64(f.depth), 0)
@@ -171,58 +171,54 @@ func addKey(x, y stateKey) stateKey { return stateKey{x.a + y.a, x.b + y.b} }
 func subKey(x, y stateKey) stateKey { return stateKey{x.a - y.a, x.b - y.b} }
 
 // rehashAll computes every part's hash and the sums (a new state).
-func (x *explorer) rehashAll(s *state) {
+func (m *model) rehashAll(s *state) {
 	s.nodeH, s.nodeD = make([]stateKey, len(s.nodes)), make([]stateKey, len(s.nodes))
 	s.linkH, s.linkD = make([]stateKey, len(s.links)), make([]stateKey, len(s.links))
 	s.sumH, s.sumD = stateKey{}, stateKey{}
 	for i := range s.nodes {
-		s.nodeH[i], s.nodeD[i] = x.nodePart(s, i)
+		s.nodeH[i], s.nodeD[i] = m.nodePart(s, i)
 		s.sumH, s.sumD = addKey(s.sumH, s.nodeH[i]), addKey(s.sumD, s.nodeD[i])
 	}
 	for k := range s.links {
-		s.linkH[k], s.linkD[k] = x.linkPart(s, int64(k))
+		s.linkH[k], s.linkD[k] = m.linkPart(s, int64(k))
 		s.sumH, s.sumD = addKey(s.sumH, s.linkH[k]), addKey(s.sumD, s.linkD[k])
 	}
-	if x.draws > 0 {
+	if m.draws > 0 {
 		s.sumH = addKey(s.sumH, drawnPart(s.drawn))
 	}
-	if x.faulty() {
+	if m.faulty() {
 		s.sumH = addKey(s.sumH, faultPart(s))
 	}
 }
 
 // rehash updates the hashes after a step of node i that changed the links
 // logged from x.linkLog[from] on.
-func (x *explorer) rehash(s *state, i int32, from int) {
-	h, d := x.nodePart(s, int(i))
+func (m *model) rehash(s *state, i int32, from int) {
+	h, d := m.nodePart(s, int(i))
 	s.sumH, s.sumD = addKey(subKey(s.sumH, s.nodeH[i]), h), addKey(subKey(s.sumD, s.nodeD[i]), d)
 	s.nodeH[i], s.nodeD[i] = h, d
-	for j := from; j < len(x.linkLog); j++ {
-		key := x.linkLog[j].key
-		if slices.ContainsFunc(x.linkLog[from:j], func(u linkUndo) bool { return u.key == key }) {
+	for j := from; j < len(m.linkLog); j++ {
+		key := m.linkLog[j].key
+		if slices.ContainsFunc(m.linkLog[from:j], func(u linkUndo) bool { return u.key == key }) {
 			continue // rehashed already
 		}
-		h, d := x.linkPart(s, key)
+		h, d := m.linkPart(s, key)
 		s.sumH, s.sumD = addKey(subKey(s.sumH, s.linkH[key]), h), addKey(subKey(s.sumD, s.linkD[key]), d)
 		s.linkH[key], s.linkD[key] = h, d
 	}
 }
 
-// explorer searches the states of one configuration.
-type explorer struct {
+// model is one configuration's transition system: what a state is, the
+// steps enabled in it and what each does (faults and draws included), the
+// properties every step must keep, and the hashes that name a state. It
+// changes one state in place and undoes the change (save, restore); it
+// knows nothing of the search that drives it (stateSpace).
+type model struct {
 	cfg      *election.Config
 	bag      bool
-	reduce   bool // one node's deliveries stand for all where they can (see persistent)
 	announce bool
-	promise  elect.ID   // the leader's ID the algorithm promises, or -1
-	knowsMax elect.ID   // what every node must know (ElectsAnyKnowsMax: the max ID)
-	memo     visitedSet // visited states, by key, to their index
-	onPath   *pathSet   // the states of the current path, without depths, by their place on it
-	// The extremes of each visited state (by index, nq values each): over
-	// every execution from it, the messages of each type and in all still
-	// to come and the time at the end. The step that leads to each is not
-	// kept: schedule finds it again for the few it writes out.
-	max, min []int64
+	promise  elect.ID // the leader's ID the algorithm promises, or -1
+	knowsMax elect.ID // what every node must know (ElectsAnyKnowsMax: the max ID)
 	// The links a step changed, with their contents before it, so that
 	// the search can undo the step (it explores with one state, changed
 	// and restored in place).
@@ -239,13 +235,10 @@ type explorer struct {
 	sorted  []flight // linkHash's buffer under bag
 	// Draws mode (see draws.go): each draw branches into draws values;
 	// executions are cut after maxDraws. script is the branch being made
-	// (drawPos the draws taken of it), scriptBufs a buffer by depth, and
-	// weights each visited state's probabilities.
+	// (drawPos the draws taken of it).
 	draws, maxDraws int
 	script          []int
 	drawPos         int
-	scriptBufs      [][]int
-	weights         []weights
 	// The hashes of each node's and link's index, which start their parts'
 	// hashes.
 	nodeBase, depthBase, linkBase, linkDepthBase []hasher
@@ -260,16 +253,41 @@ type explorer struct {
 	// messages: all, but one on a unidirectional ring (its nodes send on
 	// one port only, as Route allows, so receive on one).
 	liveIn     []int
-	limit      int64
-	quantities int // nq
-	states     int64
-	edges      int64
-	longest    int    // the longest path visited
+	quantities int    // nq
 	random     bool   // the algorithm draws random numbers
 	st         *state // the state whose node is running (Rand)
 	cur        int32  // the node running
 	buf        []byte
 	rec        *elect.Recorder
+	// Fault exploration (see faults.go): at most crashK crashes and lossK
+	// lost messages in an execution; calls counts each node's handler
+	// calls (its steps, as the engines count them for crash:node=I@step=S).
+	crashK, lossK, dupK int
+	calls               []int64
+}
+
+// stateSpace searches the states of one configuration's model: depth
+// first, each state once, keeping each state's extremes (visit), with the
+// partial-order reduction (choices) and the state limit; it finds the
+// executions the report shows (shortest, schedule).
+type stateSpace struct {
+	model
+	reduce bool       // one node's deliveries stand for all where they can (see persistent)
+	memo   visitedSet // visited states, by key, to their index
+	onPath *pathSet   // the states of the current path, without depths, by their place on it
+	// The extremes of each visited state (by index, nq values each): over
+	// every execution from it, the messages of each type and in all still
+	// to come and the time at the end. The step that leads to each is not
+	// kept: schedule finds it again for the few it writes out.
+	max, min []int64
+	// Draws mode (see draws.go): scriptBufs is a buffer of draw scripts
+	// by depth, and weights each visited state's probabilities.
+	scriptBufs [][]int
+	weights    []weights
+	limit      int64
+	states     int64
+	edges      int64
+	longest    int // the longest path visited
 	// The first property violated, with the path that reaches it.
 	violation string
 	path      []step
@@ -280,11 +298,6 @@ type explorer struct {
 	sentBufs [][]int64
 	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
 	full     bool // the state limit was reached
-	// Fault exploration (see faults.go): at most crashK crashes and lossK
-	// lost messages in an execution; calls counts each node's handler
-	// calls (its steps, as the engines count them for crash:node=I@step=S).
-	crashK, lossK, dupK int
-	calls               []int64
 	// shared is the check's progress and stop flag (nil: none), which the
 	// search reads every progressEvery states; interrupted says the stop
 	// flag ended the search.
@@ -319,9 +332,9 @@ type undo struct {
 }
 
 // save records in u what a step of node i may change.
-func (x *explorer) save(u *undo, s *state, i int32) {
+func (m *model) save(u *undo, s *state, i int32) {
 	*u = undo{i: i, node: s.nodes[i], rng: s.rngs[i], woken: s.woken[i], halted: s.halted[i], pending: s.pending[i],
-		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(x.linkLog), arena: x.arena.mark(),
+		dec: s.dec[i], knows: s.knows[i], depth: s.depth[i], elected: s.elected, drawn: s.drawn, links: len(m.linkLog), arena: m.arena.mark(),
 		nodeH: s.nodeH[i], nodeD: s.nodeD[i], sumH: s.sumH, sumD: s.sumD}
 	if s.crashed != nil {
 		u.crashed, u.crashes, u.lost, u.dups, u.first, u.electHi, u.electLo = s.crashed[i], s.crashes, s.lost, s.dups, s.first, s.electHi[i], s.electLo[i]
@@ -329,7 +342,7 @@ func (x *explorer) save(u *undo, s *state, i int32) {
 }
 
 // restore undoes a step.
-func (x *explorer) restore(s *state, u *undo) {
+func (m *model) restore(s *state, u *undo) {
 	i := u.i
 	s.nodes[i], s.rngs[i], s.woken[i], s.halted[i], s.pending[i] = u.node, u.rng, u.woken, u.halted, u.pending
 	s.dec[i], s.knows[i], s.depth[i], s.elected, s.drawn = u.dec, u.knows, u.depth, u.elected, u.drawn
@@ -337,24 +350,24 @@ func (x *explorer) restore(s *state, u *undo) {
 	if s.crashed != nil {
 		s.crashed[i], s.crashes, s.lost, s.dups, s.first, s.electHi[i], s.electLo[i] = u.crashed, u.crashes, u.lost, u.dups, u.first, u.electHi, u.electLo
 	}
-	for k := len(x.linkLog) - 1; k >= u.links; k-- {
-		l := &x.linkLog[k]
+	for k := len(m.linkLog) - 1; k >= u.links; k-- {
+		l := &m.linkLog[k]
 		s.links[l.key], s.linkH[l.key], s.linkD[l.key] = l.old, l.oldH, l.oldD
 	}
-	x.linkLog = x.linkLog[:u.links]
-	x.arena.release(u.arena)
+	m.linkLog = m.linkLog[:u.links]
+	m.arena.release(u.arena)
 }
 
 // take removes the k-th message in flight on link key and returns it. The
 // link's slice may be shared with other states, so the rest is a copy.
-func (x *explorer) take(s *state, key int64, k int) flight {
-	x.touch(s, key)
+func (m *model) take(s *state, key int64, k int) flight {
+	m.touch(s, key)
 	l := s.links[key]
 	f := l[k]
 	if len(l) == 1 {
 		s.links[key] = nil
 	} else {
-		rest := x.arena.alloc(len(l) - 1)
+		rest := m.arena.alloc(len(l) - 1)
 		copy(rest, l[:k])
 		copy(rest[k:], l[k+1:])
 		s.links[key] = rest
@@ -363,57 +376,65 @@ func (x *explorer) take(s *state, key int64, k int) flight {
 }
 
 // touch records link key's contents before a step changes it.
-func (x *explorer) touch(s *state, key int64) {
-	x.linkLog = append(x.linkLog, linkUndo{key: key, old: s.links[key], oldH: s.linkH[key], oldD: s.linkD[key]})
+func (m *model) touch(s *state, key int64) {
+	m.linkLog = append(m.linkLog, linkUndo{key: key, old: s.links[key], oldH: s.linkH[key], oldD: s.linkD[key]})
 }
 
 // quantities: one per message type, then all messages, then time.
-func (x *explorer) nq() int { return x.quantities }
+func (m *model) nq() int { return m.quantities }
 
-func newExplorer(cfg *election.Config, bag bool, limit int64) *explorer {
-	x := &explorer{cfg: cfg, bag: bag, limit: limit, promise: -1, quantities: len(cfg.Algorithm.Messages) + 2}
+func newStateSpace(cfg *election.Config, bag bool, limit int64) *stateSpace {
+	x := &stateSpace{limit: limit, onPath: &pathSet{}}
+	x.model.init(cfg, bag)
+	return x
+}
+
+// init sets m up for cfg (bag: under bag delivery). The node's random
+// streams are read through m, which must stay where it is (in its
+// stateSpace).
+func (m *model) init(cfg *election.Config, bag bool) {
+	m.cfg, m.bag, m.promise, m.quantities = cfg, bag, -1, len(cfg.Algorithm.Messages)+2
 	// A randomized node draws from its own stream, seeded as in every
 	// runtime (election.StreamSource(seed, "node", i)); the stream's position is
 	// part of the state, so each schedule sees the draws that seed gives.
-	x.random = cfg.Algorithm.RunModel(cfg.Params).Randomized
-	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(&x.st.rngs[x.cur]) })
-	model := cfg.Algorithm.RunModel(cfg.Params)
-	x.announce = model.Announce == elect.AlwaysAnnounce || model.Announce == elect.OptionalAnnounce && cfg.Announce
+	m.random = cfg.Algorithm.RunModel(cfg.Params).Randomized
+	m.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(&m.st.rngs[m.cur]) })
+	rm := cfg.Algorithm.RunModel(cfg.Params)
+	m.announce = rm.Announce == elect.AlwaysAnnounce || rm.Announce == elect.OptionalAnnounce && cfg.Announce
 	maxID, minID := elect.ID(-1), elect.ID(math.MaxInt64)
 	for _, id := range cfg.IDs {
 		maxID, minID = max(maxID, id), min(minID, id)
 	}
-	x.knowsMax = -1
-	switch model.Elects {
+	m.knowsMax = -1
+	switch rm.Elects {
 	case elect.ElectsMax:
-		x.promise = maxID
+		m.promise = maxID
 	case elect.ElectsMin:
-		x.promise = minID
+		m.promise = minID
 	case elect.ElectsMinInitiator:
-		x.promise = math.MaxInt64
+		m.promise = math.MaxInt64
 		for _, w := range cfg.Wake {
-			x.promise = min(x.promise, cfg.IDs[w.Node])
+			m.promise = min(m.promise, cfg.IDs[w.Node])
 		}
 		if cfg.Wake == nil {
-			x.promise = minID
+			m.promise = minID
 		}
 	case elect.ElectsAnyKnowsMax:
-		x.knowsMax = maxID
+		m.knowsMax = maxID
 	}
-	return x
 }
 
 // drawAll turns on draws mode: every draw branches into k values, and
 // executions are cut after maxDraws draws.
-func (x *explorer) drawAll(k, maxDraws int) {
-	x.draws, x.maxDraws = k, maxDraws
-	x.random = false // the draws are part of the nodes' states, not a stream's position
-	x.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(drawSource{x}) })
+func (m *model) drawAll(k, maxDraws int) {
+	m.draws, m.maxDraws = k, maxDraws
+	m.random = false // the draws are part of the nodes' states, not a stream's position
+	m.rec = elect.NewRecorder(func() *rand.Rand { return rand.New(drawSource{m}) })
 }
 
 // reuseMemory takes over the maps and buffers of a finished search, so
 // that checking many small configurations does not allocate them anew.
-func (x *explorer) reuseMemory(old *explorer) {
+func (x *stateSpace) reuseMemory(old *stateSpace) {
 	if old == nil || old.nq() != x.nq() {
 		return
 	}
@@ -434,76 +455,73 @@ func (x *explorer) reuseMemory(old *explorer) {
 }
 
 // initial is the state before anything happened.
-func (x *explorer) initial() *state {
-	n := x.cfg.Graph.N
-	x.arena.release(arenaMark{}) // every earlier state is dropped
-	if x.onPath == nil {
-		x.onPath = &pathSet{} // unless reuseMemory gave one
-	}
-	if len(x.inLinks) != n+1 { // else reuseMemory gave the tables of this graph
-		x.graphTables()
+func (m *model) initial() *state {
+	n := m.cfg.Graph.N
+	m.arena.release(arenaMark{}) // every earlier state is dropped
+	if len(m.inLinks) != n+1 {   // else reuseMemory gave the tables of this graph
+		m.graphTables()
 	}
 	s := &state{
 		nodes: make([]snapNode, n), woken: make([]bool, n), halted: make([]bool, n), pending: make([]bool, n),
 		dec: make([]elect.Decision, n), knows: make([]elect.ID, n), depth: make([]int64, n),
-		links: make([][]flight, x.cfg.Graph.Ports()),
+		links: make([][]flight, m.cfg.Graph.Ports()),
 	}
-	info := x.cfg.NodeInfos()
+	info := m.cfg.NodeInfos()
 	s.rngs = make([]rand.PCG, n)
 	for i := range n {
-		s.rngs[i] = *election.StreamSource(x.cfg.Seed, "node", uint64(i))
-		s.nodes[i] = x.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
+		s.rngs[i] = *election.StreamSource(m.cfg.Seed, "node", uint64(i))
+		s.nodes[i] = m.cfg.Algorithm.New(info(i)).(snapNode) // Run checked
 		s.knows[i] = -1
-		s.pending[i] = x.cfg.Wake == nil
+		s.pending[i] = m.cfg.Wake == nil
 	}
-	for _, w := range x.cfg.Wake {
+	for _, w := range m.cfg.Wake {
 		s.pending[w.Node] = true
 	}
-	if x.faulty() {
+	if m.faulty() {
 		s.crashed, s.first = make([]bool, n), -1
 		s.electHi, s.electLo = make([]elect.ID, n), make([]elect.ID, n)
-		x.calls = make([]int64, n)
+		m.calls = make([]int64, n)
 	}
-	x.rehashAll(s)
+	m.rehashAll(s)
 	return s
 }
 
 // graphTables computes the tables of the network's graph, the same for
 // every configuration of a check: its parts' hash bases and how links
 // meet nodes.
-func (x *explorer) graphTables() {
-	n := x.cfg.Graph.N
-	x.nodeBase, x.depthBase, x.inLinks = make([]hasher, n), make([]hasher, n), make([]int64, n+1)
+func (m *model) graphTables() {
+	n := m.cfg.Graph.N
+	m.nodeBase, m.depthBase, m.inLinks = make([]hasher, n), make([]hasher, n), make([]int64, n+1)
 	for i := range n {
-		x.nodeBase[i], x.depthBase[i] = newHasher(nodeTag, uint64(i)), newHasher(nodeDepthTag, uint64(i))
-		x.inLinks[i] = x.cfg.Graph.PortIndex(int32(i), 0)
+		m.nodeBase[i], m.depthBase[i] = newHasher(nodeTag, uint64(i)), newHasher(nodeDepthTag, uint64(i))
+		m.inLinks[i] = m.cfg.Graph.PortIndex(int32(i), 0)
 	}
-	ports := x.cfg.Graph.Ports()
-	x.liveIn = make([]int, n)
+	ports := m.cfg.Graph.Ports()
+	m.liveIn = make([]int, n)
 	for i := range n {
-		x.liveIn[i] = x.cfg.Graph.Degree(i)
-		if x.cfg.Graph.Kind == topology.Ring && x.cfg.Algorithm.Model.Topology == elect.UniRing {
-			x.liveIn[i] = 1
+		m.liveIn[i] = m.cfg.Graph.Degree(i)
+		if m.cfg.Graph.Kind == topology.Ring && m.cfg.Algorithm.Model.Topology == elect.UniRing {
+			m.liveIn[i] = 1
 		}
 	}
-	x.inLinks[n] = int64(ports)
-	if len(x.nodeDepths) != n {
-		x.nodeDepths = make([][]stateKey, n)
+	m.inLinks[n] = int64(ports)
+	if len(m.nodeDepths) != n {
+		m.nodeDepths = make([][]stateKey, n)
 	}
-	x.linkTo, x.linkPort = make([]int32, ports), make([]elect.Port, ports)
+	m.linkTo, m.linkPort = make([]int32, ports), make([]elect.Port, ports)
 	for i := range n {
-		for key := x.inLinks[i]; key < x.inLinks[i+1]; key++ {
-			x.linkTo[key], x.linkPort[key] = int32(i), elect.Port(key-x.inLinks[i])
+		for key := m.inLinks[i]; key < m.inLinks[i+1]; key++ {
+			m.linkTo[key], m.linkPort[key] = int32(i), elect.Port(key-m.inLinks[i])
 		}
 	}
-	x.linkBase, x.linkDepthBase = make([]hasher, ports), make([]hasher, ports)
+	m.linkBase, m.linkDepthBase = make([]hasher, ports), make([]hasher, ports)
 	for k := range ports {
-		x.linkBase[k], x.linkDepthBase[k] = newHasher(linkTag, uint64(k)), newHasher(linkDepthTag, uint64(k))
+		m.linkBase[k], m.linkDepthBase[k] = newHasher(linkTag, uint64(k)), newHasher(linkDepthTag, uint64(k))
 	}
 }
 
 // enabled lists the steps possible in s, in a fixed order.
-func (x *explorer) enabled(s *state, out []step) []step {
+func (m *model) enabled(s *state, out []step) []step {
 	out = out[:0]
 	if s.stopped {
 		return out
@@ -513,8 +531,8 @@ func (x *explorer) enabled(s *state, out []step) []step {
 	for i := range s.nodes {
 		if s.pending[i] {
 			out = append(out, step{wake: true, node: int32(i)})
-			if x.faulty() {
-				out = x.faultSteps(s, out)
+			if m.faulty() {
+				out = m.faultSteps(s, out)
 			}
 			return out
 		}
@@ -523,18 +541,18 @@ func (x *explorer) enabled(s *state, out []step) []step {
 	for key, l := range s.links {
 		switch {
 		case len(l) == 0:
-		case !x.bag:
-			out = append(out, step{node: x.linkTo[key], port: x.linkPort[key]})
+		case !m.bag:
+			out = append(out, step{node: m.linkTo[key], port: m.linkPort[key]})
 		default:
 			for k := range l {
 				if !seenBefore(l, k) {
-					out = append(out, step{node: x.linkTo[key], port: x.linkPort[key], k: k})
+					out = append(out, step{node: m.linkTo[key], port: m.linkPort[key], k: k})
 				}
 			}
 		}
 	}
-	if x.faulty() {
-		out = x.faultSteps(s, out)
+	if m.faulty() {
+		out = m.faultSteps(s, out)
 	}
 	return out
 }
@@ -548,7 +566,7 @@ func reducible(bag bool) bool { return !bag }
 // choices returns the steps the search takes at s: every enabled step, or
 // with the reduction the first persistent set found, the deliveries to
 // one node (see the package doc for why they stand for all).
-func (x *explorer) choices(s *state, buf []step) []step {
+func (x *stateSpace) choices(s *state, buf []step) []step {
 	steps := x.enabled(s, buf)
 	if x.reduce && len(steps) > 1 {
 		return x.persistent(s, steps)
@@ -562,7 +580,7 @@ func (x *explorer) choices(s *state, buf []step) []step {
 // independent of the steps left out), or one delivery to a halted node
 // (which only drops it); or all steps when no node's do. enabled lists
 // steps node by node, port by port.
-func (x *explorer) persistent(s *state, steps []step) []step {
+func (x *stateSpace) persistent(s *state, steps []step) []step {
 	for a := 0; a < len(steps); {
 		i := steps[a].node
 		b := a + 1
@@ -595,24 +613,24 @@ func seenBefore(l []flight, k int) bool {
 // apply performs st on s (in place), counting the messages it sent by
 // type in sent, and rehashes the parts it changed; a property violated is
 // returned as a message.
-func (x *explorer) apply(s *state, st step, sent []int64) string {
-	from := len(x.linkLog)
-	if x.faulty() {
+func (m *model) apply(s *state, st step, sent []int64) string {
+	from := len(m.linkLog)
+	if m.faulty() {
 		before := faultPart(s)
-		v := x.applyFaulty(s, st, sent)
-		x.rehash(s, st.node, from)
+		v := m.applyFaulty(s, st, sent)
+		m.rehash(s, st.node, from)
 		s.sumH = addKey(subKey(s.sumH, before), faultPart(s))
 		return v
 	}
-	v := x.applyStep(s, st, sent)
-	x.rehash(s, st.node, from)
+	v := m.applyStep(s, st, sent)
+	m.rehash(s, st.node, from)
 	return v
 }
 
 // applyStep is apply without the hashes.
-func (x *explorer) applyStep(s *state, st step, sent []int64) string {
+func (m *model) applyStep(s *state, st step, sent []int64) string {
 	i := st.node
-	x.sends = x.sends[:0]
+	m.sends = m.sends[:0]
 	s.nodes[i] = s.nodes[i].Clone().(snapNode) // its own copy, to change
 	if st.wake {
 		s.pending[i] = false
@@ -620,9 +638,9 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 			return ""
 		}
 		s.woken[i] = true
-		return x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
+		return m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
 	}
-	f := x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
+	f := m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 	s.depth[i] = max(s.depth[i], f.depth)
 	if s.halted[i] {
 		return ""
@@ -631,16 +649,16 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 		s.woken[i] = true
 		// A violation in the wake-up does not stop the delivery that
 		// caused it (as on every engine); a panic or a halt does.
-		v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
+		v := m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
 		if s.stopped || s.halted[i] {
 			return v
 		}
-		if w := x.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent); v == "" {
+		if w := m.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent); v == "" {
 			v = w
 		}
 		return v
 	}
-	return x.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent)
+	return m.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent)
 }
 
 // call runs one handler of node i and carries out its effects, checking
@@ -651,13 +669,13 @@ func (x *explorer) applyStep(s *state, st step, sent []int64) string {
 // its trace replays. A panic of the node's code is a violation too
 // ("panic", as every engine reports it); what the node asked for before it
 // is carried out, and the execution stops there (see stopped).
-func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64) (v string) {
-	if x.calls != nil {
-		x.calls[i]++
+func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (v string) {
+	if m.calls != nil {
+		m.calls[i]++
 	}
-	x.rec.ClearEffects()
-	x.st, x.cur = s, i
-	if p, panicked := runRecovered(handler, x.rec); panicked {
+	m.rec.ClearEffects()
+	m.st, m.cur = s, i
+	if p, panicked := runRecovered(handler, m.rec); panicked {
 		v = "panic: " + election.PanicMessage(i, p)
 		s.stopped = true
 	}
@@ -666,26 +684,26 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			v = msg
 		}
 	}
-	for _, f := range x.rec.Effects() {
+	for _, f := range m.rec.Effects() {
 		switch f.Kind {
 		case elect.EffectSend:
-			to, q, ok := x.cfg.Route(i, f.Port)
+			to, q, ok := m.cfg.Route(i, f.Port)
 			if !ok {
-				name, msg := x.cfg.RouteViolation(i, f.Port)
+				name, msg := m.cfg.RouteViolation(i, f.Port)
 				violate(name + ": " + msg)
 				continue
 			}
-			if int(f.Msg.Type) >= len(x.cfg.Algorithm.Messages) {
+			if int(f.Msg.Type) >= len(m.cfg.Algorithm.Messages) {
 				violate(fmt.Sprintf("bad-message-type: node %d sent undeclared message type %d", i, f.Msg.Type))
 				continue
 			}
 			sent[f.Msg.Type]++
-			key := x.cfg.Graph.PortIndex(to, q)
-			x.touch(s, key)
+			key := m.cfg.Graph.PortIndex(to, q)
+			m.touch(s, key)
 			l := s.links[key]
 			digest := messageDigest(f.Msg)
-			x.sends = append(x.sends, sendOn{key: key, msg: f.Msg, digest: digest})
-			grown := x.arena.alloc(len(l) + 1) // a new array: the undo log keeps the old
+			m.sends = append(m.sends, sendOn{key: key, msg: f.Msg, digest: digest})
+			grown := m.arena.alloc(len(l) + 1) // a new array: the undo log keeps the old
 			copy(grown, l)
 			grown[len(l)] = flight{msg: f.Msg, depth: s.depth[i] + 1, digest: digest}
 			s.links[key] = grown
@@ -699,24 +717,24 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 				continue
 			}
 			s.dec[i] = f.Decision
-			if f.Decision == elect.Elected && x.crashK > 0 {
+			if f.Decision == elect.Elected && m.crashK > 0 {
 				// Under crashes the monitor judges the leaders at the
 				// end, against the nodes up at each one's election.
 				s.elected++
-				x.noteElection(s, i)
-				if x.knowsMax < 0 {
-					s.knows[i] = x.cfg.IDs[i]
+				m.noteElection(s, i)
+				if m.knowsMax < 0 {
+					s.knows[i] = m.cfg.IDs[i]
 				}
 			} else if f.Decision == elect.Elected {
 				s.elected++
 				if s.elected > 1 {
-					violate(fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, x.cfg.IDs[i]))
+					violate(fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, m.cfg.IDs[i]))
 				}
-				if x.promise >= 0 && x.cfg.IDs[i] != x.promise && s.elected == 1 {
-					violate(fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, x.cfg.IDs[i], x.promise))
+				if m.promise >= 0 && m.cfg.IDs[i] != m.promise && s.elected == 1 {
+					violate(fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, m.cfg.IDs[i], m.promise))
 				}
-				if x.knowsMax < 0 {
-					s.knows[i] = x.cfg.IDs[i]
+				if m.knowsMax < 0 {
+					s.knows[i] = m.cfg.IDs[i]
 				}
 			}
 		case elect.EffectLearn:
@@ -727,7 +745,7 @@ func (x *explorer) call(s *state, i int32, handler func(elect.Env), sent []int64
 			violate(fmt.Sprintf("bad-timer: node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i))
 		}
 	}
-	x.rec.ClearEffects()
+	m.rec.ClearEffects()
 	return v
 }
 
@@ -749,26 +767,26 @@ func runRecovered(handler func(elect.Env), env elect.Env) (p any, panicked bool)
 // property the check names: the number of leaders, the leader's recorded
 // ID, what the other nodes know; then, when announcing, that every node
 // decided.
-func (x *explorer) terminal(s *state) string {
-	if x.crashK > 0 {
-		return x.terminalCrashed(s)
+func (m *model) terminal(s *state) string {
+	if m.crashK > 0 {
+		return m.terminalCrashed(s)
 	}
 	if s.elected != 1 {
 		return fmt.Sprintf("no-leader: the execution ended with %d leaders", s.elected)
 	}
-	if x.knowsMax >= 0 {
+	if m.knowsMax >= 0 {
 		for i, d := range s.dec {
-			if d == elect.Elected && s.knows[i] != x.knowsMax {
-				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], x.knowsMax)
+			if d == elect.Elected && s.knows[i] != m.knowsMax {
+				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], m.knowsMax)
 			}
 		}
 	}
-	want := x.knowsMax
+	want := m.knowsMax
 	for i, k := range s.knows {
 		if want < 0 {
-			want = x.leaderID(s)
+			want = m.leaderID(s)
 		}
-		if x.announce && k != want {
+		if m.announce && k != want {
 			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, want)
 		}
 	}
@@ -778,16 +796,16 @@ func (x *explorer) terminal(s *state) string {
 			undecided = append(undecided, fmt.Sprint(i))
 		}
 	}
-	if len(undecided) > 0 && x.announce {
+	if len(undecided) > 0 && m.announce {
 		return fmt.Sprintf("deadlock-undecided: the execution ended with node(s) %s undecided", strings.Join(undecided, ", "))
 	}
 	return ""
 }
 
-func (x *explorer) leaderID(s *state) elect.ID {
+func (m *model) leaderID(s *state) elect.ID {
 	for i, d := range s.dec {
 		if d == elect.Elected {
-			return x.cfg.IDs[i]
+			return m.cfg.IDs[i]
 		}
 	}
 	return -1
@@ -816,12 +834,12 @@ func sortFlights(l []flight) {
 // whose trace has every send, state and violation, and whose header names
 // the runtime "check". An execution that does not replay as a whole run
 // (one cut because it never ends) is written as its schedule alone.
-func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
+func (m *model) writeSchedule(w io.Writer, steps []step) error {
 	var schedule, full bytes.Buffer
-	if err := x.writeSteps(&schedule, steps, -1, ""); err != nil {
+	if err := m.writeSteps(&schedule, steps, -1, ""); err != nil {
 		return err
 	}
-	cfg := *x.cfg
+	cfg := *m.cfg
 	cfg.Trace, cfg.TraceLimit = &full, 0
 	out := schedule.Bytes()
 	if _, err := reference.Replay(cfg, bytes.NewReader(out)); err == nil {
@@ -839,20 +857,20 @@ func (x *explorer) writeSchedule(w io.Writer, steps []step) error {
 // otherwise (every completion would break another property first, as a
 // decision changed after a second leader) cut where the property broke,
 // with a "cut" line of reason "violation" that the replay stops at.
-func (x *explorer) writeCounterexample(w io.Writer, steps []step, property string) error {
+func (m *model) writeCounterexample(w io.Writer, steps []step, property string) error {
 	var out bytes.Buffer
-	if err := x.writeSchedule(&out, x.complete(steps)); err != nil {
+	if err := m.writeSchedule(&out, m.complete(steps)); err != nil {
 		return err
 	}
-	if x.replaysTo(out.Bytes(), property) {
+	if m.replaysTo(out.Bytes(), property) {
 		_, err := w.Write(out.Bytes())
 		return err
 	}
 	var schedule, full bytes.Buffer
-	if err := x.writeSteps(&schedule, steps, -1, "violation"); err != nil {
+	if err := m.writeSteps(&schedule, steps, -1, "violation"); err != nil {
 		return err
 	}
-	cfg := *x.cfg
+	cfg := *m.cfg
 	cfg.Trace, cfg.TraceLimit = &full, 0
 	data := schedule.Bytes()
 	if _, err := reference.Replay(cfg, bytes.NewReader(data)); err == nil {
@@ -864,8 +882,8 @@ func (x *explorer) writeCounterexample(w io.Writer, steps []step, property strin
 }
 
 // replaysTo says whether trace replays to a run that breaks property.
-func (x *explorer) replaysTo(trace []byte, property string) bool {
-	res, err := reference.Replay(*x.cfg, bytes.NewReader(trace))
+func (m *model) replaysTo(trace []byte, property string) bool {
+	res, err := reference.Replay(*m.cfg, bytes.NewReader(trace))
 	if err != nil {
 		return false
 	}
@@ -880,20 +898,20 @@ func (x *explorer) replaysTo(trace []byte, property string) bool {
 // return to the state after their first loopFrom steps, marked with a
 // "loop" line there and a "cut" line at the end; the replay checks that
 // the two states are equal.
-func (x *explorer) writeLoop(w io.Writer, steps []step, loopFrom int) error {
-	return x.writeSteps(w, steps, loopFrom, "non-termination")
+func (m *model) writeLoop(w io.Writer, steps []step, loopFrom int) error {
+	return m.writeSteps(w, steps, loopFrom, "non-termination")
 }
 
 // writeSteps writes an execution's schedule as trace lines: wake-ups,
 // deliveries and decisions, with a "loop" line before step loopFrom (when
 // it is >= 0) and a "cut" line with reason cut at the end (when it is not
 // "").
-func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut string) error {
+func (m *model) writeSteps(w io.Writer, steps []step, loopFrom int, cut string) error {
 	var now int64
-	tr := election.NewTracer(w, x.cfg, func() int64 { return now })
+	tr := election.NewTracer(w, m.cfg, func() int64 { return now })
 	tr.SetRuntime("check") // a replay applies the header's explicit faults to a checker's record
-	s := x.initial()
-	sent := make([]int64, x.nq()-2)
+	s := m.initial()
+	sent := make([]int64, m.nq()-2)
 	for i, st := range steps {
 		if i == loopFrom {
 			tr.Loop()
@@ -906,12 +924,12 @@ func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut strin
 				tr.Wake(st.node, true)
 			}
 		default:
-			f := s.links[x.cfg.Graph.PortIndex(st.node, st.port)][st.k]
+			f := s.links[m.cfg.Graph.PortIndex(st.node, st.port)][st.k]
 			now = f.depth
 			tr.Deliver(st.node, st.port, f.msg, s.halted[st.node])
 		}
 		before := slices.Clone(s.dec)
-		x.apply(s, st, sent)
+		m.apply(s, st, sent)
 		for i, d := range s.dec {
 			if d != before[i] {
 				tr.Decide(int32(i), d)
@@ -931,16 +949,16 @@ func (x *explorer) writeSteps(w io.Writer, steps []step, loopFrom int, cut strin
 // replay as multiple-leaders), or the first step when every one does. An
 // execution that a panic stopped ends there, as a run does; one that
 // never ends is cut after as many steps again.
-func (x *explorer) complete(steps []step) []step {
-	s := x.initial()
-	sent := make([]int64, x.nq()-2)
+func (m *model) complete(steps []step) []step {
+	s := m.initial()
+	sent := make([]int64, m.nq()-2)
 	for _, st := range steps {
-		x.apply(s, st, sent)
+		m.apply(s, st, sent)
 	}
-	x.linkLog = x.linkLog[:0]
+	m.linkLog = m.linkLog[:0]
 	out := append([]step(nil), steps...)
 	for range len(steps) + 1000 {
-		next := x.enabled(s, nil)
+		next := m.enabled(s, nil)
 		if len(next) == 0 {
 			break
 		}
@@ -948,18 +966,18 @@ func (x *explorer) complete(steps []step) []step {
 		pick := next[0]
 		for _, st := range next {
 			var u undo
-			x.save(&u, s, st.node)
-			v := x.apply(s, st, sent)
+			m.save(&u, s, st.node)
+			v := m.apply(s, st, sent)
 			stopped := s.stopped
-			x.restore(s, &u)
+			m.restore(s, &u)
 			s.stopped = false
 			if v == "" && !stopped {
 				pick = st
 				break
 			}
 		}
-		x.apply(s, pick, sent)
-		x.linkLog = x.linkLog[:0]
+		m.apply(s, pick, sent)
+		m.linkLog = m.linkLog[:0]
 		out = append(out, pick)
 	}
 	return out

@@ -77,10 +77,10 @@ func (h hasher) sum() stateKey {
 
 // nodeDepth returns the hash of node i's depth d (its part of the full
 // state's depths), from a table grown as paths grow.
-func (x *explorer) nodeDepth(i int32, d int64) stateKey {
-	t := &x.nodeDepths[i]
+func (m *model) nodeDepth(i int32, d int64) stateKey {
+	t := &m.nodeDepths[i]
 	for int64(len(*t)) <= d {
-		*t = append(*t, x.depthBase[i].pair(uint64(len(*t)), 0).sum())
+		*t = append(*t, m.depthBase[i].pair(uint64(len(*t)), 0).sum())
 	}
 	return (*t)[d]
 }

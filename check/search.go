@@ -12,7 +12,7 @@ var errLimit = errors.New("state limit reached")
 // the index of s's extremes (in x.max and x.min). It
 // stops at the first violated property (x.violation, x.badPath) or at the
 // state limit.
-func (x *explorer) visit(s *state) (int32, error) {
+func (x *stateSpace) visit(s *state) (int32, error) {
 	behaviour, k := x.keys(s)
 	if at := x.onPath.find(behaviour); at >= 0 {
 		// The path returns to a state it has been in (but for depths,
@@ -115,7 +115,7 @@ func (x *explorer) visit(s *state) (int32, error) {
 // extremeStep takes a step of the state whose extremes are at x.max[at:]
 // (and x.min) into them: it leads to state child and sent the messages
 // counted in sent; first says it is the state's first step.
-func (x *explorer) extremeStep(at int, first bool, child int32, sent []int64) {
+func (x *stateSpace) extremeStep(at int, first bool, child int32, sent []int64) {
 	nq := x.quantities
 	ct := int(child) * nq
 	hi, lo := x.max[at:at+nq], x.min[at:at+nq]
@@ -151,7 +151,7 @@ func stepAdds(q int, sent []int64) int64 {
 var errViolation = errors.New("property violated")
 
 // extremes returns the extremes of state id.
-func (x *explorer) extremes(id int32) (hi, lo []int64) {
+func (x *stateSpace) extremes(id int32) (hi, lo []int64) {
 	nq := x.nq()
 	at := int(id) * nq
 	return x.max[at : at+nq], x.min[at : at+nq]
@@ -161,7 +161,7 @@ func (x *explorer) extremes(id int32) (hi, lo []int64) {
 // reaches the extreme of quantity q (max or min): at each state, the first
 // of its steps (in the search's order) whose extreme is the state's, as
 // the search found them.
-func (x *explorer) schedule(q int, maximum bool) []step {
+func (x *stateSpace) schedule(q int, maximum bool) []step {
 	var out []step
 	s := x.initial()
 	nq := x.nq()
@@ -212,7 +212,7 @@ func (x *explorer) schedule(q int, maximum bool) []step {
 // been seen not to end in a broken property, so that what it returns is
 // shortest. It returns the violation and its path, or "" when none is
 // found within the state limit.
-func (x *explorer) shortest() (string, []step) {
+func (x *stateSpace) shortest() (string, []step) {
 	type entry struct {
 		s      *state
 		parent int32
