@@ -3,9 +3,80 @@ package check
 import (
 	"errors"
 	"slices"
+
+	"github.com/electkit/elect/election"
 )
 
+// stateSpace searches the states of one configuration's model: depth
+// first, each state once, keeping each state's extremes (visit), with the
+// partial-order reduction (choices) and the state limit; it finds the
+// executions the report shows (shortest, schedule).
+type stateSpace struct {
+	model
+	reduce bool       // one node's deliveries stand for all where they can (see persistent)
+	memo   visitedSet // visited states, by key, to their index
+	onPath *pathSet   // the states of the current path, without depths, by their place on it
+	// The extremes of each visited state (by index, nq values each): over
+	// every execution from it, the messages of each type and in all still
+	// to come and the time at the end. The step that leads to each is not
+	// kept: schedule finds it again for the few it writes out.
+	max, min []int64
+	// Draws mode (see draws.go): scriptBufs is a buffer of draw scripts
+	// by depth, and weights each visited state's probabilities.
+	scriptBufs [][]int
+	weights    []weights
+	limit      int64
+	states     int64
+	edges      int64
+	longest    int // the longest path visited
+	// The first property violated, with the path that reaches it.
+	violation string
+	path      []step
+	badPath   []step
+	// Buffers by depth on the path, reused: the steps enabled at a state
+	// and the messages a step sent.
+	stepBufs [][]step
+	sentBufs [][]int64
+	loopFrom int  // non-termination: badPath returns to the state after its first loopFrom steps
+	full     bool // the state limit was reached
+	// shared is the check's progress and stop flag (nil: none), which the
+	// search reads every progressEvery states; interrupted says the stop
+	// flag ended the search.
+	shared      *shared
+	interrupted bool
+}
+
+func newStateSpace(cfg *election.Config, bag bool, limit int64) *stateSpace {
+	x := &stateSpace{limit: limit, onPath: &pathSet{}}
+	x.model.init(cfg, bag)
+	return x
+}
+
+// reuseMemory takes over the maps and buffers of a finished search, so
+// that checking many small configurations does not allocate them anew.
+func (x *stateSpace) reuseMemory(old *stateSpace) {
+	if old == nil || old.nq() != x.nq() {
+		return
+	}
+	old.memo.reset()
+	x.memo, x.onPath = old.memo, old.onPath // the path is empty after a search
+	x.max, x.min = old.max[:0], old.min[:0]
+	x.stepBufs, x.sentBufs = old.stepBufs, old.sentBufs
+	x.buf, x.linkLog, x.path = old.buf[:0], old.linkLog[:0], old.path[:0]
+	x.arena = old.arena
+	x.weights, x.scriptBufs = old.weights[:0], old.scriptBufs
+	// A move is a function of a node's part and a message, the same in
+	// every configuration of a check (same algorithm, graph and
+	// parameters), so the moves are kept.
+	x.moveIdx, x.moves, x.changed = old.moveIdx, old.moves, old.changed[:0]
+	// So are the graph's tables (the same graph).
+	x.nodeDepths, x.nodeBase, x.depthBase, x.linkBase, x.linkDepthBase = old.nodeDepths, old.nodeBase, old.depthBase, old.linkBase, old.linkDepthBase
+	x.inLinks, x.liveIn, x.linkTo, x.linkPort = old.inLinks, old.liveIn, old.linkTo, old.linkPort
+}
+
 var errLimit = errors.New("state limit reached")
+
+var errViolation = errors.New("property violated")
 
 // visit explores every execution from s (reached by x.path; visit leaves
 // s as it found it) and returns
@@ -148,141 +219,9 @@ func stepAdds(q int, sent []int64) int64 {
 	return 0
 }
 
-var errViolation = errors.New("property violated")
-
 // extremes returns the extremes of state id.
 func (x *stateSpace) extremes(id int32) (hi, lo []int64) {
 	nq := x.nq()
 	at := int(id) * nq
 	return x.max[at : at+nq], x.min[at : at+nq]
-}
-
-// schedule follows, from the initial state to the end, an execution that
-// reaches the extreme of quantity q (max or min): at each state, the first
-// of its steps (in the search's order) whose extreme is the state's, as
-// the search found them.
-func (x *stateSpace) schedule(q int, maximum bool) []step {
-	var out []step
-	s := x.initial()
-	nq := x.nq()
-	sent := make([]int64, nq-2)
-	extreme := func(id int32) int64 {
-		if maximum {
-			return x.max[int(id)*nq+q]
-		}
-		return x.min[int(id)*nq+q]
-	}
-	for {
-		_, k := x.keys(s)
-		id, ok := x.memo.get(k)
-		if !ok {
-			return out
-		}
-		next := -1
-		steps := x.choices(s, nil)
-		for j, st := range steps {
-			var u undo
-			x.save(&u, s, st.node)
-			clear(sent)
-			x.apply(s, st, sent)
-			_, k := x.keys(s)
-			child, ok := x.memo.get(k)
-			x.restore(s, &u)
-			if ok && stepAdds(q, sent)+extreme(child) == extreme(id) {
-				next = j
-				break
-			}
-		}
-		if next < 0 {
-			return out
-		}
-		clear(sent)
-		x.apply(s, steps[next], sent)
-		out = append(out, steps[next])
-	}
-}
-
-// shortest searches breadth-first for the shortest execution that breaks
-// a property at a state or at an end (non-termination aside, which the
-// depth-first search reports with its cycle): level by level from the
-// initial state, each state kept as a copy (nodes are never changed in
-// place once a step is over, and links' arrays are never released while
-// it runs, so a copy shares them), each visited once. A property broken by
-// a step of length d+1 is returned only once every state at depth d has
-// been seen not to end in a broken property, so that what it returns is
-// shortest. It returns the violation and its path, or "" when none is
-// found within the state limit.
-func (x *stateSpace) shortest() (string, []step) {
-	type entry struct {
-		s      *state
-		parent int32
-		depth  int32
-		st     step
-	}
-	pathTo := func(q []entry, at int32, last *step) []step {
-		var out []step
-		if last != nil {
-			out = append(out, *last)
-		}
-		for ; at > 0; at = q[at].parent {
-			out = append(out, q[at].st)
-		}
-		slices.Reverse(out)
-		return out
-	}
-	first := x.initial()
-	_, k0 := x.keys(first)
-	seen := map[stateKey]bool{k0: true}
-	q := []entry{{s: first, parent: -1}}
-	sent := make([]int64, x.nq()-2)
-	var best string
-	var bestPath []step
-	for head := int32(0); int(head) < len(q); head++ {
-		e := q[head]
-		if best != "" && e.depth >= int32(len(bestPath)) {
-			break // every state shorter than the step's violation is done
-		}
-		s := e.s
-		q[head].s = nil // its successors are made below: the copy is not needed again
-		steps := x.enabled(s, nil)
-		if len(steps) == 0 {
-			if v := x.terminal(s); v != "" {
-				return v, pathTo(q, head, nil)
-			}
-			continue
-		}
-		for _, st := range steps {
-			c := cloneState(s)
-			v := x.apply(c, st, sent)
-			x.linkLog = x.linkLog[:0]
-			if v != "" {
-				if best == "" {
-					best, bestPath = v, pathTo(q, head, &st)
-				}
-				continue
-			}
-			_, k := x.keys(c)
-			if !seen[k] {
-				seen[k] = true
-				q = append(q, entry{s: c, parent: head, depth: e.depth + 1, st: st})
-			}
-		}
-		if int64(len(q)) > x.limit {
-			return best, bestPath
-		}
-	}
-	return best, bestPath
-}
-
-// cloneState copies s: its slices, not the nodes or the links' arrays,
-// which steps replace rather than change.
-func cloneState(s *state) *state {
-	c := *s
-	c.nodes, c.woken, c.halted, c.pending = slices.Clone(s.nodes), slices.Clone(s.woken), slices.Clone(s.halted), slices.Clone(s.pending)
-	c.dec, c.knows, c.depth, c.links, c.rngs = slices.Clone(s.dec), slices.Clone(s.knows), slices.Clone(s.depth), slices.Clone(s.links), slices.Clone(s.rngs)
-	c.nodeH, c.nodeD, c.linkH, c.linkD = slices.Clone(s.nodeH), slices.Clone(s.nodeD), slices.Clone(s.linkH), slices.Clone(s.linkD)
-	if s.crashed != nil {
-		c.crashed, c.electHi, c.electLo = slices.Clone(s.crashed), slices.Clone(s.electHi), slices.Clone(s.electLo)
-	}
-	return &c
 }
