@@ -119,4 +119,30 @@
 // Configurations (ID assignments and initiator sets) are checked in
 // parallel, one search per configuration; the results are merged in a
 // fixed order, so the report does not depend on the number of workers.
+//
+// # Where each part lives
+//
+// The model of one configuration is the type model: what a state is and
+// what each step does to it (model.go), the hashes that name a state and
+// its parts (hash.go), the moves learnt once and replayed (moves.go),
+// faults as moves (faults.go) and draws as branches (draws.go). It changes
+// one state in place and undoes the change; it knows nothing of a search.
+// The properties every state and every end must keep are asked of it in
+// properties.go (terminal) and in its steps (model.call).
+//
+// The search is the type stateSpace, which embeds a model and drives it:
+// the depth-first search of every state with each state's extremes
+// (statespace.go), the partial-order reduction (reduction.go), the
+// executions the report shows, found again: the shortest counterexample,
+// breadth-first, and a schedule to each extreme (witnesses.go); the state
+// and memory limits, estimated before a check starts (limits.go); the workers, one search per
+// configuration (workers.go). A configuration and its results are a config
+// (configs.go).
+//
+// The questions asked of the results and the answer: the declared bounds
+// (bounds.go), exact probabilities (draws.go), the report and its merging
+// in configuration order (report.go), its steps (steps.go) and the traces
+// it writes (counterexample.go). Run (check.go) is the list of those
+// steps; Session (session.go) walks one configuration's states by hand;
+// population protocols have their own small search (population.go).
 package check
