@@ -181,6 +181,8 @@ func wakeTimes(n, last int) [][]election.Wake {
 	}
 }
 
+// permute calls f with every permutation of a[k:] (a[:k] fixed), in place:
+// f must copy what it keeps.
 func permute(a []elect.ID, k int, f func([]elect.ID)) {
 	if k == len(a) {
 		f(a)
@@ -212,7 +214,6 @@ func (c *config) wakeRounds(opt Options) []int64 {
 	return out
 }
 
-// run checks one configuration.
 // run checks configuration c; spare, when not nil, is a finished search
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
