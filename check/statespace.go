@@ -74,9 +74,12 @@ func (x *stateSpace) reuseMemory(old *stateSpace) {
 	x.inLinks, x.liveIn, x.linkTo, x.linkPort = old.inLinks, old.liveIn, old.linkTo, old.linkPort
 }
 
-var errLimit = errors.New("state limit reached")
-
-var errViolation = errors.New("property violated")
+// The ways a search ends early: at the state limit (or the check's stop
+// flag), or at the first property violated.
+var (
+	errLimit     = errors.New("state limit reached")
+	errViolation = errors.New("property violated")
+)
 
 // visit explores every execution from s (reached by x.path; visit leaves
 // s as it found it) and returns
