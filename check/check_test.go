@@ -369,7 +369,7 @@ func TestSchedulesReachTheExtremes(t *testing.T) {
 				if largest {
 					cfg, want = e.maxCfg, e.Max
 				}
-				x := cfg.explore()
+				x := cfg.searchAgain()
 				steps := x.schedule(q, largest)
 				s := x.initial()
 				sent := make([]int64, x.nq()-2)

@@ -46,8 +46,8 @@ import (
 // probabilities.
 
 // drawSource is the random source of a node in draws mode: it returns the
-// values of the branch being explored (explorer.script).
-type drawSource struct{ x *explorer }
+// values of the branch being explored (model.script).
+type drawSource struct{ x *model }
 
 func (d drawSource) Uint64() uint64 {
 	x := d.x
@@ -108,10 +108,10 @@ func mergeWeights(a, b []weight, shift int64) []weight {
 }
 
 // powK returns K^e.
-func (x *explorer) powK(e int) uint64 {
+func (m *model) powK(e int) uint64 {
 	p := uint64(1)
 	for range e {
-		p *= uint64(x.draws)
+		p *= uint64(m.draws)
 	}
 	return p
 }
@@ -120,7 +120,7 @@ var errDrawsSchedule = errors.New("exact probabilities need one schedule per sta
 
 // drawSteps makes each of the steps at s (one, see above) once per
 // sequence of values of its draws, and sums the weights of state id.
-func (x *explorer) drawSteps(s *state, id int32, at int, steps []step, sent []int64) error {
+func (x *stateSpace) drawSteps(s *state, id int32, at int, steps []step, sent []int64) error {
 	if len(steps) != 1 {
 		return errDrawsSchedule
 	}
@@ -204,8 +204,8 @@ const (
 )
 
 // setDrawn records that n draws have been made on the way to s.
-func (x *explorer) setDrawn(s *state, n int) {
-	if x.draws == 0 {
+func (m *model) setDrawn(s *state, n int) {
+	if m.draws == 0 {
 		return
 	}
 	s.sumH = addKey(subKey(s.sumH, drawnPart(s.drawn)), drawnPart(n))
@@ -277,7 +277,7 @@ type Probabilities struct {
 }
 
 // probabilities turns the initial state's weights into the report's.
-func (x *explorer) probabilities(root int32) *Probabilities {
+func (x *stateSpace) probabilities(root int32) *Probabilities {
 	ws := x.weights[root]
 	den := x.powK(x.maxDraws)
 	p := &Probabilities{Draws: x.draws, MaxDraws: x.maxDraws, ExactBelow: -1}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -130,7 +131,7 @@ func (b faultBudget) tolerated(tol elect.Faults) string {
 }
 
 // faulty reports whether the search explores faults.
-func (x *explorer) faulty() bool { return x.crashK > 0 || x.lossK > 0 || x.dupK > 0 }
+func (m *model) faulty() bool { return m.crashK > 0 || m.lossK > 0 || m.dupK > 0 }
 
 // faultPart hashes the state's scalar fault record: the losses so far and
 // the first node elected (the crashed nodes are in the nodes' parts).
@@ -142,12 +143,12 @@ func faultPart(s *state) stateKey {
 // moves: crashes before anything happened, a crash with each step of a
 // node that runs, and the loss of each message a step would deliver. A
 // state where nothing can happen has none.
-func (x *explorer) faultSteps(s *state, base []step) []step {
+func (m *model) faultSteps(s *state, base []step) []step {
 	if len(base) == 0 {
 		return base
 	}
 	n := len(base)
-	if s.crashes < x.crashK {
+	if s.crashes < m.crashK {
 		if !slices.Contains(s.woken, true) { // no step yet: a crash at time 0
 			for i := range s.nodes {
 				if !s.crashed[i] {
@@ -172,7 +173,7 @@ func (x *explorer) faultSteps(s *state, base []step) []step {
 	for _, f := range [...]struct {
 		kind uint8
 		room bool
-	}{{stepLose, s.lost < x.lossK}, {stepDup, s.dups < x.dupK}} {
+	}{{stepLose, s.lost < m.lossK}, {stepDup, s.dups < m.dupK}} {
 		if !f.room {
 			continue
 		}
@@ -188,33 +189,33 @@ func (x *explorer) faultSteps(s *state, base []step) []step {
 }
 
 // crash stops node i for good.
-func (x *explorer) crash(s *state, i int32) {
+func (m *model) crash(s *state, i int32) {
 	s.crashed[i], s.halted[i], s.pending[i] = true, true, false
 	s.crashes++
 }
 
 // applyFaulty is applyStep for a search that explores faults.
-func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
+func (m *model) applyFaulty(s *state, st step, sent []int64) string {
 	i := st.node
 	switch st.fault {
 	case stepCrashNow:
-		x.sends = x.sends[:0]
-		x.crash(s, i)
+		m.sends = m.sends[:0]
+		m.crash(s, i)
 		return ""
 	case stepLose:
-		x.sends = x.sends[:0]
-		x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
+		m.sends = m.sends[:0]
+		m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.lost++
 		return ""
 	case stepDup:
 		// The copy travels right behind the message, as if sent right
 		// after it (the engines enqueue it so): under fifo it is the
 		// link's second message; under bag the order does not matter.
-		x.sends = x.sends[:0]
-		key := x.cfg.Graph.PortIndex(i, st.port)
-		x.touch(s, key)
+		m.sends = m.sends[:0]
+		key := m.cfg.Graph.PortIndex(i, st.port)
+		m.touch(s, key)
 		l := s.links[key]
-		grown := x.arena.alloc(len(l) + 1)
+		grown := m.arena.alloc(len(l) + 1)
 		copy(grown, l[:st.k+1])
 		grown[st.k+1] = l[st.k]
 		copy(grown[st.k+2:], l[st.k+1:])
@@ -223,32 +224,32 @@ func (x *explorer) applyFaulty(s *state, st step, sent []int64) string {
 		return ""
 	case stepCrashMid:
 		// The message wakes the node, which crashes before taking it.
-		x.sends = x.sends[:0]
+		m.sends = m.sends[:0]
 		s.nodes[i] = s.nodes[i].Clone().(snapNode)
-		f := x.take(s, x.cfg.Graph.PortIndex(i, st.port), st.k)
+		f := m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.depth[i] = max(s.depth[i], f.depth)
 		s.woken[i] = true
-		v := x.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
+		v := m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
 		if !s.stopped && !s.halted[i] {
-			x.crash(s, i)
+			m.crash(s, i)
 		}
 		return v
 	}
-	v := x.applyStep(s, st, sent)
+	v := m.applyStep(s, st, sent)
 	if st.fault == stepCrashAfter && !s.stopped && !s.halted[i] {
-		x.crash(s, i)
+		m.crash(s, i)
 	}
 	return v
 }
 
 // noteElection records, under crashes, node i's election: the first node
 // elected, and the largest and smallest IDs of the nodes up then.
-func (x *explorer) noteElection(s *state, i int32) {
+func (m *model) noteElection(s *state, i int32) {
 	if s.first < 0 {
 		s.first = i
 	}
 	hi, lo := elect.ID(-1), elect.ID(math.MaxInt64)
-	for k, id := range x.cfg.IDs {
+	for k, id := range m.cfg.IDs {
 		if !s.crashed[k] {
 			hi, lo = max(hi, id), min(lo, id)
 		}
@@ -258,7 +259,7 @@ func (x *explorer) noteElection(s *state, i int32) {
 
 // terminalCrashed is terminal under crashes, as the monitor judges a run
 // whose nodes crashed (election.Monitor.Finish).
-func (x *explorer) terminalCrashed(s *state) string {
+func (m *model) terminalCrashed(s *state) string {
 	leader, up := int32(-1), 0
 	for i, d := range s.dec {
 		if d == elect.Elected && !s.crashed[i] {
@@ -274,14 +275,14 @@ func (x *explorer) terminalCrashed(s *state) string {
 	switch {
 	case up > 1:
 		return fmt.Sprintf("multiple-leaders: %d nodes that are up were elected", up)
-	case up == 0 && !x.initiatorUp(s):
+	case up == 0 && !m.initiatorUp(s):
 		return "" // every initiator crashed: no node up had a reason to start
 	case up == 0:
 		return fmt.Sprintf("no-leader: the execution ended with 0 leaders (%d crashed)", s.crashes)
 	}
-	id := x.cfg.IDs[leader]
-	model := x.cfg.Algorithm.RunModel(x.cfg.Params)
-	want := x.promise
+	id := m.cfg.IDs[leader]
+	model := m.cfg.Algorithm.RunModel(m.cfg.Params)
+	want := m.promise
 	switch model.Elects {
 	case elect.ElectsMax:
 		want = s.electHi[leader]
@@ -292,13 +293,13 @@ func (x *explorer) terminalCrashed(s *state) string {
 		return fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises %d among the nodes up", leader, id, want)
 	}
 	known := id
-	if x.knowsMax >= 0 {
-		known = x.knowsMax
+	if m.knowsMax >= 0 {
+		known = m.knowsMax
 		if s.knows[leader] != known {
 			return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", leader, s.knows[leader], known)
 		}
 	}
-	if !x.announce {
+	if !m.announce {
 		return ""
 	}
 	for i, k := range s.knows {
@@ -315,11 +316,11 @@ func (x *explorer) terminalCrashed(s *state) string {
 }
 
 // initiatorUp reports whether an initiator has not crashed.
-func (x *explorer) initiatorUp(s *state) bool {
-	if x.cfg.Wake == nil {
+func (m *model) initiatorUp(s *state) bool {
+	if m.cfg.Wake == nil {
 		return slices.Contains(s.crashed, false)
 	}
-	for _, w := range x.cfg.Wake {
+	for _, w := range m.cfg.Wake {
 		if !s.crashed[w.Node] {
 			return true
 		}
@@ -330,12 +331,12 @@ func (x *explorer) initiatorUp(s *state) bool {
 // faultSchedule returns the explicit fault schedule of an execution
 // ("crash:node=3@step=2;loss:msg=5", in the order the faults happen), which
 // the engines apply to give the same faults, and the kinds of fault in it.
-func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
-	if !x.faulty() {
+func (m *model) faultSchedule(steps []step) (string, elect.Faults) {
+	if !m.faulty() {
 		return "", 0
 	}
-	s := x.initial()
-	sent := make([]int64, x.nq()-2)
+	s := m.initial()
+	sent := make([]int64, m.nq()-2)
 	nums := make([][]int64, len(s.links)) // each message's number in sending order, by link
 	var sentNo int64
 	var clauses []string
@@ -343,7 +344,7 @@ func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
 	for _, st := range steps {
 		i := st.node
 		if !st.wake && st.fault != stepCrashNow {
-			key := x.cfg.Graph.PortIndex(i, st.port)
+			key := m.cfg.Graph.PortIndex(i, st.port)
 			no := nums[key][st.k]
 			nums[key] = slices.Delete(nums[key], st.k, st.k+1)
 			switch st.fault {
@@ -357,9 +358,9 @@ func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
 			}
 		}
 		was := s.crashed[i]
-		x.apply(s, st, sent)
-		x.linkLog = x.linkLog[:0]
-		for _, so := range x.sends {
+		m.apply(s, st, sent)
+		m.linkLog = m.linkLog[:0]
+		for _, so := range m.sends {
 			sentNo++
 			nums[so.key] = append(nums[so.key], sentNo)
 		}
@@ -368,7 +369,7 @@ func (x *explorer) faultSchedule(steps []step) (string, elect.Faults) {
 			if st.fault == stepCrashNow {
 				clauses = append(clauses, fmt.Sprintf("crash:node=%d@t=0", i))
 			} else {
-				clauses = append(clauses, fmt.Sprintf("crash:node=%d@step=%d", i, x.calls[i]))
+				clauses = append(clauses, fmt.Sprintf("crash:node=%d@step=%d", i, m.calls[i]))
 			}
 		}
 	}
@@ -603,4 +604,27 @@ func (r *Report) faultReport(tol elect.Faults, b faultBudget) {
 	if kinds&^tol != 0 {
 		r.Verdict = "expected-failure"
 	}
+}
+
+// underFaults completes the report of a check under the fault budget. When
+// the shortest failure involves a fault the algorithm does not tolerate,
+// one under the faults it tolerates alone, if any, is a violation and is
+// what the check reports: underFaults returns that check's report then,
+// and nil otherwise.
+func (r *Report) underFaults(opt Options, base *election.Config, budget faultBudget, sh *shared, start time.Time) *Report {
+	tol := base.Algorithm.RunModel(base.Params).Tolerates
+	r.faultReport(tol, budget)
+	if base.Delivery == election.Sync {
+		r.MaxEvents = base.MaxEvents
+	}
+	if part := budget.tolerated(tol); r.Verdict == "expected-failure" && part != "" && part != budget.text && !sh.stop.Load() {
+		sub := opt
+		sub.Faults = part
+		if r2, err := Run(sub); err == nil && r2.Verdict == "violation" {
+			r2.Faults = budget.text
+			r2.Seconds += time.Since(start).Seconds()
+			return r2
+		}
+	}
+	return nil
 }

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/sim"
 	"strings"
 	"testing"
+
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/sim"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"slices"
 )
 
 // stateKey is a 128-bit hash, two 64-bit lanes: the visited set knows a
@@ -77,10 +78,10 @@ func (h hasher) sum() stateKey {
 
 // nodeDepth returns the hash of node i's depth d (its part of the full
 // state's depths), from a table grown as paths grow.
-func (x *explorer) nodeDepth(i int32, d int64) stateKey {
-	t := &x.nodeDepths[i]
+func (m *model) nodeDepth(i int32, d int64) stateKey {
+	t := &m.nodeDepths[i]
 	for int64(len(*t)) <= d {
-		*t = append(*t, x.depthBase[i].pair(uint64(len(*t)), 0).sum())
+		*t = append(*t, m.depthBase[i].pair(uint64(len(*t)), 0).sum())
 	}
 	return (*t)[d]
 }
@@ -216,3 +217,128 @@ func (a *flightArena) alloc(n int) []flight {
 func (a *flightArena) mark() arenaMark { return arenaMark{a.chunk, a.used} }
 
 func (a *flightArena) release(m arenaMark) { a.chunk, a.used = m.chunk, m.used }
+
+// keys returns the state's behaviour (node states, flags, decisions,
+// learned leaders, random streams and every link's contents; under bag
+// each link's messages sorted, as their order is no part of the state) and
+// the full state (the behaviour with each node's and each message's causal
+// depth). Nodes never see depths, so the behaviour says what can happen
+// next: a path that returns to a behaviour it has been in can go round for
+// ever.
+//
+// Each is the sum, word by word modulo 2^64, of the 128-bit hashes of the
+// state's parts (a node's part encodes its index, a link's its key), so a
+// step rehashes only the node it ran and the links it changed. Two
+// distinct states have equal sums when the differences of their parts'
+// hashes cancel, which for hashes with random seeds happens with
+// probability about 2^-128 per pair, as for one hash of the whole state.
+func (m *model) keys(s *state) (behaviour, full stateKey) { return keysOf(s.sumH, s.sumD) }
+
+// keysOf returns the keys of a state whose parts' hashes sum to sumH
+// (behaviour) and sumD (depths).
+func keysOf(sumH, sumD stateKey) (behaviour, full stateKey) {
+	return sumH, stateKey{sumH.a ^ sumD.a*0x9e3779b97f4a7c15, (sumH.b ^ (sumD.b<<1 | sumD.b>>63)) | 1}
+}
+
+// The kinds of a state's parts, which start their hashes.
+const (
+	nodeTag uint64 = iota + 1
+	nodeDepthTag
+	linkTag
+	linkDepthTag
+	drawnTag
+	messageTag
+	faultTag
+)
+
+// nodePart hashes node i's part of the state: behaviour and depth.
+func (m *model) nodePart(s *state, i int) (h, d stateKey) {
+	b := s.nodes[i].AppendState(m.buf[:0])
+	flags := uint64(s.dec[i])
+	if s.woken[i] {
+		flags |= 4
+	}
+	if s.halted[i] {
+		flags |= 8
+	}
+	if s.pending[i] {
+		flags |= 16
+	}
+	hb := m.nodeBase[i].pair(flags, uint64(s.knows[i]))
+	if m.crashK > 0 {
+		if s.crashed[i] {
+			flags |= 32
+		}
+		hb = hb.pair(flags, uint64(s.electHi[i])).pair(uint64(s.electLo[i]), 0)
+	}
+	if m.random {
+		b, _ = s.rngs[i].AppendBinary(b)
+	}
+	m.buf = b
+	return hb.bytes(b).sum(), m.nodeDepth(int32(i), s.depth[i])
+}
+
+// linkPart hashes link key's part of the state; an empty link's is zero.
+func (m *model) linkPart(s *state, key int64) (h, d stateKey) {
+	return m.linkHash(key, s.links[key])
+}
+
+// linkHash hashes link key's part of the state when it holds l.
+func (m *model) linkHash(key int64, l []flight) (h, d stateKey) {
+	if len(l) == 0 {
+		return stateKey{}, stateKey{}
+	}
+	if m.bag && len(l) > 1 { // sorted in a buffer: the link's own order is kept
+		m.sorted = append(m.sorted[:0], l...)
+		sortFlights(m.sorted)
+		l = m.sorted
+	}
+	hb, hd := m.linkBase[key], m.linkDepthBase[key].pair(uint64(len(l)), 0)
+	for _, f := range l {
+		hb = hb.pair(f.digest.a, f.digest.b)
+		hd = hd.pair(uint64(f.depth), 0)
+	}
+	return hb.pair(uint64(len(l)), 0).sum(), hd.sum()
+}
+
+func addKey(x, y stateKey) stateKey { return stateKey{x.a + y.a, x.b + y.b} }
+
+func subKey(x, y stateKey) stateKey { return stateKey{x.a - y.a, x.b - y.b} }
+
+// rehashAll computes every part's hash and the sums (a new state).
+func (m *model) rehashAll(s *state) {
+	s.nodeH, s.nodeD = make([]stateKey, len(s.nodes)), make([]stateKey, len(s.nodes))
+	s.linkH, s.linkD = make([]stateKey, len(s.links)), make([]stateKey, len(s.links))
+	s.sumH, s.sumD = stateKey{}, stateKey{}
+	for i := range s.nodes {
+		s.nodeH[i], s.nodeD[i] = m.nodePart(s, i)
+		s.sumH, s.sumD = addKey(s.sumH, s.nodeH[i]), addKey(s.sumD, s.nodeD[i])
+	}
+	for k := range s.links {
+		s.linkH[k], s.linkD[k] = m.linkPart(s, int64(k))
+		s.sumH, s.sumD = addKey(s.sumH, s.linkH[k]), addKey(s.sumD, s.linkD[k])
+	}
+	if m.draws > 0 {
+		s.sumH = addKey(s.sumH, drawnPart(s.drawn))
+	}
+	if m.faulty() {
+		s.sumH = addKey(s.sumH, faultPart(s))
+	}
+}
+
+// rehash updates the hashes after a step of node i that changed the links
+// logged from x.linkLog[from] on.
+func (m *model) rehash(s *state, i int32, from int) {
+	h, d := m.nodePart(s, int(i))
+	s.sumH, s.sumD = addKey(subKey(s.sumH, s.nodeH[i]), h), addKey(subKey(s.sumD, s.nodeD[i]), d)
+	s.nodeH[i], s.nodeD[i] = h, d
+	for j := from; j < len(m.linkLog); j++ {
+		key := m.linkLog[j].key
+		if slices.ContainsFunc(m.linkLog[from:j], func(u linkUndo) bool { return u.key == key }) {
+			continue // rehashed already
+		}
+		h, d := m.linkPart(s, key)
+		s.sumH, s.sumD = addKey(subKey(s.sumH, s.linkH[key]), h), addKey(subKey(s.sumD, s.linkD[key]), d)
+		s.linkH[key], s.linkD[key] = h, d
+	}
+}

@@ -4,42 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
-
-// progressEvery is how many states a search explores between two looks at
-// the check's stop flag (and two additions to its shared count): a power
-// of two.
-const progressEvery = 1 << 12
-
-// shared is what the workers of one check share while it runs: the states
-// explored so far (added every progressEvery states and at each
-// configuration's end), the configurations finished, and the stop flag.
-type shared struct {
-	states atomic.Int64
-	done   atomic.Int64
-	stop   atomic.Bool
-}
-
-// tick adds progressEvery states and reports whether the check must stop.
-func (sh *shared) tick() bool {
-	sh.states.Add(progressEvery)
-	return sh.stop.Load()
-}
-
-// Progress is how far a running check has gone (Options.Progress).
-type Progress struct {
-	Configurations int64 // to check in all
-	Done           int64 // checked
-	States         int64 // distinct states explored so far, over every configuration
-	Elapsed        time.Duration
-}
 
 // Estimate is what a check will take, known before it starts: how many
 // configurations it checks (counted, not listed) and the memory that

@@ -55,14 +55,14 @@ type sendOn struct {
 
 // moveKey returns the key of step st at s in the table of moves, or false
 // when the step is one that is always made in full.
-func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
+func (m *model) moveKey(s *state, st step) (stateKey, bool) {
 	i := st.node
-	if !useKnownMoves || x.draws > 0 || st.wake || st.fault != 0 || !s.woken[i] || s.halted[i] {
+	if !useKnownMoves || m.draws > 0 || st.wake || st.fault != 0 || !s.woken[i] || s.halted[i] {
 		return stateKey{}, false
 	}
 	// The node's part (its index among them), the port and the message:
 	// a key in a table of its own, so it needs no tag.
-	d := s.links[x.inLinks[i]+int64(st.port)][st.k].digest
+	d := s.links[m.inLinks[i]+int64(st.port)][st.k].digest
 	h := s.nodeH[i]
 	return hasher(h).pair(uint64(st.port), 0).pair(d.a, d.b).sum(), true
 }
@@ -74,31 +74,31 @@ func (x *explorer) moveKey(s *state, st step) (stateKey, bool) {
 // state's index; otherwise the step is made and made is true, with the
 // record that undoes it in u. sent counts the messages the step sends by
 // type.
-func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64, u *undo) (child int32, visited, made bool) {
+func (x *stateSpace) knownStep(s *state, st step, mk stateKey, sent []int64, u *undo) (child int32, visited, made bool) {
 	mi, ok := x.moveIdx.get(mk)
 	if !ok {
 		return 0, false, false
 	}
-	m := &x.moves[mi]
+	mv := &x.moves[mi]
 	i := st.node
 	from := x.inLinks[i] + int64(st.port)
 	l := s.links[from]
 	d := max(s.depth[i], l[st.k].depth)
 	nodeD := x.nodeDepth(i, d)
-	sumH := addKey(subKey(s.sumH, s.nodeH[i]), m.nodeH)
+	sumH := addKey(subKey(s.sumH, s.nodeH[i]), mv.nodeH)
 	sumD := addKey(subKey(s.sumD, s.nodeD[i]), nodeD)
 	x.changed = x.changed[:0]
-	for _, c := range m.links {
+	for _, c := range mv.links {
 		var h, hd stateKey
 		if x.bag { // the contents are sorted to be hashed: made in a buffer
 			if x.scratch == nil {
 				x.scratch = make([]flight, 0, 16)
 			}
-			buf := x.newContents(s, c, from, st.k, m, d, x.scratch[:0])
+			buf := x.newContents(s, c, from, st.k, mv, d, x.scratch[:0])
 			h, hd = x.linkHash(c, buf)
 			x.scratch = buf[:0]
 		} else {
-			h, hd = x.streamLinkHash(s, c, from, st.k, m, d)
+			h, hd = x.streamLinkHash(s, c, from, st.k, mv, d)
 		}
 		x.changed = append(x.changed, changedLink{key: c, h: h, d: hd})
 		sumH, sumD = addKey(subKey(sumH, s.linkH[c]), h), addKey(subKey(sumD, s.linkD[c]), hd)
@@ -107,7 +107,7 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64, u *un
 	if x.onPath.find(behaviour) >= 0 {
 		return 0, false, false
 	}
-	for _, t := range m.sends {
+	for _, t := range mv.sends {
 		sent[t.msg.Type]++
 	}
 	if id, ok := x.memo.get(full); ok {
@@ -118,30 +118,30 @@ func (x *explorer) knownStep(s *state, st step, mk stateKey, sent []int64, u *un
 	x.save(u, s, i)
 	for k := range x.changed {
 		c := &x.changed[k]
-		c.flights = x.newContents(s, c.key, from, st.k, m, d, nil)
+		c.flights = x.newContents(s, c.key, from, st.k, mv, d, nil)
 	}
-	s.nodes[i], s.rngs[i], s.dec[i], s.knows[i], s.halted[i] = m.node, m.rng, m.dec, m.knows, m.halted
+	s.nodes[i], s.rngs[i], s.dec[i], s.knows[i], s.halted[i] = mv.node, mv.rng, mv.dec, mv.knows, mv.halted
 	s.depth[i] = d
 	for _, c := range x.changed {
 		x.touch(s, c.key)
 		s.links[c.key] = c.flights
 		s.linkH[c.key], s.linkD[c.key] = c.h, c.d
 	}
-	s.nodeH[i], s.nodeD[i] = m.nodeH, nodeD
+	s.nodeH[i], s.nodeD[i] = mv.nodeH, nodeD
 	s.sumH, s.sumD = sumH, sumD
 	return 0, false, true
 }
 
-// newContents returns link c's contents after the known step m that takes
+// newContents returns link c's contents after the known step mv that takes
 // message k of link from (at depth d): in buf when it is not nil, else in
 // an array from the arena (nil when empty).
-func (x *explorer) newContents(s *state, c, from int64, k int, m *move, d int64, buf []flight) []flight {
+func (m *model) newContents(s *state, c, from int64, k int, mv *move, d int64, buf []flight) []flight {
 	l := s.links[c]
 	n := len(l)
 	if c == from {
 		n--
 	}
-	for _, t := range m.sends {
+	for _, t := range mv.sends {
 		if t.key == c {
 			n++
 		}
@@ -150,14 +150,14 @@ func (x *explorer) newContents(s *state, c, from int64, k int, m *move, d int64,
 		return nil
 	}
 	if buf == nil {
-		buf = x.arena.alloc(n)[:0]
+		buf = m.arena.alloc(n)[:0]
 	}
 	if c == from {
 		buf = append(append(buf, l[:k]...), l[k+1:]...)
 	} else {
 		buf = append(buf, l...)
 	}
-	for _, t := range m.sends {
+	for _, t := range mv.sends {
 		if t.key == c {
 			buf = append(buf, flight{msg: t.msg, depth: d + 1, digest: t.digest})
 		}
@@ -167,14 +167,14 @@ func (x *explorer) newContents(s *state, c, from int64, k int, m *move, d int64,
 
 // streamLinkHash is linkHash of newContents under FIFO (no sorting),
 // computed without making the contents.
-func (x *explorer) streamLinkHash(s *state, c, from int64, k int, m *move, d int64) (h, hd stateKey) {
+func (m *model) streamLinkHash(s *state, c, from int64, k int, mv *move, d int64) (h, hd stateKey) {
 	l := s.links[c]
 	skip := -1
 	n := len(l)
 	if c == from {
 		skip, n = k, n-1
 	}
-	for _, t := range m.sends {
+	for _, t := range mv.sends {
 		if t.key == c {
 			n++
 		}
@@ -182,14 +182,14 @@ func (x *explorer) streamLinkHash(s *state, c, from int64, k int, m *move, d int
 	if n == 0 {
 		return stateKey{}, stateKey{}
 	}
-	hb, hdd := x.linkBase[c], x.linkDepthBase[c].pair(uint64(n), 0)
+	hb, hdd := m.linkBase[c], m.linkDepthBase[c].pair(uint64(n), 0)
 	for j, f := range l {
 		if j != skip {
 			hb = hb.pair(f.digest.a, f.digest.b)
 			hdd = hdd.pair(uint64(f.depth), 0)
 		}
 	}
-	for _, t := range m.sends {
+	for _, t := range mv.sends {
 		if t.key == c {
 			hb = hb.pair(t.digest.a, t.digest.b)
 			hdd = hdd.pair(uint64(d+1), 0)
@@ -208,21 +208,21 @@ type changedLink struct {
 // learnMove remembers the move of the step just made in full from the
 // state saved in u (x.sends holds its messages, x.linkLog from u.links on
 // the links it changed).
-func (x *explorer) learnMove(s *state, mk stateKey, u *undo) {
-	if len(x.moves) >= maxKnownMoves {
+func (m *model) learnMove(s *state, mk stateKey, u *undo) {
+	if len(m.moves) >= maxKnownMoves {
 		return
 	}
-	if _, ok := x.moveIdx.get(mk); ok {
+	if _, ok := m.moveIdx.get(mk); ok {
 		return
 	}
 	i := u.i
-	m := move{nodeH: s.nodeH[i], sends: slices.Clone(x.sends),
+	mv := move{nodeH: s.nodeH[i], sends: slices.Clone(m.sends),
 		node: s.nodes[i], rng: s.rngs[i], dec: s.dec[i], knows: s.knows[i], halted: s.halted[i]}
-	for _, lu := range x.linkLog[u.links:] {
-		if !slices.Contains(m.links, lu.key) {
-			m.links = append(m.links, lu.key)
+	for _, lu := range m.linkLog[u.links:] {
+		if !slices.Contains(mv.links, lu.key) {
+			mv.links = append(mv.links, lu.key)
 		}
 	}
-	x.moveIdx.put(mk, int32(len(x.moves)))
-	x.moves = append(x.moves, m)
+	m.moveIdx.put(mk, int32(len(m.moves)))
+	m.moves = append(m.moves, mv)
 }

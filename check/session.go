@@ -30,12 +30,12 @@ type Session struct {
 	Names []string
 	opt   Options
 	cfgs  []*config
-	xs    []*explorer // by configuration, searched when needed; only the chosen one is kept
+	xs    []*stateSpace // by configuration, searched when needed; only the chosen one is kept
 	// rootHi and rootLo are each configuration's extremes from its start,
 	// kept when its search is dropped.
 	rootHi, rootLo [][]int64
 	cur            int // the configuration chosen, -1 before
-	x              *explorer
+	x              *stateSpace
 	s              *state
 	undos          []undo
 	sent           [][]int64 // the messages each step taken sent, by quantity
@@ -84,7 +84,7 @@ func NewSession(opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*explorer, len(cfgs)), cur: -1, rootHi: make([][]int64, len(cfgs)), rootLo: make([][]int64, len(cfgs))}
+	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*stateSpace, len(cfgs)), cur: -1, rootHi: make([][]int64, len(cfgs)), rootLo: make([][]int64, len(cfgs))}
 	for _, m := range base.Algorithm.Messages {
 		ss.Names = append(ss.Names, m.Name)
 	}
@@ -97,12 +97,12 @@ func NewSession(opt Options) (*Session, error) {
 	return ss, nil
 }
 
-// search returns configuration k's searched explorer.
-func (ss *Session) search(k int) (*explorer, error) {
+// search returns configuration k's searched state space.
+func (ss *Session) search(k int) (*stateSpace, error) {
 	if ss.xs[k] != nil {
 		return ss.xs[k], nil
 	}
-	x := newExplorer(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
+	x := newStateSpace(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
 	x.reduce = false
 	if _, err := x.visit(x.initial()); err != nil {
 		if x.violation != "" {

@@ -53,7 +53,7 @@ func (r *Report) Steps() []Step {
 	if c == nil || c.cfg.Delivery == election.Sync || r.Probabilities != nil || len(r.counterexample) == 0 {
 		return nil
 	}
-	x := c.newExplorer()
+	x := c.newStateSpace()
 	loopFrom := -1
 	if strings.HasPrefix(c.violation, "non-termination") {
 		loopFrom = c.loopFrom
@@ -62,11 +62,11 @@ func (r *Report) Steps() []Step {
 }
 
 // describe makes the printable steps of an execution.
-func (x *explorer) describe(steps []step, loopFrom int) []Step {
-	s := x.initial()
-	sent := make([]int64, x.nq()-2)
-	alg := x.cfg.Algorithm
-	g := x.cfg.Graph
+func (m *model) describe(steps []step, loopFrom int) []Step {
+	s := m.initial()
+	sent := make([]int64, m.nq()-2)
+	alg := m.cfg.Algorithm
+	g := m.cfg.Graph
 	var out []Step
 	for k, st := range steps {
 		d := Step{Node: int(st.node), Wake: st.wake, LoopStart: k == loopFrom}
@@ -88,16 +88,16 @@ func (x *explorer) describe(steps []step, loopFrom int) []Step {
 			d.From, d.Port, d.Message, d.Dropped = int(from), g.PortName(st.port), messageText(alg, f.msg), s.halted[st.node]
 		}
 		dec, knows := s.dec[st.node], s.knows[st.node]
-		x.sends = x.sends[:0]
-		v := x.apply(s, st, sent)
-		x.linkLog = x.linkLog[:0]
-		for _, so := range x.sends {
-			d.Sent = append(d.Sent, fmt.Sprintf("%s to %d", messageText(alg, so.msg), x.linkTo[so.key]))
+		m.sends = m.sends[:0]
+		v := m.apply(s, st, sent)
+		m.linkLog = m.linkLog[:0]
+		for _, so := range m.sends {
+			d.Sent = append(d.Sent, fmt.Sprintf("%s to %d", messageText(alg, so.msg), m.linkTo[so.key]))
 		}
 		if s.dec[st.node] != dec {
 			d.Decided = s.dec[st.node].String()
 		}
-		if k := s.knows[st.node]; k != knows && k >= 0 && !(d.Decided == "elected" && k == x.cfg.IDs[st.node]) {
+		if k := s.knows[st.node]; k != knows && k >= 0 && !(d.Decided == "elected" && k == m.cfg.IDs[st.node]) {
 			d.Learned = fmt.Sprint(k)
 		}
 		d.Violation = v

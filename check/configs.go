@@ -1,0 +1,280 @@
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/topology"
+)
+
+// config is one configuration: an ID assignment and initiators.
+type config struct {
+	cfg *election.Config
+	// results
+	states    int64
+	edges     int64
+	violation string
+	bad       []step
+	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
+	max, min  []int64
+	syncRes   *election.Result
+	limit     int64
+	depth     int // the longest path of its search
+	probs     *Probabilities
+	// flt is the fault budget explored and what it found (nil: none).
+	flt    *configFaults
+	full   bool
+	bag    bool
+	reduce bool // explored with the partial-order reduction
+}
+
+// configFaults is a configuration's fault budget (Options.Faults) and the
+// counterexample's explicit schedule, with (synchronous) its verdict and
+// events.
+type configFaults struct {
+	budget       faultBudget
+	faultSpec    string
+	faultVerdict string
+	faultEvents  int64
+}
+
+// newStateSpace is a search of c's configuration with its fault budget.
+func (c *config) newStateSpace() *stateSpace {
+	x := newStateSpace(c.cfg, c.bag, c.limit)
+	if c.flt != nil {
+		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
+	}
+	return x
+}
+
+// searchAgain searches c again (a search keeps every state it visits, so the
+// checker drops it after each configuration and redoes the few it
+// reports on).
+func (c *config) searchAgain() *stateSpace {
+	x := c.newStateSpace()
+	x.reduce = c.reduce
+	x.visit(x.initial())
+	return x
+}
+
+// withIDs is spec with an ID arrangement and the delivery the check asks.
+func withIDs(s scenario.Spec, ids, delivery string) scenario.Spec {
+	s.IDs = ids
+	s.Delivery = delivery
+	if delivery == "bag" {
+		s.Delivery = "random" // the model check wants a non-FIFO model
+	}
+	s.Timing = ""
+	return s
+}
+
+// configurations lists the ID assignments and initiator sets to check.
+func configurations(opt Options, base *election.Config) ([]*config, error) {
+	n := base.Graph.N
+	var assignments [][]elect.ID
+	if opt.IDs == "all" {
+		ids := make([]elect.ID, n)
+		for i := range ids {
+			ids[i] = elect.ID(i + 1)
+		}
+		ring := base.Graph.Kind == topology.Ring && !base.Algorithm.RunModel(base.Params).Randomized
+		permute(ids, 0, func(p []elect.ID) {
+			if !ring || p[0] == 1 { // rotation symmetry: ID 1 at node 0
+				assignments = append(assignments, slices.Clone(p))
+			}
+		})
+	} else {
+		c, err := scenario.Build(withIDs(opt.Spec, opt.IDs, opt.Delivery))
+		if err != nil {
+			return nil, err
+		}
+		assignments = append(assignments, c.IDs)
+	}
+	var wakes [][]election.Wake
+	switch opt.Initiators {
+	case "", "all":
+		wakes = [][]election.Wake{nil}
+	case "subsets":
+		if base.Algorithm.Model.WakeUp == elect.AllAtOnce {
+			return nil, fmt.Errorf("%s needs every node to wake up; --initiators subsets does not apply", base.Algorithm.Name)
+		}
+		for mask := 1; mask < 1<<n; mask++ {
+			var w []election.Wake
+			for i := range n {
+				if mask&(1<<i) != 0 {
+					w = append(w, election.Wake{Node: i})
+				}
+			}
+			if len(w) == n {
+				w = nil
+			}
+			wakes = append(wakes, w)
+		}
+	case "times":
+		if base.Delivery != election.Sync {
+			return nil, fmt.Errorf("--initiators times applies to synchronous checks (--delivery sync); an asynchronous check has no rounds, and --initiators subsets covers its orders of events")
+		}
+		if base.Algorithm.RunModel(base.Params).WakeUp == elect.AllAtOnce {
+			return nil, fmt.Errorf("%s needs every node to wake at round 0; --initiators times does not apply", base.Algorithm.Name)
+		}
+		w := opt.WakeRounds
+		if w <= 0 {
+			w = n - 1
+		}
+		wakes = wakeTimes(n, w)
+	default:
+		return nil, fmt.Errorf("--initiators %q: use all, subsets or times", opt.Initiators)
+	}
+	var out []*config
+	for _, ids := range assignments {
+		for _, w := range wakes {
+			c := *base
+			c.IDs, c.Wake = ids, w
+			if c.Delivery != election.Sync && opt.Delivery != "bag" {
+				c.Delivery = election.FIFO
+			}
+			c.CausalTime = c.Delivery != election.Sync
+			if err := c.CheckModel(); err != nil && !opt.Spec.Force {
+				return nil, err
+			}
+			out = append(out, &config{cfg: &c})
+		}
+	}
+	return out, nil
+}
+
+// wakeTimes lists every choice of spontaneous wake-up rounds for n nodes:
+// each node wakes at a round in 0..last or not at all (it then wakes when
+// its first message comes), and the earliest wakes at round 0 (a run whose
+// initiators all wake later is the same run, later: nothing happens
+// before the first wake-up).
+func wakeTimes(n, last int) [][]election.Wake {
+	var out [][]election.Wake
+	choice := make([]int, n) // a round, or last+1 for none
+	for {
+		var w []election.Wake
+		first := last + 1
+		for i, r := range choice {
+			if r <= last {
+				w = append(w, election.Wake{Node: i, At: int64(r)})
+				first = min(first, r)
+			}
+		}
+		if first == 0 {
+			out = append(out, w)
+		}
+		i := 0
+		for i < n && choice[i] == last+1 {
+			choice[i] = 0
+			i++
+		}
+		if i == n {
+			return out
+		}
+		choice[i]++
+	}
+}
+
+// permute calls f with every permutation of a[k:] (a[:k] fixed), in place:
+// f must copy what it keeps.
+func permute(a []elect.ID, k int, f func([]elect.ID)) {
+	if k == len(a) {
+		f(a)
+		return
+	}
+	for i := k; i < len(a); i++ {
+		a[k], a[i] = a[i], a[k]
+		permute(a, k+1, f)
+		a[k], a[i] = a[i], a[k]
+	}
+}
+
+// wakeRounds is c's initiators' wake-up rounds by node (-1: none), when
+// the check chose initiators; nil otherwise.
+func (c *config) wakeRounds(opt Options) []int64 {
+	if opt.Initiators != "subsets" && opt.Initiators != "times" {
+		return nil
+	}
+	out := make([]int64, c.cfg.Graph.N)
+	for i := range out {
+		out[i] = -1
+		if c.cfg.Wake == nil {
+			out[i] = 0
+		}
+	}
+	for _, w := range c.cfg.Wake {
+		out[w.Node] = w.At
+	}
+	return out
+}
+
+// run checks configuration c; spare, when not nil, is a finished search
+// whose memory the new one may reuse. It returns its own search (nil for
+// synchronous runs).
+func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
+	if c.cfg.Delivery == election.Sync && c.flt != nil {
+		c.syncFaults(opt, c.flt.budget)
+		if sh != nil { // the progress line counts states by progressEvery, the rest at the end
+			sh.states.Add(c.states - c.states%progressEvery)
+		}
+		return spare
+	}
+	if c.cfg.Delivery == election.Sync {
+		r, err := sim.Run(*c.cfg)
+		if err != nil {
+			c.violation = err.Error()
+			return spare
+		}
+		c.syncRes = r
+		c.states, c.edges = 1, r.Events
+		if r.Outcome != election.OutcomeElected {
+			c.violation = fmt.Sprintf("%s: %s", r.Outcome, cmp.Or(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
+		}
+		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
+		c.min = c.max
+		return spare
+	}
+	x := newStateSpace(c.cfg, opt.Delivery == "bag", opt.MaxStates)
+	if c.flt != nil {
+		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
+	}
+	x.reuseMemory(spare)
+	x.shared = sh
+	c.reduce = !opt.NoReduction && reducible(x.bag) && !x.faulty()
+	x.reduce = c.reduce
+	if opt.Draws > 0 {
+		x.drawAll(opt.Draws, opt.MaxDraws) // as checkDraws set them
+	}
+	id, err := x.visit(x.initial())
+	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
+	c.bag, c.limit = x.bag, opt.MaxStates
+	if err != nil {
+		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
+		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
+			// A state limit is no violation: nothing to shorten.
+			// Report the shortest execution that breaks a property.
+			if v, path := c.newStateSpace().shortest(); v != "" {
+				c.violation, c.bad = v, path
+			}
+		}
+		if x.faulty() && c.bad != nil {
+			c.flt.faultSpec, _ = c.newStateSpace().faultSchedule(c.bad)
+		}
+		return x
+	}
+	hi, lo := x.extremes(id)
+	c.max, c.min = slices.Clone(hi), slices.Clone(lo)
+	if opt.Draws > 0 && hi[len(hi)-2] < noEndMax/2 {
+		c.max, c.min = nil, nil // every execution was cut at the draws' cap
+	}
+	if opt.Draws > 0 {
+		c.probs = x.probabilities(id)
+	}
+	return x
+}
