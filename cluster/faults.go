@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/electkit/elect"
@@ -8,10 +9,11 @@ import (
 	"github.com/electkit/elect/faultplan"
 )
 
-// Faults (the description's "faults") on the TCP runtime: every node
-// resolves the run's schedule on its own (package faultplan: the same
-// description gives every node the same plan) and applies its part where it
-// sends and where it has taken a step. A lost message is never written to
+// Faults (the description's "faults") on the TCP runtime: `elect cluster
+// init` resolves the run's schedule once (package faultplan/resolve) and
+// writes each node's part into the node's own description (fault_plan), so
+// that a node applies it alone, where it sends and where it has taken a
+// step. A lost message is never written to
 // its link; a duplicate is written twice; a late one is written after its
 // delay in real time (its time units times the fault tick); a node that
 // crashes stops taking steps and drops what reaches it, but its process
@@ -56,19 +58,17 @@ type nodeFaults struct {
 	tick   time.Duration
 }
 
-// newFaults resolves the run's schedule and keeps the node's part.
+// newFaults takes the node's part of the run's schedule from its
+// description. A description with faults and without the node's part was
+// written by an elect that had each node resolve the schedule itself.
 func (r *nodeRun) newFaults() error {
-	plan, err := faultplan.Resolve(*r.cfg)
-	if err != nil {
-		return err
+	part := r.d.FaultPlan
+	if part == nil || int(part.Node) != r.me {
+		return fmt.Errorf("node %d: the description has faults (%s) but not this node's part of their schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", r.me, r.d.Faults)
 	}
-	f := &nodeFaults{sender: plan.Sender(int32(r.me)), tick: election.DefaultFaultTick}
+	f := &nodeFaults{sender: part.Sender(), crash: part.CrashOf(), tick: election.DefaultFaultTick}
 	if r.d.FaultTick != "" {
 		f.tick, _ = time.ParseDuration(r.d.FaultTick) // checked by ParseDescription
-	}
-	f.crash.Steps = -1
-	if c, ok := plan.CrashOf(int32(r.me)); ok {
-		f.crash = c
 	}
 	r.flt = f
 	return nil
