@@ -211,6 +211,9 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
 	d, _, err := cluster.Load(dir, cat)
+	if err == nil {
+		err = cluster.CheckParts(dir, d)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}

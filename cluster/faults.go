@@ -2,11 +2,13 @@ package cluster
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // Faults (the description's "faults") on the TCP runtime: `elect cluster
@@ -71,6 +73,30 @@ func (r *nodeRun) newFaults() error {
 		f.tick, _ = time.ParseDuration(r.d.FaultTick) // checked by ParseDescription
 	}
 	r.flt = f
+	return nil
+}
+
+// CheckParts returns an error when the cluster in dir, described by d, has
+// faults and its nodes' descriptions lack their parts of the schedule (a
+// cluster written before init resolved it): its nodes would refuse to run.
+// Node 0's description stands for all (init writes them together).
+func CheckParts(dir string, d *Description) error {
+	if d.Faults == "" {
+		return nil
+	}
+	sub := NodeDir(dir, 0)
+	path := filepath.Join(sub, DescriptionFile)
+	data, err := bounded.ReadFile(path, DescriptionLimits)
+	if err != nil {
+		return err
+	}
+	nd, err := ParseDescription(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if nd.FaultPlan == nil || nd.FaultPlan.Node != 0 {
+		return fmt.Errorf("%s has faults (%s) but its nodes' descriptions do not carry their parts of the schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", path, d.Faults)
+	}
 	return nil
 }
 

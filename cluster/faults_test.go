@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -180,6 +181,14 @@ func TestNodeDescriptionCarriesItsPart(t *testing.T) {
 	}
 }
 
+func mustLoad(t *testing.T, dir string) *Description {
+	d, _, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func mustJSON(t *testing.T, v any) string {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -210,6 +219,26 @@ func TestOldFaultyDescriptionIsRefused(t *testing.T) {
 	_, err = RunNode(dir, NodeOptions{Index: 1, Timeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "not this node's part") || !strings.Contains(err.Error(), "run 'elect cluster init' again") {
 		t.Errorf("an old description with faults: %v, want a refusal saying to run init again", err)
+	}
+	// Node 0 still has its part: up's check reads node 0's.
+	if err := CheckParts(dir, mustLoad(t, dir)); err != nil {
+		t.Errorf("a cluster whose node 0 has its part: %v", err)
+	}
+	path0 := filepath.Join(dir, NodeName(0), DescriptionFile)
+	data0, _ := os.ReadFile(path0)
+	if err := json.Unmarshal(data0, &raw); err != nil {
+		t.Fatal(err)
+	}
+	delete(raw, "fault_plan")
+	old0, _ := json.MarshalIndent(raw, "", "  ")
+	if err := os.WriteFile(path0, old0, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckParts(dir, mustLoad(t, dir)); err == nil || !strings.Contains(err.Error(), "run 'elect cluster init' again") {
+		t.Errorf("up's check of an old faulty cluster: %v", err)
+	}
+	if _, _, err := Up(context.Background(), dir, UpOptions{Command: []string{"false"}}); err == nil || !strings.Contains(err.Error(), "fault_plan") {
+		t.Errorf("Up of an old faulty cluster: %v, want the refusal before any node starts", err)
 	}
 	_, err = Init(t.TempDir(), scenario.Spec{Algorithm: "lcr", N: 3, Seed: 3, Faults: "loss:msg=2"}, InitOptions{Host: "127.0.0.1"})
 	if err == nil || !strings.Contains(err.Error(), "ResolveFaults") {

@@ -99,6 +99,9 @@ func Up(ctx context.Context, dir string, opt UpOptions) (*scenario.Record, []*No
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := CheckParts(dir, d); err != nil {
+		return nil, nil, err
+	}
 	u := newUpRun(d, dir, opt.withDefaults())
 	if opt.Trace != "" || d.Faults != "" && opt.Replay != nil {
 		// A run with faults is recorded when its cause can be taken from
