@@ -71,6 +71,11 @@ var errFault = errors.New("a node lost a peer")
 // command killed by SIGINT.
 var errInterrupted = errors.New("interrupted")
 
+// errTerminated reports that SIGTERM stopped the command after what had
+// ended was kept: exit status 143, as a shell reports a command killed by
+// SIGTERM.
+var errTerminated = errors.New("terminated")
+
 // interruptBetweenTrials returns a context that Ctrl-C cancels when a
 // command runs several trials, so that it stops after the running trial
 // and reports the ones that ended; a single run ends on Ctrl-C as any
@@ -139,6 +144,8 @@ func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int
 		return 4
 	case errors.Is(err, errInterrupted):
 		return 130
+	case errors.Is(err, errTerminated):
+		return 143
 	default:
 		fmt.Fprintf(stderr, "elect: %v\n", err)
 		return 1

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,19 +10,24 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/cluster"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/bounded"
+	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 )
@@ -64,10 +70,16 @@ With --faults on init (the vocabulary of 'elect run', docs/faults.md), the
 nodes lose, duplicate and delay messages and crash as the schedule says,
 and 'up' reports them as 'elect run' does (faults, cause, verdict).
 
+SIGINT or SIGTERM stops 'up': it forwards SIGTERM to the nodes (and
+SIGCONT to those --stop stopped), waits for them (5 s at most, then kills
+them; a second signal: at once), removes its temporary files, says where
+it stopped and which nodes ended how, and exits 130 (SIGINT) or 143
+(SIGTERM).
+
 Exit status: 0 elected and every check held; 3 a fault (a node lost,
 killed, never started, or silent past --grace: the output names it); 4
 failed under a --faults schedule its algorithm does not tolerate; 1
-otherwise; 2 for bad input.
+otherwise; 2 for bad input; 130 or 143 when a signal stopped it.
 
 flags of init:
 `
@@ -160,7 +172,7 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	opt := cluster.InitOptions{Host: f.host, BasePort: f.basePort}
+	opt := cluster.InitOptions{Host: f.host, BasePort: f.basePort, ResolveFaults: resolve.Faults}
 	if f.faultTick != election.DefaultFaultTick {
 		opt.FaultTick = f.faultTick
 	}
@@ -199,6 +211,9 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
 	d, _, err := cluster.Load(dir, cat)
+	if err == nil {
+		err = cluster.CheckParts(dir, d)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -213,7 +228,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("--grace must not be negative, got %v", *grace)
 	}
 	opt := cluster.UpOptions{Command: []string{exe, "node"}, Catalog: cat, Timeout: *timeout, Trace: *trace, Log: stderr,
-		Grace: *grace, Late: prefixWriter{stderr, "elect: cluster up: "}}
+		Grace: *grace, Late: prefixWriter{stderr, "elect: cluster up: "}, Replay: reference.Replay}
 	for _, list := range []struct {
 		flag, text string
 		to         *[]cluster.Kill
@@ -238,7 +253,18 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 			opt.Skip = append(opt.Skip, i)
 		}
 	}
-	rec, _, err := cluster.Up(dir, opt)
+	ctx, hurry, stop := stopOnSignal()
+	defer stop()
+	opt.Hurry = hurry
+	rec, _, err := cluster.Up(ctx, dir, opt)
+	var stopped *cluster.StoppedError
+	if errors.As(err, &stopped) {
+		fmt.Fprintf(stderr, "elect: %v\n", err)
+		if sc, ok := stopped.Cause.(signalCause); ok && sc.sig == syscall.SIGTERM {
+			return errTerminated
+		}
+		return errInterrupted
+	}
 	if err != nil {
 		return err
 	}
@@ -259,6 +285,49 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return errFailed
 	}
 	return nil
+}
+
+// stopOnSignal is cluster up's signal handling (until every command shares
+// one layer): the first SIGINT or SIGTERM cancels ctx, with a signalCause
+// naming it, and a second one closes hurry (stop waiting for the nodes);
+// stop undoes both.
+func stopOnSignal() (ctx context.Context, hurry <-chan struct{}, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	second, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		for k := 0; k < 2; k++ {
+			select {
+			case sig := <-ch:
+				if k == 0 {
+					cancel(signalCause{sig})
+				} else {
+					close(second)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return ctx, second, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel(nil)
+		})
+	}
+}
+
+// signalCause is the cause of a context a signal cancelled.
+type signalCause struct{ sig os.Signal }
+
+func (c signalCause) Error() string {
+	if c.sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
 }
 
 // prefixWriter writes each line with a prefix.

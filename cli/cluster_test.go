@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,4 +145,35 @@ func TestClusterUpReportsALateKill(t *testing.T) {
 	if code != 0 || rec["outcome"] != "elected" || !strings.Contains(errOut, "elect: cluster up: --kill 3@1m0s came too late: node 3 had exited") {
 		t.Errorf("late kill: exit %d, %v; stderr:\n%s", code, rec["outcome"], errOut)
 	}
+}
+
+// TestClusterUpRefusesAnOldFaultyCluster: a cluster written before init
+// resolved the fault schedule (faults named, no node's part) is refused by
+// 'cluster up' before any node starts: exit 2, one line saying to run init
+// again.
+func TestClusterUpRefusesAnOldFaultyCluster(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, out, errOut := runCLI("cluster", "init", dir, "--base-port", "0", "--alg", "lcr", "--n", "3", "--faults", "loss:msg=2"); code != 0 {
+		t.Fatalf("cluster init: exit %d: %s%s", code, out, errOut)
+	}
+	for i := range 3 {
+		path := filepath.Join(dir, "node-"+strconv.Itoa(i), "cluster.json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(data, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if raw["fault_plan"] == nil {
+			t.Fatalf("node %d's description has no fault_plan", i)
+		}
+		delete(raw, "fault_plan")
+		data, _ = json.MarshalIndent(raw, "", "  ")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantBadInput(t, []string{"cluster", "up", dir}, "run 'elect cluster init' again")
 }

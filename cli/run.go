@@ -23,6 +23,7 @@ import (
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/format"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
@@ -299,7 +300,7 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			bar = runProgressBar(stderr, s, cfg)
 		}
 		cfg.Progress = runProgress(bar, f.timeLimit, cfg.MaxEvents) // a forced run's limit included
-		rec, err := scenario.RunBuilt(s, cfg)
+		rec, err := runner.RunBuilt(s, cfg)
 		bar.finish()
 		if err != nil {
 			return inputError(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -18,7 +19,7 @@ func TestRunJSONWritesTheEncodersBytes(t *testing.T) {
 		if runtime == "goroutines" {
 			s.Runtime = "goroutines"
 		}
-		rec, err := scenario.Run(s)
+		rec, err := runner.Run(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
 )
@@ -23,7 +24,7 @@ import (
 // initCluster writes a cluster for spec in a temporary directory.
 func initCluster(t testing.TB, spec scenario.Spec) (string, *Description) {
 	dir := t.TempDir()
-	d, err := Init(dir, spec, InitOptions{Host: "127.0.0.1"})
+	d, err := Init(dir, spec, InitOptions{Host: "127.0.0.1", ResolveFaults: resolve.Faults})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,7 @@
 package cluster
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -78,6 +79,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/scenario"
@@ -101,13 +103,18 @@ type Description struct {
 	Seed       uint64            `json:"seed"`
 	Announce   bool              `json:"announce"`
 	// Faults is the run's fault specification (--faults, canonical form;
-	// empty: none), which every node resolves to its own part of the
-	// schedule (package faultplan, docs/faults.md), and FaultTick the wall
-	// time of one time unit of a delay fault (a Go duration; empty: 1ms).
+	// empty: none), and FaultTick the wall time of one time unit of a
+	// delay fault (a Go duration; empty: 1ms).
 	Faults    string `json:"faults,omitempty"`
 	FaultTick string `json:"fault_tick,omitempty"`
 	CA        string `json:"ca"` // the CA certificate's file, in the directory
 	Nodes     []Node `json:"nodes"`
+	// FaultPlan is, in node I's own directory, node I's part of the run's
+	// fault schedule, which Init resolved (package faultplan, docs/faults.md):
+	// all the node needs to apply the schedule alone. The cluster's own
+	// description has none. It is the last field: Init writes each node's
+	// description as the shared one with it appended (nodeDescription).
+	FaultPlan *faultplan.Part `json:"fault_plan,omitempty"`
 }
 
 // Node is one node of a cluster.
@@ -136,6 +143,10 @@ type InitOptions struct {
 	// FaultTick is the wall time of a time unit of a delay fault (0: the
 	// default, election.DefaultFaultTick).
 	FaultTick time.Duration
+	// ResolveFaults resolves the fault schedule of a run with faults
+	// (package faultplan/resolve, which the CLI sets here): Init writes
+	// each node's part into its directory. A run with faults needs it.
+	ResolveFaults func(election.Config) (*faultplan.Plan, error)
 }
 
 // FreeBasePort returns a port P such that P..P+n-1 are free on host now:
@@ -228,6 +239,9 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 		if opt.FaultTick > 0 {
 			d.FaultTick = opt.FaultTick.String()
 		}
+		if opt.ResolveFaults == nil {
+			return nil, fmt.Errorf("cluster: a run with faults needs its schedule resolved before the nodes start (InitOptions.ResolveFaults)")
+		}
 	}
 	if d.Initiators == "" {
 		d.Initiators = "all"
@@ -266,8 +280,25 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 		return nil, err
 	}
 	data = append(data, '\n')
+	var plan *faultplan.Plan
+	if d.Faults != "" {
+		// Resolved on the run as every node rebuilds it.
+		rebuilt, err := scenario.Build(d.Spec(spec.Catalog))
+		if err != nil {
+			return nil, err
+		}
+		if plan, err = opt.ResolveFaults(*rebuilt); err != nil {
+			return nil, err
+		}
+	}
 	for i := range n {
-		if err := atomicfile.WriteFileMode(filepath.Join(dir, NodeName(i), DescriptionFile), data, 0o644); err != nil {
+		own := data
+		if plan != nil {
+			if own, err = nodeDescription(data, plan.Part(int32(i))); err != nil {
+				return nil, err
+			}
+		}
+		if err := atomicfile.WriteFileMode(filepath.Join(dir, NodeName(i), DescriptionFile), own, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -275,6 +306,27 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 		return nil, err
 	}
 	return d, atomicfile.WriteFileMode(filepath.Join(dir, DescriptionFile), data, 0o644)
+}
+
+// nodeDescription is a node's own description: shared, the cluster's
+// description as json.MarshalIndent writes it (with its final newline),
+// with the node's part of the fault plan as its last field. Appending it
+// costs the part's length, where marshalling every node's description
+// whole would cost n times the description's.
+func nodeDescription(shared []byte, part faultplan.Part) ([]byte, error) {
+	p, err := json.MarshalIndent(part, "  ", "  ")
+	if err != nil {
+		return nil, err
+	}
+	body, ok := bytes.CutSuffix(shared, []byte("\n}\n"))
+	if !ok {
+		return nil, fmt.Errorf("cluster: the description does not end as a JSON object")
+	}
+	out := make([]byte, 0, len(shared)+len(p)+32)
+	out = append(out, body...)
+	out = append(out, ",\n  \"fault_plan\": "...)
+	out = append(out, p...)
+	return append(out, "\n}\n"...), nil
 }
 
 // NodeDir is the directory node i runs from: dir/node-I, the directory
@@ -386,6 +438,9 @@ func ParseDescription(data []byte) (*Description, error) {
 	}
 	if t, err := time.ParseDuration(d.FaultTick); d.FaultTick != "" && (err != nil || t <= 0) {
 		return nil, fmt.Errorf("fault_tick %q is not a positive duration such as 1ms", d.FaultTick)
+	}
+	if p := d.FaultPlan; p != nil && (d.Faults == "" || int(p.Node) >= d.N) {
+		return nil, fmt.Errorf("fault_plan of node %d in a description of %d nodes with faults %q: a node's part of a schedule belongs to a run with faults, and to one of its nodes", p.Node, d.N, d.Faults)
 	}
 	if d.CA == "" || filepath.Base(d.CA) != d.CA {
 		return nil, fmt.Errorf("ca %q must be a file name inside the cluster directory", d.CA)

@@ -1,17 +1,21 @@
 package cluster
 
 import (
+	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
+	"github.com/electkit/elect/internal/bounded"
 )
 
-// Faults (the description's "faults") on the TCP runtime: every node
-// resolves the run's schedule on its own (package faultplan: the same
-// description gives every node the same plan) and applies its part where it
-// sends and where it has taken a step. A lost message is never written to
+// Faults (the description's "faults") on the TCP runtime: `elect cluster
+// init` resolves the run's schedule once (package faultplan/resolve) and
+// writes each node's part into the node's own description (fault_plan), so
+// that a node applies it alone, where it sends and where it has taken a
+// step. A lost message is never written to
 // its link; a duplicate is written twice; a late one is written after its
 // delay in real time (its time units times the fault tick); a node that
 // crashes stops taking steps and drops what reaches it, but its process
@@ -56,21 +60,43 @@ type nodeFaults struct {
 	tick   time.Duration
 }
 
-// newFaults resolves the run's schedule and keeps the node's part.
+// newFaults takes the node's part of the run's schedule from its
+// description. A description with faults and without the node's part was
+// written by an elect that had each node resolve the schedule itself.
 func (r *nodeRun) newFaults() error {
-	plan, err := faultplan.Resolve(*r.cfg)
-	if err != nil {
-		return err
+	part := r.d.FaultPlan
+	if part == nil || int(part.Node) != r.me {
+		return fmt.Errorf("node %d: the description has faults (%s) but not this node's part of their schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", r.me, r.d.Faults)
 	}
-	f := &nodeFaults{sender: plan.Sender(int32(r.me)), tick: election.DefaultFaultTick}
+	f := &nodeFaults{sender: part.Sender(), crash: part.CrashOf(), tick: election.DefaultFaultTick}
 	if r.d.FaultTick != "" {
 		f.tick, _ = time.ParseDuration(r.d.FaultTick) // checked by ParseDescription
 	}
-	f.crash.Steps = -1
-	if c, ok := plan.CrashOf(int32(r.me)); ok {
-		f.crash = c
-	}
 	r.flt = f
+	return nil
+}
+
+// CheckParts returns an error when the cluster in dir, described by d, has
+// faults and its nodes' descriptions lack their parts of the schedule (a
+// cluster written before init resolved it): its nodes would refuse to run.
+// Node 0's description stands for all (init writes them together).
+func CheckParts(dir string, d *Description) error {
+	if d.Faults == "" {
+		return nil
+	}
+	sub := NodeDir(dir, 0)
+	path := filepath.Join(sub, DescriptionFile)
+	data, err := bounded.ReadFile(path, DescriptionLimits)
+	if err != nil {
+		return err
+	}
+	nd, err := ParseDescription(data)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if nd.FaultPlan == nil || nd.FaultPlan.Node != 0 {
+		return fmt.Errorf("%s has faults (%s) but its nodes' descriptions do not carry their parts of the schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", path, d.Faults)
+	}
 	return nil
 }
 

@@ -1,15 +1,19 @@
 package cluster
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/sim"
@@ -127,5 +131,126 @@ func TestFaultsOnTCP(t *testing.T) {
 				t.Errorf("\nreplay    %s\nsimulator %s", g, w)
 			}
 		})
+	}
+}
+
+// TestNodeDescriptionCarriesItsPart: init resolves the schedule once and
+// writes each node's part into that node's description alone, as
+// json.MarshalIndent would write the description with it; the cluster's own
+// description has no part.
+func TestNodeDescriptionCarriesItsPart(t *testing.T) {
+	spec := scenario.Spec{Algorithm: "lcr", N: 4, Seed: 3, Faults: "loss:msg=2;crash:node=3@step=1"}
+	dir, d := initCluster(t, spec)
+	cfg, err := scenario.Build(d.Spec(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := resolve.Faults(*cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top.FaultPlan != nil {
+		t.Errorf("the cluster's description carries node %d's part", top.FaultPlan.Node)
+	}
+	for i := range 4 {
+		data, err := os.ReadFile(filepath.Join(dir, NodeName(i), DescriptionFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := *d
+		part := plan.Part(int32(i))
+		own.FaultPlan = &part
+		want, _ := json.MarshalIndent(&own, "", "  ")
+		if string(data) != string(want)+"\n" {
+			t.Errorf("node %d's description:\n%s\nwant:\n%s", i, data, want)
+		}
+		nd, _, err := Load(filepath.Join(dir, NodeName(i)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(nd.FaultPlan); string(got) != mustJSON(t, part) {
+			t.Errorf("node %d reads its part as %s, want %s", i, got, mustJSON(t, part))
+		}
+	}
+	if c, ok := plan.CrashOf(3); !ok || c.Steps != 1 {
+		t.Errorf("node 3's crash %+v %v: the case says nothing", c, ok)
+	}
+}
+
+func mustLoad(t *testing.T, dir string) *Description {
+	d, _, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func mustJSON(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestOldFaultyDescriptionIsRefused: a node of a cluster written before
+// init resolved the schedule (faults, no part) refuses to run, with a line
+// that says to run init again; and init refuses faults it cannot resolve.
+func TestOldFaultyDescriptionIsRefused(t *testing.T) {
+	dir, _ := initCluster(t, scenario.Spec{Algorithm: "lcr", N: 3, Seed: 3, Faults: "loss:msg=2"})
+	path := filepath.Join(dir, NodeName(1), DescriptionFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	delete(raw, "fault_plan")
+	old, _ := json.MarshalIndent(raw, "", "  ")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = RunNode(dir, NodeOptions{Index: 1, Timeout: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "not this node's part") || !strings.Contains(err.Error(), "run 'elect cluster init' again") {
+		t.Errorf("an old description with faults: %v, want a refusal saying to run init again", err)
+	}
+	// Node 0 still has its part: up's check reads node 0's.
+	if err := CheckParts(dir, mustLoad(t, dir)); err != nil {
+		t.Errorf("a cluster whose node 0 has its part: %v", err)
+	}
+	path0 := filepath.Join(dir, NodeName(0), DescriptionFile)
+	data0, _ := os.ReadFile(path0)
+	if err := json.Unmarshal(data0, &raw); err != nil {
+		t.Fatal(err)
+	}
+	delete(raw, "fault_plan")
+	old0, _ := json.MarshalIndent(raw, "", "  ")
+	if err := os.WriteFile(path0, old0, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckParts(dir, mustLoad(t, dir)); err == nil || !strings.Contains(err.Error(), "run 'elect cluster init' again") {
+		t.Errorf("up's check of an old faulty cluster: %v", err)
+	}
+	if _, _, err := Up(context.Background(), dir, UpOptions{Command: []string{"false"}}); err == nil || !strings.Contains(err.Error(), "fault_plan") {
+		t.Errorf("Up of an old faulty cluster: %v, want the refusal before any node starts", err)
+	}
+	_, err = Init(t.TempDir(), scenario.Spec{Algorithm: "lcr", N: 3, Seed: 3, Faults: "loss:msg=2"}, InitOptions{Host: "127.0.0.1"})
+	if err == nil || !strings.Contains(err.Error(), "ResolveFaults") {
+		t.Errorf("init with faults and no resolver: %v", err)
+	}
+	// A part in a description without faults, or for no node of it, is
+	// refused when read.
+	for _, bad := range []string{`"faults": "", "fault_plan": {"node": 0}`, `"fault_plan": {"node": 7}`} {
+		text := strings.Replace(string(data), `"fault_plan":`, `"x":`, 1)
+		text = strings.Replace(text, `"ca": "ca.pem"`, `"ca": "ca.pem", `+bad, 1)
+		if _, err := ParseDescription([]byte(text)); err == nil || !strings.Contains(err.Error(), "fault_plan") {
+			t.Errorf("%s: %v, want a refusal of the fault_plan", bad, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,8 +19,8 @@ import (
 	"time"
 
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/internal/atomicfile"
-	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -70,16 +71,74 @@ type UpOptions struct {
 	// Late receives a line for each kill that came after its node had
 	// exited, and so did nothing (nil: discarded).
 	Late io.Writer
+	// Replay, when set, replays the merged record of a run with faults on
+	// an engine (the CLI sets reference.Replay), whose cause then replaces
+	// Judge's (causeFromRecord); nil keeps Judge's, the first fault in
+	// the record's order.
+	Replay func(election.Config, io.Reader) (*election.Result, error)
+	// StopWait is how long Up waits for its nodes to end on the SIGTERM it
+	// forwards when its context is cancelled, before it kills them (0:
+	// DefaultStopWait); closing Hurry (a second signal) ends the wait at
+	// once.
+	StopWait time.Duration
+	Hurry    <-chan struct{}
 }
 
 // Up runs every node of the cluster in dir as a child process, gathers
 // their lines and judges the election (Judge). The record's WallSeconds is
 // the time from the first start to the last exit.
-func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
+//
+// When ctx is cancelled (the CLI cancels it on SIGINT or SIGTERM) Up stops
+// the run: it sends SIGTERM to every node still running (and SIGCONT to
+// those --stop had stopped, so that they can end), waits for them at most
+// opt.StopWait (or until opt.Hurry is closed), kills those still running,
+// removes its temporary files, and returns a *StoppedError that says where
+// it stopped; nothing is judged.
+func Up(ctx context.Context, dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 	d, _, err := Load(dir, opt.Catalog)
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := CheckParts(dir, d); err != nil {
+		return nil, nil, err
+	}
+	u := newUpRun(d, dir, opt.withDefaults())
+	if opt.Trace != "" || d.Faults != "" && opt.Replay != nil {
+		// A run with faults is recorded when its cause can be taken from
+		// its record (causeFromRecord).
+		if u.traceDir, err = os.MkdirTemp("", "elect-cluster-trace-"); err != nil {
+			return nil, nil, err
+		}
+		defer os.RemoveAll(u.traceDir)
+	}
+	u.start = time.Now()
+	if err := u.startNodes(); err != nil {
+		u.killAll()
+		u.wg.Wait()
+		return nil, nil, err
+	}
+	u.injectFaults()
+	go u.watchGrace()
+	cancelled := make(chan struct{})
+	go func() {
+		defer close(cancelled)
+		u.watchCancel(ctx)
+	}()
+	u.wg.Wait()
+	close(u.allDone)
+	<-cancelled
+	u.reportLate()
+	wall := time.Since(u.start)
+	if u.stop != nil {
+		u.stop.After = wall
+		u.stop.Cause = context.Cause(ctx)
+		return nil, u.lines, u.stop
+	}
+	return u.judge(wall)
+}
+
+// withDefaults fills the options left zero.
+func (opt UpOptions) withDefaults() UpOptions {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
@@ -92,185 +151,324 @@ func Up(dir string, opt UpOptions) (*scenario.Record, []*NodeResult, error) {
 	if opt.Grace <= 0 {
 		opt.Grace = 2 * opt.Timeout
 	}
-	traceDir := ""
-	if opt.Trace != "" || d.Faults != "" {
-		// A run with faults is always recorded: the cause is taken from
-		// its record (causeFromRecord).
-		if traceDir, err = os.MkdirTemp("", "elect-cluster-trace-"); err != nil {
-			return nil, nil, err
-		}
-		defer os.RemoveAll(traceDir)
+	if opt.StopWait <= 0 {
+		opt.StopWait = DefaultStopWait
 	}
-	lines := make([]*NodeResult, d.N)
-	exits := make([]string, d.N)
-	var logMu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	procs := make([]*exec.Cmd, d.N)
-	// What the nodes' goroutines and the fault timers share, under mu:
-	// which nodes have exited and when, and which were found silent.
-	var mu sync.Mutex
-	exitedAt := make([]time.Duration, d.N)
-	exited := make([]bool, d.N)
-	silent := make([]string, d.N)
-	firstExit := make(chan struct{})
-	var firstOnce sync.Once
-	for i := range d.N {
-		if slices.Contains(opt.Skip, i) {
-			exits[i] = "was never started"
+	return opt
+}
+
+// DefaultStopWait is how long Up waits for its nodes to end on SIGTERM
+// before it kills them (UpOptions.StopWait).
+const DefaultStopWait = 5 * time.Second
+
+// StoppedError is Up's error when its context was cancelled: where the run
+// stopped, and what became of each node.
+type StoppedError struct {
+	Cause error         // the context's cause (the signal)
+	After time.Duration // from the first start to the last exit
+	// Exited are the nodes that had exited before the stop, Terminated
+	// those that ended on the SIGTERM Up forwarded (Resumed of them had
+	// been stopped by --stop and got SIGCONT), Killed those still running
+	// after UpOptions.StopWait, killed.
+	Exited, Terminated, Resumed, Killed []int
+}
+
+func (e *StoppedError) Error() string {
+	cause := "cancelled"
+	if e.Cause != nil {
+		cause = e.Cause.Error()
+	}
+	return fmt.Sprintf("cluster up stopped (%s) %.3g s after the start: %s had exited, %s ended on SIGTERM (%s resumed from SIGSTOP first), %s killed; nothing judged, temporary files removed",
+		cause, e.After.Seconds(), nodeList(e.Exited), nodeList(e.Terminated), nodeList(e.Resumed), nodeList(e.Killed))
+}
+
+// nodeList names nodes for people: "no node", "node 3", "nodes 0, 2".
+func nodeList(nodes []int) string {
+	switch len(nodes) {
+	case 0:
+		return "no node"
+	case 1:
+		return "node " + strconv.Itoa(nodes[0])
+	}
+	text := make([]string, len(nodes))
+	for k, i := range nodes {
+		text[k] = strconv.Itoa(i)
+	}
+	return "nodes " + strings.Join(text, ", ")
+}
+
+// upRun is one run of Up: the nodes' processes and what their goroutines,
+// the fault timers and the watchers share.
+type upRun struct {
+	d        *Description
+	dir      string
+	opt      UpOptions
+	traceDir string
+	start    time.Time
+	procs    []*exec.Cmd
+	lines    []*NodeResult
+	exits    []string
+	logMu    sync.Mutex
+	wg       sync.WaitGroup
+	// Under mu: which nodes have exited and when, which were found silent
+	// or stopped by --stop, and the stop when ctx was cancelled.
+	mu       sync.Mutex
+	exitedAt []time.Duration
+	exited   []bool
+	silent   []string
+	stopped  []bool
+	stop     *StoppedError
+	// firstExit is closed when a node exits, allDone when all have.
+	firstExit chan struct{}
+	firstOnce sync.Once
+	allDone   chan struct{}
+	injected  []pendingFault
+}
+
+// pendingFault is a --kill or --stop timed from the run's start, and the
+// line to write when it comes after its node exited.
+type pendingFault struct {
+	timer *time.Timer
+	late  func()
+}
+
+func newUpRun(d *Description, dir string, opt UpOptions) *upRun {
+	return &upRun{
+		d: d, dir: dir, opt: opt,
+		procs: make([]*exec.Cmd, d.N), lines: make([]*NodeResult, d.N), exits: make([]string, d.N),
+		exitedAt: make([]time.Duration, d.N), exited: make([]bool, d.N), silent: make([]string, d.N), stopped: make([]bool, d.N),
+		firstExit: make(chan struct{}), allDone: make(chan struct{}),
+	}
+}
+
+// startNodes starts every node not skipped, each watched by a goroutine
+// of its own (watchNode).
+func (u *upRun) startNodes() error {
+	for i := range u.d.N {
+		if slices.Contains(u.opt.Skip, i) {
+			u.exits[i] = "was never started"
 			continue
 		}
-		args := append(slices.Clone(opt.Command[1:]), NodeDir(dir, i), "--index", strconv.Itoa(i), "--timeout", opt.Timeout.String())
-		if traceDir != "" {
-			args = append(args, "--trace", filepath.Join(traceDir, NodeName(i)+".jsonl"))
+		args := append(slices.Clone(u.opt.Command[1:]), NodeDir(u.dir, i), "--index", strconv.Itoa(i), "--timeout", u.opt.Timeout.String())
+		if u.traceDir != "" {
+			args = append(args, "--trace", filepath.Join(u.traceDir, NodeName(i)+".jsonl"))
 		}
-		cmd := exec.Command(opt.Command[0], args...)
-		var out bytes.Buffer
-		cmd.Stdout = &out
+		cmd := exec.Command(u.opt.Command[0], args...)
+		out := new(bytes.Buffer)
+		cmd.Stdout = out
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if err := cmd.Start(); err != nil {
-			return nil, nil, fmt.Errorf("starting node %d: %v", i, err)
+			return fmt.Errorf("starting node %d: %v", i, err)
 		}
-		procs[i] = cmd
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := bufio.NewScanner(stderr)
-			for sc.Scan() {
-				logMu.Lock()
-				fmt.Fprintf(opt.Log, "[node %d] %s\n", i, sc.Text())
-				logMu.Unlock()
-			}
-			err := cmd.Wait()
-			mu.Lock()
-			exited[i], exitedAt[i] = true, time.Since(start)
-			mu.Unlock()
-			firstOnce.Do(func() { close(firstExit) })
-			var line NodeResult
-			if json.Unmarshal(bytes.TrimSpace(out.Bytes()), &line) == nil {
-				lines[i] = &line
-			}
-			var ee *exec.ExitError
-			mu.Lock()
-			why := silent[i]
-			mu.Unlock()
-			switch {
-			case why != "":
-				exits[i] = why
-			case errors.As(err, &ee) && !ee.Exited():
-				exits[i] = fmt.Sprintf("was killed (%v)", ee)
-			case err != nil:
-				exits[i] = fmt.Sprintf("exited with %v", err)
-			}
-		}()
+		u.procs[i] = cmd
+		u.wg.Add(1)
+		go u.watchNode(i, cmd, stderr, out)
 	}
-	// Faults to inject, timed from the run's start; a kill that finds its
-	// node gone did nothing, and says so.
-	type pending struct {
-		timer *time.Timer
-		late  func()
+	return nil
+}
+
+// watchNode copies node i's log lines, waits for it, and keeps its line
+// and how it exited.
+func (u *upRun) watchNode(i int, cmd *exec.Cmd, stderr io.Reader, out *bytes.Buffer) {
+	defer u.wg.Done()
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		u.logMu.Lock()
+		fmt.Fprintf(u.opt.Log, "[node %d] %s\n", i, sc.Text())
+		u.logMu.Unlock()
 	}
-	var injected []pending
+	err := cmd.Wait()
+	u.mu.Lock()
+	u.exited[i], u.exitedAt[i] = true, time.Since(u.start)
+	why := u.silent[i]
+	u.mu.Unlock()
+	u.firstOnce.Do(func() { close(u.firstExit) })
+	var line NodeResult
+	if json.Unmarshal(bytes.TrimSpace(out.Bytes()), &line) == nil {
+		u.lines[i] = &line
+	}
+	var ee *exec.ExitError
+	switch {
+	case why != "":
+		u.exits[i] = why
+	case errors.As(err, &ee) && !ee.Exited():
+		u.exits[i] = fmt.Sprintf("was killed (%v)", ee)
+	case err != nil:
+		u.exits[i] = fmt.Sprintf("exited with %v", err)
+	}
+}
+
+// injectFaults arms the --kill and --stop timers, timed from the run's
+// start; a fault that finds its node gone did nothing, and says so.
+func (u *upRun) injectFaults() {
 	inject := func(k Kill, what string, sig os.Signal) {
-		p := procs[k.Index]
+		p := u.procs[k.Index]
 		if p == nil {
 			return
 		}
 		late := func() {
-			fmt.Fprintf(opt.Late, "%s %d@%v came too late: node %d had exited %.3g s after the start, so it did nothing\n",
-				what, k.Index, k.After, k.Index, exitedAt[k.Index].Seconds())
+			fmt.Fprintf(u.opt.Late, "%s %d@%v came too late: node %d had exited %.3g s after the start, so it did nothing\n",
+				what, k.Index, k.After, k.Index, u.exitedAt[k.Index].Seconds())
 		}
-		injected = append(injected, pending{late: late, timer: time.AfterFunc(time.Until(start.Add(k.After)), func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if exited[k.Index] {
+		u.injected = append(u.injected, pendingFault{late: late, timer: time.AfterFunc(time.Until(u.start.Add(k.After)), func() {
+			u.mu.Lock()
+			defer u.mu.Unlock()
+			switch {
+			case u.stop != nil: // the run is being stopped
+			case u.exited[k.Index]:
 				late()
-				return
+			default:
+				p.Process.Signal(sig)
+				u.stopped[k.Index] = u.stopped[k.Index] || sig == syscall.SIGSTOP
 			}
-			p.Process.Signal(sig)
 		})})
 	}
-	for _, k := range opt.Kills {
+	for _, k := range u.opt.Kills {
 		inject(k, "--kill", os.Kill)
 	}
-	for _, k := range opt.Stops {
+	for _, k := range u.opt.Stops {
 		inject(k, "--stop", syscall.SIGSTOP)
 	}
-	// Once a node has exited, the others have Grace to follow; a node
-	// still running then is silent: named, and killed.
-	allDone := make(chan struct{})
-	go func() {
-		select {
-		case <-firstExit:
-		case <-allDone:
-			return
-		}
-		mu.Lock()
-		first := -1
-		for i, e := range exited {
-			if e && (first < 0 || exitedAt[i] < exitedAt[first]) {
-				first = i
-			}
-		}
-		mu.Unlock()
-		select {
-		case <-time.After(opt.Grace):
-		case <-allDone:
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for i, p := range procs {
-			if p != nil && !exited[i] {
-				silent[i] = fmt.Sprintf("was silent: still running %v after node %d exited (stopped or hung), killed", opt.Grace, first)
-				p.Process.Kill()
-			}
-		}
-	}()
-	wg.Wait()
-	close(allDone)
-	for _, k := range injected {
-		if k.timer.Stop() { // every node exited before its time came
-			mu.Lock()
+}
+
+// reportLate writes the line of each fault whose time never came, every
+// node having exited before it.
+func (u *upRun) reportLate() {
+	for _, k := range u.injected {
+		if k.timer.Stop() && u.stop == nil {
+			u.mu.Lock()
 			k.late()
-			mu.Unlock()
+			u.mu.Unlock()
 		}
 	}
-	wall := time.Since(start)
-	rec, err := Judge(d, opt.Catalog, lines, exits)
+}
+
+// watchGrace gives the other nodes Grace to follow once one has exited; a
+// node still running then is silent: named, and killed.
+func (u *upRun) watchGrace() {
+	select {
+	case <-u.firstExit:
+	case <-u.allDone:
+		return
+	}
+	u.mu.Lock()
+	first := -1
+	for i, e := range u.exited {
+		if e && (first < 0 || u.exitedAt[i] < u.exitedAt[first]) {
+			first = i
+		}
+	}
+	u.mu.Unlock()
+	select {
+	case <-time.After(u.opt.Grace):
+	case <-u.allDone:
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stop != nil {
+		return
+	}
+	for i, p := range u.procs {
+		if p != nil && !u.exited[i] {
+			u.silent[i] = fmt.Sprintf("was silent: still running %v after node %d exited (stopped or hung), killed", u.opt.Grace, first)
+			p.Process.Kill()
+		}
+	}
+}
+
+// watchCancel stops the run when ctx is cancelled before every node has
+// exited (Up's doc).
+func (u *upRun) watchCancel(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-u.allDone:
+		return
+	}
+	u.mu.Lock()
+	u.stop = &StoppedError{}
+	var running []int
+	for i, p := range u.procs {
+		switch {
+		case p == nil:
+		case u.exited[i]:
+			u.stop.Exited = append(u.stop.Exited, i)
+		default:
+			running = append(running, i)
+			p.Process.Signal(syscall.SIGTERM)
+			if u.stopped[i] {
+				p.Process.Signal(syscall.SIGCONT) // the SIGTERM waits for it
+				u.stop.Resumed = append(u.stop.Resumed, i)
+			}
+		}
+	}
+	u.mu.Unlock()
+	wait := time.NewTimer(u.opt.StopWait)
+	defer wait.Stop()
+	select {
+	case <-u.allDone:
+	case <-wait.C:
+	case <-u.opt.Hurry:
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, i := range running {
+		if u.exited[i] {
+			u.stop.Terminated = append(u.stop.Terminated, i)
+		} else {
+			u.procs[i].Process.Kill()
+			u.stop.Killed = append(u.stop.Killed, i)
+		}
+	}
+}
+
+// killAll kills every node started.
+func (u *upRun) killAll() {
+	for _, p := range u.procs {
+		if p != nil {
+			p.Process.Kill()
+		}
+	}
+}
+
+// judge judges the run from the nodes' lines and, with a record, merges it
+// (and takes a faulty run's cause from it).
+func (u *upRun) judge(wall time.Duration) (*scenario.Record, []*NodeResult, error) {
+	rec, err := Judge(u.d, u.opt.Catalog, u.lines, u.exits)
 	if err != nil {
-		return nil, lines, err
+		return nil, u.lines, err
 	}
 	rec.WallSeconds = wall.Seconds()
 	if t := rec.Transport; t != nil && wall > 0 {
 		t.WallSeconds = wall.Seconds()
 		t.MessagesPerSecond = float64(rec.Messages) / wall.Seconds()
 	}
-	if traceDir != "" {
-		merged := opt.Trace
+	if u.traceDir != "" {
+		merged := u.opt.Trace
 		if merged == "" {
-			merged = filepath.Join(traceDir, "merged.jsonl")
+			merged = filepath.Join(u.traceDir, "merged.jsonl")
 		}
-		if err := mergeTraces(traceDir, d.N, merged); err != nil {
-			return rec, lines, err
+		if err := mergeTraces(u.traceDir, u.d.N, merged); err != nil {
+			return rec, u.lines, err
 		}
-		if d.Faults != "" {
-			causeFromRecord(d, opt.Catalog, rec, merged)
+		if u.d.Faults != "" && u.opt.Replay != nil {
+			causeFromRecord(u.d, u.opt.Catalog, rec, merged, u.opt.Replay)
 		}
 	}
-	return rec, lines, nil
+	return rec, u.lines, nil
 }
 
 // causeFromRecord sets the cause of a run with faults from the replay of
-// its merged record: the monitor takes a failed run's cause from the
-// promised leader's causal path, which it follows message by message,
-// and only the record has every message (Judge sees the nodes' lines,
-// which list the faults alone). A record that does not replay (a node was
-// lost) leaves Judge's cause, the first fault in the record's order.
-func causeFromRecord(d *Description, cat *catalog.Catalog, rec *scenario.Record, merged string) {
+// its merged record (replay: the CLI's, reference.Replay): the monitor
+// takes a failed run's cause from the promised leader's causal path, which
+// it follows message by message, and only the record has every message
+// (Judge sees the nodes' lines, which list the faults alone). A record that
+// does not replay (a node was lost) leaves Judge's cause, the first fault
+// in the record's order.
+func causeFromRecord(d *Description, cat *catalog.Catalog, rec *scenario.Record, merged string, replay func(election.Config, io.Reader) (*election.Result, error)) {
 	if rec.Result == nil || rec.Result.Faults == nil {
 		return
 	}
@@ -284,7 +482,7 @@ func causeFromRecord(d *Description, cat *catalog.Catalog, rec *scenario.Record,
 		return
 	}
 	defer f.Close()
-	res, err := reference.Replay(*cfg, f)
+	res, err := replay(*cfg, f)
 	if err == nil && res.Faults != nil {
 		rec.Result.Faults.Cause = res.Faults.Cause
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -66,12 +67,12 @@ func randomizedTruly(r *reporter, alg *elect.Algorithm, cat *catalog.Catalog, p 
 	var spec scenario.Spec
 	for seed := uint64(1); seed <= 8; seed++ {
 		spec = scenario.Spec{Catalog: cat, Algorithm: alg.Name, N: 16, IDs: "decreasing", Seed: seed, Params: p, MaxEvents: 1_000_000}
-		rec, err := scenario.Run(spec)
+		rec, err := runner.Run(spec)
 		if err != nil {
 			// A network of 16 the algorithm does not take (a grid of its
 			// own): the check needs another size.
 			spec.N = 9
-			if rec, err = scenario.Run(spec); err != nil {
+			if rec, err = runner.Run(spec); err != nil {
 				r.fail("parameters %v: %v\nthe run: %s", p, err, commandLine(spec))
 				return
 			}

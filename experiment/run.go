@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/electkit/elect/pp"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -58,7 +59,7 @@ func RunJob(j Job, master uint64) (res *Result, err error) {
 	default:
 		s := j.Point.Spec
 		s.Seed = j.Seed(master)
-		rec, err := scenario.Run(s)
+		rec, err := runner.Run(s)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/pp/protocols"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -117,7 +118,7 @@ func TestDeclaredGrowthsFitTheRuns(t *testing.T) {
 			mean := func(n int, measure string) (float64, Growth) {
 				sum, g := 0.0, Growth{}
 				for seed := uint64(1); seed <= seeds; seed++ {
-					rec, err := scenario.Run(scenario.Spec{Algorithm: a.Name, N: n, IDs: arrangement, Seed: seed})
+					rec, err := runner.Run(scenario.Spec{Algorithm: a.Name, N: n, IDs: arrangement, Seed: seed})
 					if err != nil {
 						t.Fatalf("%s n=%d ids %s: %v", a.Name, n, arrangement, err)
 					}

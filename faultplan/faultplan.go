@@ -1,7 +1,8 @@
-// Package faultplan is the fault layer of the runtimes with real timing
+// Package faultplan is the fault schedule of the runtimes with real timing
 // (the goroutine runtime, package live, and the TCP cluster, package
-// cluster): it resolves a run's fault specification (election.Config.Faults)
-// into what their transports apply, message by message and node by node.
+// cluster) as data: what happens to each node's k-th message and after
+// which of its steps it crashes. It is what those runtimes apply, message
+// by message and node by node; it links no engine.
 //
 // A runtime with real timing has no global order of its messages: two
 // nodes send at once, and on TCP they are separate processes. What is
@@ -10,21 +11,22 @@
 // an order the interleaving cannot change (LCR, whose node has one
 // incoming link; any synchronous algorithm behind the round barrier) each
 // node's k-th message is the same message on every runtime. So the
-// schedule is resolved once, before the run, to (sender, k-th send) and
-// (node, steps):
+// schedule is resolved once, before the run, by whoever starts it (package
+// faultplan/resolve runs the configuration on the simulator and reads its
+// trace), to (sender, k-th send) and (node, steps):
 //
-//   - Resolve runs the configuration on the simulator (package sim) with
-//     the same seed and faults, under the runtime's delivery model (fifo,
-//     with every initiator waking at time 0 as the real runtimes wake them,
-//     or sync), and reads its trace: every message the schedule hit (lost,
-//     to a loss clause or a partition; duplicated; delayed, by how much) is
-//     named by its sender and the sender's count, with its number in the
-//     simulator's sending order, the number the report gives it; every
-//     crash by its node and the steps the node had taken (a wake-up, a
-//     delivery or a timer is a step), with its time.
-//   - The runtime then loses, duplicates or delays node i's k-th message as
-//     the plan says, whatever the interleaving (Sender), and crashes node i
-//     right after its S-th step (S = 0: before its first).
+//   - every message the schedule hit (lost, to a loss clause or a
+//     partition; duplicated; delayed, by how much) is named by its sender
+//     and the sender's count, with its number in the resolving run's
+//     sending order, the number the report gives it (Send);
+//   - every crash by its node and the steps the node had taken (a wake-up,
+//     a delivery or a timer is a step), with its time (Crash).
+//
+// The runtime then loses, duplicates or delays node i's k-th message as the
+// plan says, whatever the interleaving (Sender), and crashes node i right
+// after its S-th step (S = 0: before its first). Each node needs only its
+// own share (Part), which is what a TCP node's description carries, so that
+// a node on another machine applies it alone.
 //
 // Under an order-independent algorithm the real run then meets exactly
 // the faults of the simulated one and ends as it does. Under another, the
@@ -35,16 +37,10 @@
 package faultplan
 
 import (
-	"bufio"
-	"bytes"
+	"encoding/json"
 	"fmt"
-	"io"
-	"slices"
-	"strconv"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/sim"
 )
 
 // Send is what the plan does to one message: its sender's K-th.
@@ -69,7 +65,8 @@ type Crash struct {
 	At    int64 // the crash's time in the resolving run (rounds or time units)
 }
 
-// Plan is a run's faults resolved for a runtime with real timing.
+// Plan is a run's faults resolved for a runtime with real timing: every
+// node's part.
 type Plan struct {
 	sends   [][]Send // by sender, by K
 	crash   []Crash  // by node; Steps < 0: none
@@ -81,160 +78,82 @@ type Plan struct {
 	Cut      bool
 }
 
-// Resolve runs cfg on the simulator and resolves its fault schedule
-// (package doc). cfg must have faults, and a delivery model of the
-// runtimes with real timing (fifo or sync).
-func Resolve(cfg election.Config) (*Plan, error) {
-	if cfg.Faults == nil {
-		return nil, fmt.Errorf("faultplan: the run has no faults")
-	}
-	if cfg.Delivery != election.Sync && cfg.Delivery != election.FIFO {
-		return nil, fmt.Errorf("faultplan: %s delivery: the runtimes with real timing have fifo links (or the sync round barrier)", cfg.Delivery)
-	}
-	n := cfg.Graph.N
-	c := cfg
-	c.Progress, c.TraceLimit, c.CausalTime = nil, 0, false
-	if c.Delivery == election.FIFO && c.Wake != nil {
-		// The real runtimes do not wait for wake-up times: every
-		// initiator wakes at the start.
-		c.Wake = slices.Clone(c.Wake)
-		for k := range c.Wake {
-			c.Wake[k].At = 0
-		}
-	}
-	pr, pw := io.Pipe()
-	c.Trace = pw
-	type outcome struct {
-		res *election.Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := sim.Run(c)
-		pw.CloseWithError(err)
-		done <- outcome{res, err}
-	}()
-	p, perr := read(pr, n)
-	pr.CloseWithError(io.ErrClosedPipe) // unblocks the simulator if reading failed
-	out := <-done
-	if out.err != nil {
-		return nil, fmt.Errorf("faultplan: resolving the schedule on the simulator: %w", out.err)
-	}
-	if perr != nil {
-		return nil, fmt.Errorf("faultplan: reading the simulator's trace: %w", perr)
-	}
-	p.Cut = out.res.Outcome == election.StepLimit
-	return p, nil
-}
-
-// read reads the resolving run's trace. It reads only what it needs of
-// each line, without decoding the JSON (the simulator's own Tracer wrote it,
-// with its fields in a fixed order): most lines are states and deliveries,
-// and decoding them all would cost ten times the simulation.
-func read(r io.Reader, n int) (*Plan, error) {
+// NewPlan returns the plan of a run of n nodes that hits nothing yet: the
+// resolver adds what its run met (Message, AddCrash).
+func NewPlan(n int) *Plan {
 	p := &Plan{sends: make([][]Send, n), crash: make([]Crash, n)}
 	for i := range p.crash {
 		p.crash[i] = Crash{Node: int32(i), Steps: -1}
 	}
-	steps := make([]int64, n)
-	sent := make([]int64, n)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	line := 0
-	var last struct{ from, k int64 }
-	for sc.Scan() {
-		line++
-		l := sc.Bytes()
-		ev := text(l, "ev")
-		var key string
-		switch ev {
-		case "wake", "timer", "crash":
-			key = "node"
-		case "deliver":
-			key = "to"
-		case "send", "lose", "dup", "delay":
-			key = "from"
-		default:
-			continue
-		}
-		head := l
-		if k := bytes.Index(l, []byte(`"payload":`)); k >= 0 {
-			head = l[:k]
-		}
-		i, ok := number(head, key)
-		if !ok || i < 0 || i >= int64(n) {
-			return nil, fmt.Errorf("line %d: no node in 0..%d: %s", line, n-1, l)
-		}
-		switch ev {
-		case "wake", "timer", "deliver":
-			steps[i]++
-		case "send":
-			sent[i]++
-			p.Messages++
-			last.from, last.k = i, sent[i]
-		case "crash":
-			at, _ := number(head, "t")
-			c := Crash{Node: int32(i), Steps: steps[i], At: at}
-			p.crash[i] = c
-			p.crashes = append(p.crashes, c)
-		default: // a fault of the message just sent
-			no, _ := number(head, "no")
-			if i != last.from || no != p.Messages {
-				return nil, fmt.Errorf("line %d: a %s line that does not follow its send", line, ev)
-			}
-			list := p.sends[i]
-			if len(list) == 0 || list[len(list)-1].K != last.k {
-				list = append(list, Send{K: last.k, No: no})
-				p.sends[i] = list
-			}
-			s := &list[len(list)-1]
-			tail := l[len(head):]
-			if k := bytes.IndexByte(tail, '}'); k >= 0 {
-				tail = tail[k:] // after the payload
-			}
-			switch ev {
-			case "lose":
-				s.Lost = elect.FaultLoss
-				if text(tail, "cause") == "partition" {
-					s.Lost = elect.FaultPartition
-				}
-			case "dup":
-				s.Dup = true
-			case "delay":
-				s.Delay, _ = number(tail, "by")
-			}
-		}
-	}
-	return p, sc.Err()
+	return p
 }
 
-// text is the string value of key in a line of JSON ("" if absent).
-func text(l []byte, key string) string {
-	k := bytes.Index(l, []byte(`"`+key+`":"`))
-	if k < 0 {
-		return ""
+// N is the number of nodes the plan is for.
+func (p *Plan) N() int { return len(p.crash) }
+
+// Message returns the plan's entry for sender's k-th message, numbered no
+// in the resolving run, adding it if it has none: the resolver then sets
+// what happens to it. k must not be below the sender's last entry's.
+func (p *Plan) Message(sender int32, k, no int64) *Send {
+	list := p.sends[sender]
+	if len(list) > 0 && list[len(list)-1].K > k {
+		panic(fmt.Sprintf("faultplan: node %d's message %d added after its message %d", sender, k, list[len(list)-1].K))
 	}
-	v := l[k+len(key)+4:]
-	end := bytes.IndexByte(v, '"')
-	if end < 0 {
-		return ""
+	if len(list) == 0 || list[len(list)-1].K != k {
+		list = append(list, Send{K: k, No: no})
+		p.sends[sender] = list
 	}
-	return string(v[:end])
+	return &list[len(list)-1]
 }
 
-// number is the integer value of key in a line of JSON.
-func number(l []byte, key string) (int64, bool) {
-	k := bytes.Index(l, []byte(`"`+key+`":`))
-	if k < 0 {
-		return 0, false
+// AddCrash adds c's crash, after those added before it.
+func (p *Plan) AddCrash(c Crash) {
+	p.crash[c.Node] = c
+	p.crashes = append(p.crashes, c)
+}
+
+// Sender returns node i's cursor.
+func (p *Plan) Sender(i int32) Sender { return Sender{plan: p.sends[i]} }
+
+// CrashOf returns node i's crash, if it crashes.
+func (p *Plan) CrashOf(i int32) (Crash, bool) {
+	c := p.crash[i]
+	return c, c.Steps >= 0
+}
+
+// Crashes returns the crashes in the order the resolving run had them.
+func (p *Plan) Crashes() []Crash { return p.crashes }
+
+// Hits returns node i's messages the plan hits, by K.
+func (p *Plan) Hits(i int32) []Send { return p.sends[i] }
+
+// Part returns node i's share of the plan.
+func (p *Plan) Part(i int32) Part {
+	part := Part{Node: i, Sends: p.sends[i]}
+	if c, ok := p.CrashOf(i); ok {
+		part.Crash = &c
 	}
-	v := l[k+len(key)+3:]
-	end := 0
-	for end < len(v) && (v[end] == '-' || v[end] >= '0' && v[end] <= '9') {
-		end++
+	return part
+}
+
+// Part is one node's share of a plan: all that node needs to apply it
+// alone. Its JSON form is what a TCP node's description carries
+// (MarshalJSON).
+type Part struct {
+	Node  int32
+	Sends []Send // by K
+	Crash *Crash // nil: the node does not crash
+}
+
+// Sender returns the node's cursor on its messages.
+func (p Part) Sender() Sender { return Sender{plan: p.Sends} }
+
+// CrashOf returns the node's crash, with Steps -1 when it does not crash.
+func (p Part) CrashOf() Crash {
+	if p.Crash == nil {
+		return Crash{Node: p.Node, Steps: -1}
 	}
-	x, err := strconv.ParseInt(string(v[:end]), 10, 64)
-	return x, err == nil
+	return *p.Crash
 }
 
 // Sender is one node's cursor on the plan's messages: the node's own, used
@@ -243,9 +162,6 @@ type Sender struct {
 	plan []Send
 	sent int64
 }
-
-// Sender returns node i's cursor.
-func (p *Plan) Sender(i int32) Sender { return Sender{plan: p.sends[i]} }
 
 // Next counts one more message sent by the cursor's node and returns what
 // the plan does to it, and whether it does anything.
@@ -259,14 +175,83 @@ func (s *Sender) Next() (Send, bool) {
 	return x, true
 }
 
-// CrashOf returns node i's crash, if it crashes.
-func (p *Plan) CrashOf(i int32) (Crash, bool) {
-	c := p.crash[i]
-	return c, c.Steps >= 0
+// The JSON form of a Part:
+//
+//	{"node":1,"sends":[{"k":2,"no":6,"lost":"loss"},{"k":3,"no":9,"dup":true,"delay":2}],"crash":{"steps":4,"at":3}}
+type (
+	partJSON struct {
+		Node  int32      `json:"node"`
+		Sends []sendJSON `json:"sends,omitempty"`
+		Crash *crashJSON `json:"crash,omitempty"`
+	}
+	sendJSON struct {
+		K     int64  `json:"k"`
+		No    int64  `json:"no"`
+		Lost  string `json:"lost,omitempty"` // "loss" or "partition"
+		Dup   bool   `json:"dup,omitempty"`
+		Delay int64  `json:"delay,omitempty"`
+	}
+	crashJSON struct {
+		Steps int64 `json:"steps"`
+		At    int64 `json:"at"`
+	}
+)
+
+// MarshalJSON writes the part in its JSON form (above).
+func (p Part) MarshalJSON() ([]byte, error) {
+	w := partJSON{Node: p.Node, Sends: make([]sendJSON, len(p.Sends))}
+	for k, s := range p.Sends {
+		w.Sends[k] = sendJSON{K: s.K, No: s.No, Dup: s.Dup, Delay: s.Delay}
+		if s.Lost != 0 {
+			w.Sends[k].Lost = s.Lost.String()
+		}
+	}
+	if p.Crash != nil {
+		w.Crash = &crashJSON{Steps: p.Crash.Steps, At: p.Crash.At}
+	}
+	return json.Marshal(w)
 }
 
-// Crashes returns the crashes in the order the resolving run had them.
-func (p *Plan) Crashes() []Crash { return p.crashes }
-
-// Hits returns node i's messages the plan hits, by K.
-func (p *Plan) Hits(i int32) []Send { return p.sends[i] }
+// UnmarshalJSON reads a part in its JSON form and checks it: a node index
+// from 0, messages by increasing count from 1, each hit by something (lost
+// to "loss" or "partition", duplicated, or late by a positive delay), and
+// counts and times that are not negative.
+func (p *Part) UnmarshalJSON(data []byte) error {
+	var w partJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("faultplan: not a node's part of a fault plan: %v", err)
+	}
+	if w.Node < 0 {
+		return fmt.Errorf("faultplan: node %d is not a node index", w.Node)
+	}
+	out := Part{Node: w.Node}
+	last := int64(0)
+	for _, s := range w.Sends {
+		if s.K <= last || s.No < 1 || s.Delay < 0 {
+			return fmt.Errorf("faultplan: node %d: message k=%d no=%d delay=%d: counts must increase from 1, numbers be positive and delays not negative", w.Node, s.K, s.No, s.Delay)
+		}
+		last = s.K
+		x := Send{K: s.K, No: s.No, Dup: s.Dup, Delay: s.Delay}
+		switch s.Lost {
+		case "":
+		case elect.FaultLoss.String():
+			x.Lost = elect.FaultLoss
+		case elect.FaultPartition.String():
+			x.Lost = elect.FaultPartition
+		default:
+			return fmt.Errorf("faultplan: node %d: message k=%d: lost %q; a message is lost to %q or %q", w.Node, s.K, s.Lost, elect.FaultLoss, elect.FaultPartition)
+		}
+		if x.Lost == 0 && !x.Dup && x.Delay == 0 {
+			return fmt.Errorf("faultplan: node %d: message k=%d: nothing happens to it (neither lost, dup nor delay)", w.Node, s.K)
+		}
+		out.Sends = append(out.Sends, x)
+	}
+	if c := w.Crash; c != nil {
+		if c.Steps < 0 || c.At < 0 {
+			return fmt.Errorf("faultplan: node %d: crash after %d steps at time %d: neither may be negative", w.Node, c.Steps, c.At)
+		}
+		out.Crash = &Crash{Node: w.Node, Steps: c.Steps, At: c.At}
+	}
+	*p = out
+	return nil
+}

@@ -1,121 +1,106 @@
 package faultplan
 
 import (
-	"bytes"
-	"slices"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/faults"
-	"github.com/electkit/elect/ring"
-	"github.com/electkit/elect/sim"
-	"github.com/electkit/elect/topology"
 )
 
-// lcr is LCR on a ring of n with IDs 0..n-1 increasing: every node wakes
-// at time 0 in index order, so message i+1 is node i's first (its ID to
-// node i+1), and the only ID that goes round is n-1's.
-func lcr(t *testing.T, n int, spec string) election.Config {
-	t.Helper()
-	s, err := faults.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := make([]elect.ID, n)
-	for i := range ids {
-		ids[i] = elect.ID(i)
-	}
-	return election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(n), IDs: ids, Delivery: election.FIFO, Faults: s, Seed: 1}
+// plan is a plan of 3 nodes as a resolver builds it: node 0's second
+// message late by 2 and its fourth lost to a partition, node 1's first
+// duplicated and lost, node 2 crashing after 3 steps.
+func plan() *Plan {
+	p := NewPlan(3)
+	p.Message(0, 2, 5).Delay = 2
+	p.Message(0, 4, 9).Lost = elect.FaultPartition
+	s := p.Message(1, 1, 2)
+	s.Dup = true
+	p.Message(1, 1, 2).Lost = elect.FaultLoss // the same message again: one entry
+	p.AddCrash(Crash{Node: 2, Steps: 3, At: 4})
+	return p
 }
 
-// TestResolve: the plan names each hit message by sender and count, with
-// its number in the simulator's order, and each crash by the steps before
-// it, exactly.
-func TestResolve(t *testing.T) {
-	// n = 4, IDs increasing: messages 1..4 are the nodes' own IDs (node i
-	// sends message i+1) at time 0; at time 1 only node 0 forwards (ID 3,
-	// message 5, node 0's second), here late by 2, so that node 1 forwards
-	// it at time 4 (message 6, node 1's second), here lost.
-	p, err := Resolve(lcr(t, 4, "loss:msg=6;dup:msg=3;delay:msg=5,d=2;crash:node=2@step=2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := [][]Send{
-		{{K: 2, No: 5, Delay: 2}},
-		{{K: 2, No: 6, Lost: elect.FaultLoss}},
-		{{K: 1, No: 3, Dup: true}},
-		nil,
-	}
-	for i := range 4 {
-		if got := p.Hits(int32(i)); !slices.Equal(got, want[i]) {
-			t.Errorf("node %d: %+v, want %+v", i, got, want[i])
+// TestPartIsWhatTheNodeApplies: a node's part gives the same cursor and
+// crash as the whole plan, and its JSON form reads back to the same part.
+func TestPartIsWhatTheNodeApplies(t *testing.T) {
+	p := plan()
+	for i := range int32(3) {
+		part := p.Part(i)
+		data, err := json.Marshal(part)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	// Node 2's steps: its wake-up, then ID 1's delivery (swallowed): it
-	// crashes right after.
-	if c, ok := p.CrashOf(2); !ok || c.Steps != 2 || c.At != 1 {
-		t.Errorf("node 2's crash: %+v %v, want after 2 steps, at time 1", c, ok)
-	}
-	if got := p.Crashes(); len(got) != 1 || p.Messages != 6 {
-		t.Errorf("crashes %+v, messages %d; want node 2's alone, 6 messages", got, p.Messages)
-	}
-	if _, ok := p.CrashOf(0); ok {
-		t.Error("node 0 crashes")
-	}
-	if p.Cut {
-		t.Error("the resolving run was cut")
-	}
-}
-
-// TestResolveTimedAndPartition: a crash at a time becomes the steps the
-// node took before it, and a partition's window, in the simulator's time,
-// the messages sent across it then.
-func TestResolveTimedAndPartition(t *testing.T) {
-	p, err := Resolve(lcr(t, 6, "crash:node=2@t=1;partition:0-2|3-5@0-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The expectation comes from the simulator's own trace, read with
-	// nothing of this package: the messages lost there.
-	var buf bytes.Buffer
-	cfg := lcr(t, 6, "crash:node=2@t=1;partition:0-2|3-5@0-1")
-	cfg.Trace = &buf
-	if _, err := sim.Run(cfg); err != nil {
-		t.Fatal(err)
-	}
-	lost := strings.Count(buf.String(), `"ev":"lose"`)
-	hits := 0
-	for i := range 6 {
-		for _, s := range p.Hits(int32(i)) {
-			if s.Lost != elect.FaultPartition {
-				t.Errorf("node %d: %+v is not lost to the partition", i, s)
+		var back Part
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatalf("node %d: %s: %v", i, data, err)
+		}
+		want, _ := p.CrashOf(i)
+		if c := back.CrashOf(); c != want {
+			t.Errorf("node %d: crash %+v, want %+v", i, c, want)
+		}
+		a, b := p.Sender(i), back.Sender()
+		for range 6 {
+			x, hx := a.Next()
+			y, hy := b.Next()
+			if x != y || hx != hy {
+				t.Errorf("node %d: the part says %+v %v where the plan says %+v %v", i, y, hy, x, hx)
 			}
-			hits++
 		}
 	}
-	if hits != lost || lost != 2 { // at time 0: node 2's ID to node 3, node 5's to node 0
-		t.Errorf("%d messages lost in the plan, %d in the simulator's trace", hits, lost)
+	data, _ := json.Marshal(p.Part(0))
+	if want := `{"node":0,"sends":[{"k":2,"no":5,"delay":2},{"k":4,"no":9,"lost":"partition"}]}`; string(data) != want {
+		t.Errorf("node 0's part is %s, want %s", data, want)
 	}
-	c, ok := p.CrashOf(2)
-	if !ok || c.At != 1 || c.Steps != 1 {
-		t.Errorf("node 2's crash: %+v %v, want at time 1 after its wake-up", c, ok)
+	data, _ = json.Marshal(p.Part(2))
+	if want := `{"node":2,"crash":{"steps":3,"at":4}}`; string(data) != want {
+		t.Errorf("node 2's part is %s, want %s", data, want)
 	}
 }
 
-// FuzzRead: the reader of the resolving run's trace never panics, whatever
-// it is given (it reads only the simulator's own lines, but must fail
-// cleanly on anything else).
-func FuzzRead(f *testing.F) {
-	var buf bytes.Buffer
-	cfg := election.Config{Algorithm: ring.LCR, Graph: topology.NewRing(4), IDs: []elect.ID{0, 1, 2, 3}, Delivery: election.FIFO, Trace: &buf}
-	cfg.Faults, _ = faults.Parse("loss:msg=7;dup:msg=3;delay:msg=5,d=2;crash:node=1@step=2")
-	sim.Run(cfg)
-	f.Add(buf.Bytes())
-	f.Add([]byte(`{"t":0,"ev":"lose","from":0,"no":1}` + "\n"))
-	f.Add([]byte(`{"ev":"send","from":-1}`))
+// TestPartRefusesWhatNoResolverWrites: parts no resolver can write are
+// refused, each with the reason.
+func TestPartRefusesWhatNoResolverWrites(t *testing.T) {
+	for _, c := range []struct{ json, says string }{
+		{`{"node":-1}`, "not a node index"},
+		{`{"node":0,"sends":[{"k":2,"no":3,"dup":true},{"k":2,"no":4,"dup":true}]}`, "counts must increase"},
+		{`{"node":0,"sends":[{"k":0,"no":3,"dup":true}]}`, "counts must increase"},
+		{`{"node":0,"sends":[{"k":1,"no":3,"delay":-1}]}`, "delays not negative"},
+		{`{"node":0,"sends":[{"k":1,"no":3,"lost":"dup"}]}`, `lost "dup"`},
+		{`{"node":0,"sends":[{"k":1,"no":3}]}`, "nothing happens"},
+		{`{"node":0,"crash":{"steps":-1,"at":0}}`, "may be negative"},
+		{`[]`, "not a node's part"},
+	} {
+		var p Part
+		err := json.Unmarshal([]byte(c.json), &p)
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want an error saying %q", c.json, err, c.says)
+		}
+	}
+}
+
+// FuzzPart: a part read from any bytes either is refused or writes back to
+// JSON that reads to the same part.
+func FuzzPart(f *testing.F) {
+	for i := range int32(3) {
+		data, _ := json.Marshal(plan().Part(i))
+		f.Add(data)
+	}
+	f.Add([]byte(`{"node":1,"sends":[{"k":1,"no":1,"lost":"loss","dup":true,"delay":9}],"crash":{"steps":0,"at":0}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		read(bytes.NewReader(data), 4)
+		var p Part
+		if json.Unmarshal(data, &p) != nil {
+			return
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var q Part
+		if err := json.Unmarshal(again, &q); err != nil || !reflect.DeepEqual(p, q) {
+			t.Fatalf("%s reads back as %+v (%v), not %+v", again, q, err, p)
+		}
 	})
 }

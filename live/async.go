@@ -11,6 +11,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/footprint"
 )
 
 // Flow control of the asynchronous runtime.
@@ -56,12 +57,9 @@ const (
 	stateParked        // waiting for room in a receiver's inbox
 )
 
-// baseWindow is the room of every inbox, to which each of its node's links
-// adds two.
-const baseWindow = 8
-
-// window is the capacity of the inbox of a node of the given degree.
-func window(degree int) int { return baseWindow + 2*degree }
+// window is the capacity of the inbox of a node of the given degree
+// (footprint.Window, where the memory guard reads it too).
+func window(degree int) int { return footprint.Window(degree) }
 
 // Window is the most messages the inbox of a node of the given degree
 // holds in an asynchronous run, but for a break of a cycle of waiting nodes
@@ -680,45 +678,3 @@ func (a *asyncRun) stopAtLimit() {
 	a.mu.Unlock()
 	a.end()
 }
-
-// Memory, for the memory guard (scenario's --mem-limit).
-const (
-	// stackBytes is a node's goroutine stack in a synchronous run at its
-	// largest in the runs measured (the Go runtime grows it from 2 KiB by
-	// doubling; the handlers, the monitor and a lock's slow path reach 4
-	// or 8 KiB). Asynchronous runs have no goroutine per node.
-	stackBytes = 8 << 10
-	// recordBytes is the rest of what a node costs: its record, its first
-	// buffers, and the garbage collector's room; in a synchronous run its
-	// recorder, latency histogram, spare inbox and output too (measured:
-	// lcr n = 6000 decreasing peaks at 30 MB of RSS, 14 MB of which the
-	// program holds before any node exists, so 2.7 KB a node, 0.6 KB of
-	// it in a full inbox; the estimate is 5.2 KB, on the safe side).
-	recordBytes = 4 << 10
-	// envelopeBytes and outgoingBytes are the sizes of a message in an
-	// inbox and in a node's output (48 bytes each).
-	envelopeBytes = int64(unsafe.Sizeof(envelope{}))
-	outgoingBytes = int64(unsafe.Sizeof(outgoing{}))
-)
-
-// NodeBytes is the most the goroutine runtime holds for one node of the
-// given degree, besides the node's own state: its record and, in an
-// asynchronous run, its inbox (a window, held while inputs wait in it) and,
-// while it waits for room, its output (one batch: a window of inputs that
-// send on average one message each; the free buffers the workers keep are
-// a few more), or in a synchronous run its goroutine (whose messages of a
-// round the caller counts as the simulator's). Beyond the windows, an
-// asynchronous run holds what its algorithm keeps in flight around a cycle
-// of waiting nodes (see the top of this file).
-func NodeBytes(degree int, sync bool) int64 {
-	if sync {
-		return stackBytes + recordBytes
-	}
-	w := int64(window(degree))
-	return recordBytes + w*envelopeBytes + w*outgoingBytes
-}
-
-// InFlightPerNode is the most messages one node of the given degree holds
-// at once in an asynchronous run: its inbox's window and one batch of
-// output (counted in NodeBytes).
-func InFlightPerNode(degree int) int64 { return 2 * int64(window(degree)) }

@@ -1,6 +1,10 @@
 package live
 
-import "github.com/electkit/elect/election"
+import (
+	"unsafe"
+
+	"github.com/electkit/elect/election"
+)
 
 // AsyncBuffers runs cfg (asynchronous) and reports what holds buffers at
 // its end: how many nodes hold an inbox buffer and how many an output
@@ -34,3 +38,8 @@ func AsyncBuffers(cfg election.Config) (inboxes, outs, free, largest int, err er
 	}
 	return inboxes, outs, free, largest, nil
 }
+
+// MessageSizes are the sizes of a message in an inbox and in an output, as
+// this package's types make them (the memory guard reads them from package
+// footprint, which must agree).
+var MessageSizes = [2]uintptr{unsafe.Sizeof(envelope{}), unsafe.Sizeof(outgoing{})}

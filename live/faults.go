@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/electkit/elect"
@@ -9,8 +10,9 @@ import (
 )
 
 // Faults (Config.Faults) on the goroutine runtime: the schedule is resolved
-// before the run to (sender, k-th send) and (node, steps) by package
-// faultplan, and applied where a node sends (a lost message never reaches
+// before the run to (sender, k-th send) and (node, steps) by whoever starts
+// it (package faultplan/resolve), handed over as a faultplan.Plan
+// (Options.Plan), and applied where a node sends (a lost message never reaches
 // the node's output; a duplicate is output twice; a late one is held back)
 // and where it has taken a step (it crashes right after its S-th). A run
 // without faults never reads any of it: node.flt is nil.
@@ -37,11 +39,13 @@ type lateMsg struct {
 	by  int64
 }
 
-// newFaults resolves cfg's schedule and gives every node its part.
-func (r *run) newFaults(tick time.Duration) error {
-	plan, err := faultplan.Resolve(*r.cfg)
-	if err != nil {
-		return err
+// newFaults gives every node its part of plan, cfg's resolved schedule.
+func (r *run) newFaults(plan *faultplan.Plan, tick time.Duration) error {
+	if plan == nil {
+		return fmt.Errorf("live: the run has faults (%s) and no resolved plan: resolve the schedule before the run (package faultplan/resolve) and pass it as Options.Plan", r.cfg.Faults)
+	}
+	if plan.N() != len(r.nodes) {
+		return fmt.Errorf("live: the fault plan is for %d nodes, the run has %d", plan.N(), len(r.nodes))
 	}
 	r.tick = tick
 	if r.tick <= 0 {

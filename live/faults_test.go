@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
@@ -117,7 +118,7 @@ func TestFaultsAsInTheSimulator(t *testing.T) {
 			var rec bytes.Buffer
 			lc := *cfg
 			lc.Trace = &rec
-			got, err := live.Run(lc)
+			got, err := runPlanned(lc)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -174,7 +175,7 @@ func TestFaultRecordNamesTheFaults(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	got, want := lines(live.Run), lines(sim.Run)
+	got, want := lines(runPlanned), lines(sim.Run)
 	if len(want) != 4 || !slices.Equal(got, want) {
 		t.Errorf("goroutines' fault lines:\n%s\nsimulator's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -193,11 +194,45 @@ func TestFaultPanicIsAViolation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := live.Run(*cfg)
+	got, err := runPlanned(*cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Outcome != election.OutcomeViolation || got.Violation != want.Violation || !strings.HasPrefix(got.Violation, "panic: node 6 panicked") {
 		t.Errorf("goroutines: %s %q; simulator: %s %q", got.Outcome, got.Violation, want.Outcome, want.Violation)
+	}
+}
+
+// runPlanned runs cfg on goroutines as the places that start runs do: its
+// fault schedule resolved first, and handed over.
+func runPlanned(cfg election.Config) (*election.Result, error) {
+	plan, err := resolve.Faults(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return live.RunWith(cfg, live.Options{Plan: plan})
+}
+
+// TestFaultsNeedAResolvedPlan: the runtime resolves no schedule itself (it
+// links no engine): a run with faults and no plan is refused, saying so,
+// and a plan for another number of nodes too.
+func TestFaultsNeedAResolvedPlan(t *testing.T) {
+	cfg, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: 8, Seed: 3, Faults: "loss:msg=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := live.Run(*cfg); err == nil || !strings.Contains(err.Error(), "no resolved plan") {
+		t.Errorf("a run with faults and no plan: %v, want a refusal naming the missing plan", err)
+	}
+	other, err := scenario.Build(scenario.Spec{Algorithm: "lcr", N: 6, Seed: 3, Faults: "loss:msg=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := resolve.Faults(*other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := live.RunWith(*cfg, live.Options{Plan: plan}); err == nil || !strings.Contains(err.Error(), "for 6 nodes, the run has 8") {
+		t.Errorf("a plan for 6 nodes on 8: %v, want a refusal", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/footprint"
 	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
@@ -350,4 +351,13 @@ func TestTwoNodesCannotHoldAWorker(t *testing.T) {
 		t.Fatalf("%s (leader %d) after %d messages; want node 0 elected", res.Outcome, res.LeaderID, res.Messages)
 	}
 	t.Logf("%d messages", res.Messages)
+}
+
+// TestFootprintKnowsTheMessageSizes: the memory guard's sizes of a message
+// in an inbox and in an output (package footprint, read without linking
+// this package) are this runtime's.
+func TestFootprintKnowsTheMessageSizes(t *testing.T) {
+	if got, want := live.MessageSizes, [2]uintptr{footprint.EnvelopeBytes, footprint.OutgoingBytes}; got != want {
+		t.Errorf("envelope and outgoing take %v bytes; footprint says %v", got, want)
+	}
 }

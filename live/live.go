@@ -78,6 +78,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan"
 )
 
 // Run executes cfg on goroutines and returns its result. The delivery
@@ -93,6 +94,10 @@ type Options struct {
 	// (Config.Faults): a message late by d units is held back d ticks
 	// before it is handed over (0: election.DefaultFaultTick).
 	FaultTick time.Duration
+	// Plan is the run's fault schedule (Config.Faults) resolved before the
+	// run by whoever starts it (package faultplan/resolve): the runtime
+	// applies it and resolves nothing itself. A run with faults needs one.
+	Plan *faultplan.Plan
 }
 
 // RunWith executes cfg on goroutines with opt, as Run.
@@ -105,7 +110,7 @@ func RunWith(cfg election.Config, opt Options) (*election.Result, error) {
 	}
 	r := newRun(&cfg)
 	if cfg.Faults != nil {
-		if err := r.newFaults(opt.FaultTick); err != nil {
+		if err := r.newFaults(opt.Plan, opt.FaultTick); err != nil {
 			return nil, err
 		}
 	}

@@ -16,132 +16,19 @@ import (
 // decisions and trace lines in node order, and moves to the next round in
 // which anything happens.
 func (r *run) runSync() {
-	n := len(r.nodes)
-	// Spontaneous wake-ups by round.
-	wakes := map[int64][]int32{}
-	if r.cfg.Wake == nil {
-		for i := range n {
-			wakes[0] = append(wakes[0], int32(i))
-		}
-	} else {
-		for _, w := range r.cfg.Wake {
-			wakes[w.At] = append(wakes[w.At], int32(w.Node))
-		}
-	}
-	wakeRounds := make([]int64, 0, len(wakes))
-	for at, list := range wakes {
-		wakeRounds = append(wakeRounds, at)
-		slices.Sort(list)
-	}
-	slices.Sort(wakeRounds)
-
-	var (
-		wg    sync.WaitGroup
-		round int64 // the round the workers run
-		stop  = make(chan struct{})
-	)
-	// One goroutine per node, started once; a signal runs one round.
-	for _, nd := range r.nodes {
-		go func() {
-			for {
-				select {
-				case <-nd.syn.signal:
-				case <-stop:
-					return
-				}
-				r.syncRoundRecovered(nd, round)
-				wg.Done()
-			}
-		}()
-	}
-	defer close(stop)
-
-	var (
-		due       []int32 // nodes with messages for the next round
-		timers    timerHeap
-		events    int64
-		now       int64 // the last round run
-		active    []int32
-		mark      = make([]bool, n)
-		maxRounds = r.cfg.MaxTime
-		// Config.Progress is called every election.ProgressEvents events,
-		nextProgress int64
-		late         syncLateHeap // delayed messages (faults)
-		lateSeq      uint64
-	)
+	c := r.newSyncCoordinator()
+	defer close(c.startWorkers())
 	if r.cfg.Faults != nil {
 		r.crashAtStart()
 	}
 	for {
-		// The next round with anything in it.
-		next := int64(-1)
-		if len(due) > 0 {
-			next = now + 1
-		}
-		if len(wakeRounds) > 0 && (next < 0 || wakeRounds[0] < next) {
-			next = wakeRounds[0]
-		}
-		if len(late) > 0 && (next < 0 || late[0].due < next) {
-			next = late[0].due
-		}
-		for len(timers) > 0 {
-			t := timers[0]
-			nd := r.nodes[t.node]
-			if !nd.pendingTimer(t.seq) {
-				heap.Pop(&timers) // cancelled, or fired already
-				continue
-			}
-			if next < 0 || t.due < next {
-				next = t.due
-			}
-			break
-		}
-		if next < 0 {
+		now, ok := c.nextRound()
+		if !ok {
 			return
 		}
-		if maxRounds > 0 && next > maxRounds {
-			r.stepLimit = true
-			return
-		}
-		if r.cfg.DetectSymmetry && next > now && r.mon.SymmetryBetweenRounds(now, r.view()) {
-			return
-		}
-		now = next
-		// Who runs: receivers of last round's messages, this round's
-		// initiators, and nodes with a timer due.
-		active = active[:0]
-		add := func(i int32) {
-			if !mark[i] {
-				mark[i] = true
-				active = append(active, i)
-			}
-		}
-		for _, i := range due {
-			add(i)
-		}
-		due = due[:0]
-		if len(late) > 0 && late[0].due == now {
-			r.handOverSyncLate(&late, now, add)
-		}
-		if len(wakeRounds) > 0 && wakeRounds[0] == now {
-			for _, i := range wakes[now] {
-				r.nodes[i].syn.wakeAt = now
-				add(i)
-			}
-			wakeRounds = wakeRounds[1:]
-		}
-		for len(timers) > 0 && timers[0].due == now {
-			add(heap.Pop(&timers).(timerEntry).node)
-		}
-		slices.Sort(active)
-		round = now
-		wg.Add(len(active))
-		for _, i := range active {
-			r.nodes[i].syn.signal <- struct{}{}
-		}
-		wg.Wait()
-		r.clock = now
-		for _, i := range active {
+		c.gather(now)
+		c.runRound(now)
+		for _, i := range c.active {
 			if p := r.nodes[i].syn.panicked; p != nil {
 				// A node's code panicked: the round's other steps are
 				// carried out, then the run ends with the violation, as in
@@ -149,59 +36,223 @@ func (r *run) runSync() {
 				defer r.mon.Violate("panic", election.PanicMessage(i, *p))
 			}
 		}
-		handed := r.ticks()
-		for _, i := range active {
-			mark[i] = false
-			nd := r.nodes[i]
-			sy := nd.syn
-			for k := range sy.deferred {
-				r.do(i, &sy.deferred[k])
-			}
-			clear(sy.deferred)
-			sy.deferred = sy.deferred[:0]
-			events += nd.events - sy.countedEvents
-			sy.countedEvents = nd.events
-			for _, t := range sy.newTimers {
-				heap.Push(&timers, timerEntry{due: t.due, seq: t.seq, node: i})
-			}
-			sy.newTimers = sy.newTimers[:0]
-			// Hand over the round's messages for the next round, here
-			// rather than by the senders: no message can reach a node in
-			// the round it was sent, and the order is the nodes'.
-			for _, o := range nd.out {
-				dst := r.nodes[o.to]
-				if len(dst.inbox) == 0 {
-					due = append(due, o.to)
-				}
-				dst.inbox = append(dst.inbox, o.envelope(handed))
-			}
-			nd.out = nd.out[:0]
-			if nd.flt != nil {
-				for _, l := range nd.flt.late {
-					lateSeq++
-					l.env.sent = handed
-					heap.Push(&late, syncLate{due: now + 1 + l.by, seq: lateSeq, msg: l})
-				}
-				nd.flt.late = nd.flt.late[:0]
-			}
-		}
-		for _, i := range active {
-			if r.nodes[i].syn.panicked != nil {
-				return
-			}
-		}
-		if events >= r.maxEvents {
-			r.stepLimit = true
+		c.collect(now)
+		if c.over(now) {
 			return
 		}
-		if r.cfg.Progress != nil && events >= nextProgress {
-			nextProgress = events + election.ProgressEvents
-			if !r.cfg.Progress(election.Progress{Events: events, Time: float64(now)}) {
-				r.stopped = true
-				return
-			}
+	}
+}
+
+// syncCoordinator is what the coordinator of a synchronous run keeps
+// between rounds.
+type syncCoordinator struct {
+	r          *run
+	wakes      map[int64][]int32 // spontaneous wake-ups by round
+	wakeRounds []int64           // the rounds of wakes, in order
+	wg         sync.WaitGroup
+	round      int64   // the round the workers run
+	due        []int32 // nodes with messages for the next round
+	timers     timerHeap
+	events     int64
+	now        int64 // the last round run
+	active     []int32
+	mark       []bool
+	// Config.Progress is called every election.ProgressEvents events.
+	nextProgress int64
+	late         syncLateHeap // delayed messages (faults)
+	lateSeq      uint64
+}
+
+// newSyncCoordinator plans the run's spontaneous wake-ups.
+func (r *run) newSyncCoordinator() *syncCoordinator {
+	n := len(r.nodes)
+	c := &syncCoordinator{r: r, wakes: map[int64][]int32{}, mark: make([]bool, n)}
+	if r.cfg.Wake == nil {
+		for i := range n {
+			c.wakes[0] = append(c.wakes[0], int32(i))
+		}
+	} else {
+		for _, w := range r.cfg.Wake {
+			c.wakes[w.At] = append(c.wakes[w.At], int32(w.Node))
 		}
 	}
+	c.wakeRounds = make([]int64, 0, len(c.wakes))
+	for at, list := range c.wakes {
+		c.wakeRounds = append(c.wakeRounds, at)
+		slices.Sort(list)
+	}
+	slices.Sort(c.wakeRounds)
+	return c
+}
+
+// startWorkers starts one goroutine per node, once; a signal runs one
+// round. Closing the channel it returns ends them.
+func (c *syncCoordinator) startWorkers() chan struct{} {
+	stop := make(chan struct{})
+	for _, nd := range c.r.nodes {
+		go func() {
+			for {
+				select {
+				case <-nd.syn.signal:
+				case <-stop:
+					return
+				}
+				c.r.syncRoundRecovered(nd, c.round)
+				c.wg.Done()
+			}
+		}()
+	}
+	return stop
+}
+
+// nextRound returns the next round with anything in it, or false when the
+// run is over: nothing is left, the round limit is passed (step-limit), or
+// the run stayed symmetric.
+func (c *syncCoordinator) nextRound() (int64, bool) {
+	r := c.r
+	next := int64(-1)
+	if len(c.due) > 0 {
+		next = c.now + 1
+	}
+	if len(c.wakeRounds) > 0 && (next < 0 || c.wakeRounds[0] < next) {
+		next = c.wakeRounds[0]
+	}
+	if len(c.late) > 0 && (next < 0 || c.late[0].due < next) {
+		next = c.late[0].due
+	}
+	for len(c.timers) > 0 {
+		t := c.timers[0]
+		if !r.nodes[t.node].pendingTimer(t.seq) {
+			heap.Pop(&c.timers) // cancelled, or fired already
+			continue
+		}
+		if next < 0 || t.due < next {
+			next = t.due
+		}
+		break
+	}
+	if next < 0 {
+		return 0, false
+	}
+	if maxRounds := r.cfg.MaxTime; maxRounds > 0 && next > maxRounds {
+		r.stepLimit = true
+		return 0, false
+	}
+	if r.cfg.DetectSymmetry && next > c.now && r.mon.SymmetryBetweenRounds(c.now, r.view()) {
+		return 0, false
+	}
+	return next, true
+}
+
+// gather sets who runs in round now, in node order: receivers of last
+// round's messages and of late ones due now, this round's initiators, and
+// nodes with a timer due.
+func (c *syncCoordinator) gather(now int64) {
+	c.now = now
+	c.active = c.active[:0]
+	add := func(i int32) {
+		if !c.mark[i] {
+			c.mark[i] = true
+			c.active = append(c.active, i)
+		}
+	}
+	for _, i := range c.due {
+		add(i)
+	}
+	c.due = c.due[:0]
+	if len(c.late) > 0 && c.late[0].due == now {
+		c.r.handOverSyncLate(&c.late, now, add)
+	}
+	if len(c.wakeRounds) > 0 && c.wakeRounds[0] == now {
+		for _, i := range c.wakes[now] {
+			c.r.nodes[i].syn.wakeAt = now
+			add(i)
+		}
+		c.wakeRounds = c.wakeRounds[1:]
+	}
+	for len(c.timers) > 0 && c.timers[0].due == now {
+		add(heap.Pop(&c.timers).(timerEntry).node)
+	}
+	slices.Sort(c.active)
+}
+
+// runRound runs round now on the active nodes' goroutines and waits for
+// them all.
+func (c *syncCoordinator) runRound(now int64) {
+	c.round = now
+	c.wg.Add(len(c.active))
+	for _, i := range c.active {
+		c.r.nodes[i].syn.signal <- struct{}{}
+	}
+	c.wg.Wait()
+	c.r.clock = now
+}
+
+// collect applies, in node order, what the active nodes did in round now:
+// their decisions and trace lines, their events and new timers, and their
+// messages, handed over for the next round (late ones for theirs).
+func (c *syncCoordinator) collect(now int64) {
+	r := c.r
+	handed := r.ticks()
+	for _, i := range c.active {
+		c.mark[i] = false
+		nd := r.nodes[i]
+		sy := nd.syn
+		for k := range sy.deferred {
+			r.do(i, &sy.deferred[k])
+		}
+		clear(sy.deferred)
+		sy.deferred = sy.deferred[:0]
+		c.events += nd.events - sy.countedEvents
+		sy.countedEvents = nd.events
+		for _, t := range sy.newTimers {
+			heap.Push(&c.timers, timerEntry{due: t.due, seq: t.seq, node: i})
+		}
+		sy.newTimers = sy.newTimers[:0]
+		// Hand over the round's messages for the next round, here rather
+		// than by the senders: no message can reach a node in the round
+		// it was sent, and the order is the nodes'.
+		for _, o := range nd.out {
+			dst := r.nodes[o.to]
+			if len(dst.inbox) == 0 {
+				c.due = append(c.due, o.to)
+			}
+			dst.inbox = append(dst.inbox, o.envelope(handed))
+		}
+		nd.out = nd.out[:0]
+		if nd.flt != nil {
+			for _, l := range nd.flt.late {
+				c.lateSeq++
+				l.env.sent = handed
+				heap.Push(&c.late, syncLate{due: now + 1 + l.by, seq: c.lateSeq, msg: l})
+			}
+			nd.flt.late = nd.flt.late[:0]
+		}
+	}
+}
+
+// over reports whether the run ends after round now: a node's code
+// panicked, the event limit is reached (step-limit), or Config.Progress
+// asked to stop.
+func (c *syncCoordinator) over(now int64) bool {
+	r := c.r
+	for _, i := range c.active {
+		if r.nodes[i].syn.panicked != nil {
+			return true
+		}
+	}
+	if c.events >= r.maxEvents {
+		r.stepLimit = true
+		return true
+	}
+	if r.cfg.Progress != nil && c.events >= c.nextProgress {
+		c.nextProgress = c.events + election.ProgressEvents
+		if !r.cfg.Progress(election.Progress{Events: c.events, Time: float64(now)}) {
+			r.stopped = true
+			return true
+		}
+	}
+	return false
 }
 
 // syncRoundRecovered runs syncRound, recording a panic of the node's code

@@ -8,6 +8,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -41,7 +42,7 @@ func TestAnonymousSynchronousRingStaysSymmetric(t *testing.T) {
 	for _, alg := range ringAlgorithms(t, false) {
 		for _, n := range []int{2, 3, 5, 8, 16} {
 			t.Run(fmt.Sprintf("%s/n=%d", alg.Name, n), func(t *testing.T) {
-				rec, err := scenario.Run(scenario.Spec{Algorithm: alg.Name, N: n, IDs: "anonymous", Timing: "sync", Force: true, Seed: uint64(n)})
+				rec, err := runner.Run(scenario.Spec{Algorithm: alg.Name, N: n, IDs: "anonymous", Timing: "sync", Force: true, Seed: uint64(n)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,7 +72,7 @@ func TestRandomizationBreaksSymmetry(t *testing.T) {
 		}
 		for _, n := range []int{2, 3, 5, 8, 16} {
 			for seed := uint64(1); seed <= 40; seed++ {
-				rec, err := scenario.Run(scenario.Spec{Algorithm: alg.Name, N: n, IDs: "anonymous", Timing: "sync", Seed: seed})
+				rec, err := runner.Run(scenario.Spec{Algorithm: alg.Name, N: n, IDs: "anonymous", Timing: "sync", Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -84,7 +85,7 @@ func TestRandomizationBreaksSymmetry(t *testing.T) {
 	symmetric := 0
 	const trials = 400
 	for seed := uint64(1); seed <= trials; seed++ {
-		rec, err := scenario.Run(scenario.Spec{Algorithm: "lcr-random", N: 2, IDs: "anonymous", Timing: "sync", Seed: seed,
+		rec, err := runner.Run(scenario.Spec{Algorithm: "lcr-random", N: 2, IDs: "anonymous", Timing: "sync", Seed: seed,
 			Params: map[string]string{"bits": "1"}})
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ring"
+	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -75,7 +76,7 @@ func TestTimeSliceExactlyNMessagesOnRandomRings(t *testing.T) {
 // notification, the leader's timer), because the engine jumps over idle
 // rounds (seed 003: "Time complexity: Θ(n·m)").
 func TestTimeSliceSkipsIdleRounds(t *testing.T) {
-	rec, err := scenario.Run(scenario.Spec{Algorithm: "time-slice", N: 1000, IDs: "range:1000000000..1000001000", Seed: 1})
+	rec, err := runner.Run(scenario.Spec{Algorithm: "time-slice", N: 1000, IDs: "range:1000000000..1000001000", Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,15 +11,15 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/live"
-	"github.com/electkit/elect/sim"
+	"github.com/electkit/elect/internal/footprint"
 	"github.com/electkit/elect/topology"
 )
 
 // engineBytesPerNode is the simulator's own memory per node besides the
-// node itself (the monitor's arrays, its ID, a node's random source when it
-// draws).
-const engineBytesPerNode = 200
+// node itself (footprint.NodeBytes): its status word beside the node (8
+// bytes), the monitor's arrays, its ID, a node's random
+// source when it draws.
+const engineBytesPerNode = 8 + 200
 
 // bytesPerMessage is the memory of one message in flight: a delivery
 // (receiver, port, and the 32-byte message) is 40 bytes, and the delivery
@@ -76,13 +76,13 @@ func (m MemoryEstimate) Total() float64 {
 // all-to-all, holds).
 //
 // On the goroutine runtime every node has a goroutine and buffers of its own
-// (live.NodeBytes); an asynchronous run's messages in flight are bounded by
-// its flow control (live.InFlightPerNode) rather than by the algorithm,
-// and are counted with the nodes.
+// (footprint.GoroutineNodeBytes); an asynchronous run's messages in flight
+// are bounded by its flow control (footprint.GoroutineInFlightPerNode)
+// rather than by the algorithm, and are counted with the nodes.
 func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery, runtime string) MemoryEstimate {
 	nn := float64(n)
 	var m MemoryEstimate
-	m.Nodes = nn * float64(sim.NodeBytes(alg, params)+engineBytesPerNode)
+	m.Nodes = nn * float64(footprint.NodeBytes(alg, params)+engineBytesPerNode)
 	if topo == "complete" && alg.Model.Topology != elect.Complete {
 		m.Graph += nn * nn * 8
 	}
@@ -105,10 +105,10 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 	m.Messages = m.InFlight * bytesPerMessage
 	if runtime == "goroutines" {
 		degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
-		m.Nodes += nn * float64(live.NodeBytes(degree, delivery == election.Sync))
+		m.Nodes += nn * float64(footprint.GoroutineNodeBytes(degree, delivery == election.Sync))
 		if delivery != election.Sync {
-			m.InFlight = nn * float64(live.InFlightPerNode(degree))
-			m.Messages = 0 // in live.NodeBytes
+			m.InFlight = nn * float64(footprint.GoroutineInFlightPerNode(degree))
+			m.Messages = 0 // in footprint.GoroutineNodeBytes
 		}
 	}
 	return m

@@ -77,7 +77,7 @@ func TestSpecNodesReadsWeightedEdgeLists(t *testing.T) {
 // --n 6000 --ids decreasing --runtime goroutines --mem-limit 100MB`, which
 // was accepted on an estimate of one message per link and peaked at
 // 1.97 GB. The guard now counts what the goroutine runtime holds: a
-// node's record and buffers of a window per node (live.NodeBytes),
+// node's record and buffers of a window per node (footprint.GoroutineNodeBytes),
 // whatever the run sends; its flow control keeps the run within that
 // (live's TestRunLCR6000DecreasingHoldsAWindowPerInbox; 30 MB peak RSS
 // measured, the program's own 14 MB included). So 100 MB is enough and

@@ -2,12 +2,8 @@ package scenario
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/live"
-	"github.com/electkit/elect/reference"
-	"github.com/electkit/elect/sim"
 )
 
 // Record is one run as `elect run --json` and sweeps print it: the
@@ -38,67 +34,6 @@ type Record struct {
 	// WallSeconds is the run's wall-clock time on runtimes with real timing.
 	WallSeconds float64 `json:"wall_seconds,omitempty"`
 	*election.Result
-}
-
-// Run builds and runs s on its runtime. A panic of the algorithm's code
-// that the runtime did not turn into a violation itself (one while the
-// nodes are built, say) is reported the same way: a record with outcome
-// violation and the panic's message (PanicRecord), never a crash.
-func Run(s Spec) (rec *Record, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			rec, err = PanicRecord(s, p), nil
-		}
-	}()
-	cfg, err := Build(s)
-	if err != nil {
-		return nil, err
-	}
-	return RunBuilt(s, cfg)
-}
-
-// RunBuilt runs cfg, which Build made of s, on s's runtime: Run without
-// building the configuration again, for a caller that built it already (to
-// validate the input before it creates any file, say). The caller may have
-// set cfg's Trace, TraceLimit and Progress since. A panic is reported as
-// Run reports it.
-func RunBuilt(s Spec, cfg *election.Config) (rec *Record, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			rec, err = PanicRecord(s, p), nil
-			rec.N = cfg.Graph.N // s.N is 0 when the topology fixed the count
-		}
-	}()
-	var res *election.Result
-	runtime := s.Runtime
-	start := time.Now()
-	switch {
-	case s.Replay != nil:
-		runtime = "replay"
-		res, err = reference.Replay(*cfg, s.Replay)
-		if err != nil {
-			return nil, errorf("%v", err)
-		}
-	case runtime == "reference":
-		res, err = reference.Run(*cfg)
-	case runtime == "goroutines":
-		res, err = live.RunWith(*cfg, live.Options{FaultTick: s.FaultTick})
-	default:
-		runtime = ""
-		res, err = sim.Run(*cfg)
-	}
-	if err != nil {
-		return nil, err
-	}
-	rec = NewRecord(s, cfg, res)
-	if rec.Faults == "" && res.Faults != nil {
-		rec.Faults = res.Faults.Spec // a replay's, from its record
-	}
-	rec.Runtime = runtime
-	if runtime == "goroutines" {
-		rec.WallSeconds = time.Since(start).Seconds()
-	}
-	return rec, nil
 }
 
 // PanicRecord is the record of a run of s that panicked with value p before

@@ -283,16 +283,3 @@ func (e *engine) touchWheel(at int64) {
 // touchWheelItems is how many deliveries of a bucket touchWheel prefetches
 // for.
 const touchWheelItems = 8
-
-// NodeBytes is the memory one node of alg takes, as the simulator keeps it:
-// the fixed part of a node built with params for a small ring, and the
-// simulator's interface value or status word beside it. Variable parts
-// (buffers a node grows as it runs) are not counted.
-func NodeBytes(alg *elect.Algorithm, params elect.Params) int64 {
-	node := alg.New(elect.NodeInfo{ID: 1, N: 2, Degree: 2, Params: params})
-	size := int64(unsafe.Sizeof(status(0)) + unsafe.Sizeof(node))
-	if t := reflect.TypeOf(node); t != nil && t.Kind() == reflect.Pointer {
-		size += int64(t.Elem().Size())
-	}
-	return size
-}

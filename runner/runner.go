@@ -1,0 +1,99 @@
+// Package runner runs a scenario (scenario.Spec) on the engine it names:
+// the fast simulator (package sim), the reference engine (package
+// reference, which also replays a recorded execution) or the goroutine
+// runtime (package live). It is the one place below the CLI that chooses an
+// engine, so that what describes a run (package scenario) links none; for
+// the goroutine runtime it resolves the run's fault schedule first (package
+// faultplan/resolve) and hands it over, since that runtime links no engine
+// either.
+package runner
+
+import (
+	"time"
+
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/faultplan/resolve"
+	"github.com/electkit/elect/live"
+	"github.com/electkit/elect/reference"
+	"github.com/electkit/elect/scenario"
+	"github.com/electkit/elect/sim"
+)
+
+// Run builds and runs s on its runtime. A panic of the algorithm's code
+// that the runtime did not turn into a violation itself (one while the
+// nodes are built, say) is reported the same way: a record with outcome
+// violation and the panic's message (scenario.PanicRecord), never a crash.
+func Run(s scenario.Spec) (rec *scenario.Record, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = scenario.PanicRecord(s, p), nil
+		}
+	}()
+	cfg, err := scenario.Build(s)
+	if err != nil {
+		return nil, err
+	}
+	return RunBuilt(s, cfg)
+}
+
+// RunBuilt runs cfg, which scenario.Build made of s, on s's runtime: Run
+// without building the configuration again, for a caller that built it
+// already (to validate the input before it creates any file, say). The
+// caller may have set cfg's Trace, TraceLimit and Progress since. A panic
+// is reported as Run reports it.
+func RunBuilt(s scenario.Spec, cfg *election.Config) (rec *scenario.Record, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec, err = scenario.PanicRecord(s, p), nil
+			rec.N = cfg.Graph.N // s.N is 0 when the topology fixed the count
+		}
+	}()
+	var res *election.Result
+	runtime := s.Runtime
+	start := time.Now()
+	switch {
+	case s.Replay != nil:
+		runtime = "replay"
+		res, err = reference.Replay(*cfg, s.Replay)
+		if err != nil {
+			return nil, &scenario.Error{Msg: err.Error()}
+		}
+	case runtime == "reference":
+		res, err = reference.Run(*cfg)
+	case runtime == "goroutines":
+		res, err = runGoroutines(s, cfg)
+	default:
+		runtime = ""
+		res, err = sim.Run(*cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rec = scenario.NewRecord(s, cfg, res)
+	if rec.Faults == "" && res.Faults != nil {
+		rec.Faults = res.Faults.Spec // a replay's, from its record
+	}
+	rec.Runtime = runtime
+	if runtime == "goroutines" {
+		rec.WallSeconds = time.Since(start).Seconds()
+	}
+	return rec, nil
+}
+
+// runGoroutines runs cfg on the goroutine runtime, its fault schedule (if
+// it has one) resolved before the run.
+func runGoroutines(s scenario.Spec, cfg *election.Config) (*election.Result, error) {
+	opt := live.Options{FaultTick: s.FaultTick}
+	if cfg.Faults != nil {
+		c := *cfg
+		if err := live.Check(&c); err != nil {
+			return nil, err
+		}
+		plan, err := resolve.Faults(c)
+		if err != nil {
+			return nil, err
+		}
+		opt.Plan = plan
+	}
+	return live.RunWith(*cfg, opt)
+}
