@@ -148,6 +148,9 @@ func TestImportRule(t *testing.T) {
 			mustNotReach(rt, engine, "a real runtime links no engine: whoever starts a run resolves what must be decided before it")
 		}
 	}
+	for _, engine := range []string{"sim", "reference", "live", "cluster"} {
+		mustNotReach("scenario", engine, "a description links no engine: package runner chooses one")
+	}
 	mustNotReach("sim", "reference", "the reference engine is the oracle of the fast one and shares no code with it")
 	mustNotReach("reference", "sim", "the reference engine is the oracle of the fast one and shares no code with it")
 	for _, a := range runtimes {
