@@ -64,6 +64,9 @@ func benchCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 	var outFile *atomicfile.File
 	if f.out != "" {
+		if err := declareFiles("bench", nil, output("--out", f.out)); err != nil {
+			return err
+		}
 		if outFile, err = createOutput("bench: --out", f.out); err != nil {
 			return err
 		}

@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,12 +17,10 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
-	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/internal/format"
-	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
-	"github.com/electkit/elect/topology"
 )
 
 func init() {
@@ -91,14 +87,15 @@ The report prints the 'elect run ... --replay FILE' command that replays it;
 
 Before it starts, the check counts its configurations and refuses (exit 2)
 what its memory guard says cannot fit; on a terminal it shows its progress.
-Ctrl-C stops it and prints the report of the configurations that finished
-(verdict incomplete, exit 130).
+Ctrl-C (or SIGTERM, SIGHUP) stops it and prints the report of the
+configurations that finished (verdict incomplete, exit 130, 143 or 129).
 
 Exit status: 0 when every property holds in every execution and every
 declared bound holds; 1 when a property fails (verdict violation), a bound
 fails (bound-failed) or the search was incomplete; 4 when a property fails
 only under a fault the algorithm does not tolerate (expected-failure); 2 for
-bad input or a check too large for memory; 130 when interrupted.
+bad input or a check too large for memory; 130 (143, 129) when a signal
+stopped it.
 
 flags:
 `
@@ -112,93 +109,22 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	fs := newFlagSet("check", checkUsage)
-	var n int
-	sizeVar(fs, &n, "n", 4, "number of nodes (keep it small: the states grow exponentially)")
-	idsFlag := fs.String("ids", "", "all (every assignment of 1..n; the default for n <= 6) or an arrangement: "+ids.Usage)
-	delivery := fs.String("delivery", "", "fifo, bag (any message in flight may come next) or sync (default: fifo, or sync for synchronous algorithms)")
-	initiators := fs.String("initiators", "all", "all; subsets: every non-empty set of initiators; or times (--delivery sync): every node's wake-up round in 0..--wake-rounds, or none")
-	wakeRounds := fs.Int("wake-rounds", 0, "the latest wake-up round of --initiators times (default n-1)")
-	topo := fs.String("topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
-	announce := fs.Bool("announce", false, "announce the leader (algorithms with optional announcement)")
-	force := fs.Bool("force", false, "check a configuration that breaks the algorithm's model (to find the counterexample)")
-	maxStates := fs.Int64("max-states", 2_000_000, "stop a configuration's search after this many states (verdict incomplete)")
-	asJSON := fs.Bool("json", false, "print the report as one JSON object")
-	seed := fs.Uint64("seed", 1, "fixes a randomized algorithm's draws (node i's stream, as in every runtime)")
-	workers := fs.Int("workers", 0, "configurations checked at once (default: every core)")
-	counter := fs.String("counterexample", "", "write the execution that violates a property to this file, as a trace")
-	worst := fs.String("worst", "", "write an execution with the most messages to this file, as a trace")
-	draws := fs.Bool("draws", false, "exact probabilities: every draw of a randomized algorithm branches into each of the values of its declared range (itai-rodeh: 1..n; lcr-random: 2^bits)")
-	maxDraws := fs.Int("max-draws", 0, "with --draws: cut executions after this many draws (default 3n)")
-	trials := fs.Int("trials", 10_000, "with --draws: simulator runs (seeds 1..trials) whose measured rates are printed next to the exact probabilities")
-	faultsFlag := fs.String("faults", "", "explore every choice of faults within a budget: crash:k=F (at most F crashes, of any node at any step), loss:k=L (at most L lost messages), dup:k=D (at most D duplicated), joined with ';'")
-	reduction := fs.String("reduction", "por", "por: under fifo, one node's deliveries stand for all where that is sound (a node with a message on every incoming link: on a unidirectional ring, any one delivery), or none: every interleaving")
-	var memLimit int64
-	memLimitVar(fs, &memLimit)
-	params := registerParams(fs, cat)
+	var f checkFlags
+	f.register(fs, cat)
 	name, err := parseOne(fs, args, stdout, "check takes one algorithm name (got %d); 'elect list' shows them")
 	if err != nil {
 		return err
 	}
-	if n < 1 || n > 12 {
-		return usagef("--n %d: the checker explores every state; use 1..12 (and expect n <= 6 to be practical)", n)
-	}
-	if *maxStates < 1 {
-		return usagef("--max-states must be at least 1, got %d", *maxStates)
-	}
-	spec := scenario.Spec{Catalog: cat, Algorithm: name, N: n, Topology: *topo, Announce: *announce, Force: *force, Seed: *seed, Params: map[string]string{}}
-	setParamsAndN(fs, params, &spec)
-	alg, ok := cat.Lookup(name)
-	if _, pop := protocols.Lookup(name); !ok && pop {
-		var names []string
-		for _, e := range check.Populations {
-			names = append(names, e.Name)
-		}
-		return usagef("%s is a population protocol the checker does not take; it checks the population protocols %s over their configurations ('elect check angluin --n 8'); 'elect pp %s' runs %s", name, strings.Join(names, ", "), name, name)
-	}
-	if !ok {
-		return usagef("unknown algorithm %q%s; 'elect list' shows them all", name, scenario.Suggest(name, cat.Names()))
-	}
-	d := *delivery
-	switch {
-	case d == "" && alg.Model.Async:
-		d = "fifo"
-	case d == "":
-		d = "sync"
-	case d != "fifo" && d != "bag" && d != "sync":
-		return usagef("--delivery %q: use fifo, bag or sync", d)
-	}
-	idText := *idsFlag
-	if idText == "" {
-		idText = "all"
-		if n, ok := scenario.SpecNodes(spec.Topology); spec.N > 6 || spec.N == 0 && ok && n > 6 {
-			idText = "random"
-		}
-		if *draws {
-			idText = "increasing" // one configuration: the probabilities are of one ring
-		}
-	}
-	if (*maxDraws != 0 || flagGiven(fs, "trials")) && !*draws {
-		return usagef("--max-draws and --trials go with --draws (exact probabilities)")
-	}
-	if *trials < 0 {
-		return usagef("--trials %d: use 0 or more", *trials)
-	}
-	if *reduction != "por" && *reduction != "none" {
-		return usagef("--reduction %q: use por or none", *reduction)
-	}
-	if *wakeRounds < 0 || *wakeRounds > 0 && *initiators != "times" {
-		return usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", *wakeRounds)
-	}
-	opt := check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: *initiators, WakeRounds: *wakeRounds, MaxStates: *maxStates, Workers: *workers,
-		NoReduction: *reduction == "none", MaxDraws: *maxDraws, Trials: *trials, MemLimit: memLimit, Faults: *faultsFlag}
-	if *draws {
-		opt.Draws = -1 // the algorithm's declared range
-		if *trials == 0 {
-			opt.Trials = -1 // none
-		}
+	opt, err := f.options(fs, cat, name)
+	if err != nil {
+		return err
 	}
 	// An output path that cannot be written is said before the search.
-	if err := checkOutputs("check", *counter, *worst); err != nil {
+	var inputs []cmdio.Path
+	if file, ok := strings.CutPrefix(f.topo, "file:"); ok {
+		inputs = append(inputs, input("--topology file:", file))
+	}
+	if err := declareFiles("check", inputs, output("--counterexample", f.counter), output("--worst", f.worst)); err != nil {
 		return err
 	}
 	var bar *checkProgress
@@ -207,30 +133,33 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		bar = newCheckProgress(stderr, est, *maxStates)
+		bar = newCheckProgress(stderr, est, f.maxStates)
 		opt.Progress = bar.update
 	}
-	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer cancel()
-	opt.Stop = stop.Done()
+	opt.Stop = cmdio.Watch().Done()
 	r, err := check.Run(opt)
 	bar.finish()
-	cancel()
 	if err != nil {
 		return usagef("%v", err)
 	}
+	return f.report(r, opt.IDs, opt.Spec, stdout, stderr)
+}
+
+// report saves the counterexample and the worst execution, prints the
+// report and gives the exit status its verdict calls for.
+func (f *checkFlags) report(r *check.Report, idText string, spec scenario.Spec, stdout, stderr io.Writer) error {
 	if r.Verdict == "violation" || r.Verdict == "expected-failure" {
 		// The execution is always saved, in --counterexample or a file
 		// of its own, as a model checker saves its error trace.
-		path, err := saveCounterexample(*counter, r)
+		path, err := saveCounterexample(f.counter, r)
 		if err != nil {
 			return err
 		}
 		r.Counterexample = path
 	}
 	var worstNote string
-	if *worst != "" {
-		wrote, err := writeTrace(*worst, func(w io.Writer) (bool, error) { return r.WriteExtreme(w, len(r.Extremes)-2, true) })
+	if f.worst != "" {
+		wrote, err := writeTrace(f.worst, func(w io.Writer) (bool, error) { return r.WriteExtreme(w, len(r.Extremes)-2, true) })
 		switch {
 		case err != nil:
 			return err
@@ -240,7 +169,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 			worstNote = "no --worst execution written: a synchronous check's runs are rerun with their IDs (elect run --ids)"
 		}
 	}
-	if *asJSON {
+	if f.json {
 		r.Replay = replayCommand(r, spec)
 		if err := writeJSONLine(stdout, r); err != nil {
 			return err
@@ -253,7 +182,7 @@ func checkCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	}
 	switch {
 	case r.Interrupted:
-		fmt.Fprintf(stderr, "elect: check interrupted: %d of %d configurations finished; the report is of those\n", r.Finished, r.Configurations)
+		fmt.Fprintf(stderr, "elect: check %s: %d of %d configurations finished; the report is of those\n", stoppedBy(), r.Finished, r.Configurations)
 		return errInterrupted
 	case r.Verdict == "expected-failure":
 		return errExpectedFailure
@@ -441,7 +370,7 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 	}
 	fmt.Fprintf(w, "verdict   %s\n", r.Verdict)
 	if r.Interrupted {
-		fmt.Fprintf(w, "          interrupted: %d of %d configurations finished before Ctrl-C\n", r.Finished, r.Configurations)
+		fmt.Fprintf(w, "          interrupted: %d of %d configurations finished before %s\n", r.Finished, r.Configurations, signalName())
 	}
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)

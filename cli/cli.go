@@ -3,26 +3,29 @@
 //
 // Exit status: 0 when every run elected as promised and every check held,
 // 1 when a run ended in another outcome or a check failed (the output says
-// which), 2 for bad input (one line on standard error saying what is wrong and
-// what is allowed).
+// which) or standard output could not be written, 2 for bad input (one line
+// on standard error saying what is wrong and what is allowed), 130, 143 or
+// 129 when SIGINT, SIGTERM or SIGHUP stopped the command.
+//
+// What every command shares at its edges goes through internal/cmdio and
+// this package's files.go: each command declares its input and output
+// files before the work (declareFiles), writes whole files through
+// internal/atomicfile and streams of records through cmdio.Stream, and
+// watches for the first signal (cmdio.Watch) where it has a safe point to
+// stop at (docs/signals.md).
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 
 	"github.com/electkit/elect/catalog"
-	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -66,54 +69,6 @@ var errExpectedFailure = errors.New("a run failed under a fault its algorithm do
 // lost or unreachable (exit status 3; the node has said why).
 var errFault = errors.New("a node lost a peer")
 
-// errInterrupted reports that the user interrupted the command (Ctrl-C)
-// after what had ended was written: exit status 130, as a shell reports a
-// command killed by SIGINT.
-var errInterrupted = errors.New("interrupted")
-
-// errTerminated reports that SIGTERM stopped the command after what had
-// ended was kept: exit status 143, as a shell reports a command killed by
-// SIGTERM.
-var errTerminated = errors.New("terminated")
-
-// interruptBetweenTrials returns a context that Ctrl-C cancels when a
-// command runs several trials, so that it stops after the running trial
-// and reports the ones that ended; a single run ends on Ctrl-C as any
-// program does (the shell sees status 130 either way).
-func interruptBetweenTrials(trials int) (context.Context, context.CancelFunc) {
-	if trials <= 1 {
-		return context.Background(), func() {}
-	}
-	return signal.NotifyContext(context.Background(), os.Interrupt)
-}
-
-// removeOnInterrupt makes Ctrl-C (or SIGTERM) during a command that does
-// not handle it itself remove the temporary files of the outputs not yet
-// written whole (internal/atomicfile), and then end the process as the
-// signal would have; stop undoes it. Without it, an interrupted
-// 'elect run --trace F' would leave F's temporary file behind.
-func removeOnInterrupt() (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			atomicfile.RemovePending()
-			signal.Reset(sig)
-			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-		case <-done:
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			signal.Stop(ch)
-			close(done)
-		})
-	}
-}
-
 // errHelp is returned when the user asked for help; it is not an error.
 var errHelp = errors.New("help requested")
 
@@ -128,7 +83,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // here, and every command (list, run, sweep, bench, plot of its sweeps)
 // knows them. See examples/custom-algorithm.
 func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int {
-	err := run(cat, args, stdout, stderr)
+	release := cmdio.Catch()
+	defer release()
+	out := cmdio.NewStdout(stdout)
+	err := run(cat, args, out, stderr)
+	if werr := out.Err(); werr != nil && (err == nil || errors.Is(err, errHelp) || errors.Is(err, errFailed) || errors.Is(err, errExpectedFailure)) {
+		// A report that went nowhere is a failure, whatever it said.
+		fmt.Fprintf(stderr, "elect: writing standard output: %v\n", werr)
+		return 1
+	}
 	var ue *UsageError
 	switch {
 	case err == nil, errors.Is(err, errHelp):
@@ -143,9 +106,7 @@ func MainWith(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) int
 	case errors.Is(err, errExpectedFailure):
 		return 4
 	case errors.Is(err, errInterrupted):
-		return 130
-	case errors.Is(err, errTerminated):
-		return 143
+		return cmdio.ExitCode()
 	default:
 		fmt.Fprintf(stderr, "elect: %v\n", err)
 		return 1
@@ -225,6 +186,11 @@ func printHelp(w io.Writer) {
 	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Signals (every command, docs/signals.md): the first SIGINT (Ctrl-C), SIGTERM or SIGHUP")
+	fmt.Fprintln(w, "stops the work at its next safe point, keeps what finished, says where it stopped and")
+	fmt.Fprintln(w, "exits 130, 143 or 129; a second one ends elect at once. Records (sweep lines, traces)")
+	fmt.Fprintln(w, "are in their named files as soon as they are finished, even after a kill.")
 }
 
 // suggest returns ` (did you mean "x"?)` for the candidate nearest to name,

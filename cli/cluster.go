@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,13 +9,10 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/electkit/elect/catalog"
@@ -25,8 +21,8 @@ import (
 	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
-	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/bounded"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
@@ -253,17 +249,16 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 			opt.Skip = append(opt.Skip, i)
 		}
 	}
-	ctx, hurry, stop := stopOnSignal()
-	defer stop()
-	opt.Hurry = hurry
+	// The first signal stops the run (the nodes get SIGTERM, are waited
+	// for and reported); a second one hurries it (the nodes are killed at
+	// once) rather than ending elect with its nodes still running.
+	ctx := cmdio.Watch()
+	opt.Hurry = cmdio.Hurry()
 	rec, _, err := cluster.Up(ctx, dir, opt)
 	var stopped *cluster.StoppedError
 	if errors.As(err, &stopped) {
 		fmt.Fprintf(stderr, "elect: %v\n", err)
-		if sc, ok := stopped.Cause.(signalCause); ok && sc.sig == syscall.SIGTERM {
-			return errTerminated
-		}
-		return errInterrupted
+		return errInterrupted // exit 130, 143 or 129, as the signal says
 	}
 	if err != nil {
 		return err
@@ -285,49 +280,6 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return errFailed
 	}
 	return nil
-}
-
-// stopOnSignal is cluster up's signal handling (until every command shares
-// one layer): the first SIGINT or SIGTERM cancels ctx, with a signalCause
-// naming it, and a second one closes hurry (stop waiting for the nodes);
-// stop undoes both.
-func stopOnSignal() (ctx context.Context, hurry <-chan struct{}, stop func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	second, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		for k := 0; k < 2; k++ {
-			select {
-			case sig := <-ch:
-				if k == 0 {
-					cancel(signalCause{sig})
-				} else {
-					close(second)
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	var once sync.Once
-	return ctx, second, func() {
-		once.Do(func() {
-			signal.Stop(ch)
-			close(done)
-			cancel(nil)
-		})
-	}
-}
-
-// signalCause is the cause of a context a signal cancelled.
-type signalCause struct{ sig os.Signal }
-
-func (c signalCause) Error() string {
-	if c.sig == syscall.SIGTERM {
-		return "SIGTERM"
-	}
-	return "SIGINT"
 }
 
 // prefixWriter writes each line with a prefix.
@@ -386,17 +338,19 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr, Listen: *listen}
-	var traceFile *atomicfile.File
+	var traceFile *cmdio.Stream
 	if *trace != "" {
-		if traceFile, err = createOutput("node: --trace", *trace); err != nil {
+		// A stream of events, each in the file as soon as it is written:
+		// a node killed keeps what it saw.
+		if traceFile, err = createStream("node: --trace", *trace, ""); err != nil {
 			return err
 		}
-		defer traceFile.Abort()
+		defer traceFile.Discard()
 		opt.Trace = traceFile
 	}
 	res, err := cluster.RunNode(dir, opt)
 	if traceFile != nil && res != nil { // what the node saw, a fault included
-		if cerr := traceFile.Commit(); cerr != nil && err == nil {
+		if cerr := traceFile.Close(); cerr != nil && err == nil {
 			return cerr
 		}
 	}

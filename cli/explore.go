@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
@@ -86,11 +82,5 @@ func exploreCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "elect: warning: %s is not a loopback address; anyone who can reach it can take the scheduler's steps\n", *addr)
 	}
 	fmt.Fprintf(stdout, "elect explore: %s (Ctrl-C stops)\n", ln.URLs[0])
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-	return view.ServeHandler(ln, explore.Handler(ss))
+	return serveUntilSignal(ln, explore.Handler(ss), stderr)
 }

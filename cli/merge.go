@@ -9,6 +9,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 )
 
 func init() {
@@ -42,7 +43,14 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if len(pos) == 0 {
 		return usagef("merge: no shard file given; e.g. 'elect merge shard-1.jsonl shard-2.jsonl'")
 	}
-	if err := checkOutputs("merge: --out", *out); err != nil {
+	var shards []cmdio.Path
+	for _, p := range pos {
+		shards = append(shards, input("the shard", p))
+	}
+	// The merged lines are written whole, once every shard is read and
+	// checked (a file renamed into place): a merge has all of its records
+	// before it writes the first, so there is no finished part to keep.
+	if err := declareFiles("merge", shards, output("--out", *out)); err != nil {
 		return err
 	}
 	data := make([][]byte, len(pos))

@@ -13,6 +13,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/experiment/plot"
+	"github.com/electkit/elect/internal/cmdio"
 )
 
 func init() {
@@ -67,9 +68,16 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		default:
 			return usagef("plot: --out %s: use a .png, .svg or .pdf file name", o)
 		}
-		if err := checkOutputs("plot: --out", o); err != nil {
-			return err
-		}
+	}
+	var files, figures []cmdio.Path
+	for _, p := range pos {
+		files = append(files, input("the sweep", p))
+	}
+	for _, o := range outs {
+		figures = append(figures, output("--out", o))
+	}
+	if err := declareFiles("plot", files, figures...); err != nil {
+		return err
 	}
 	var curveList []string
 	if *curves != "" {

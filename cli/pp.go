@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
@@ -87,9 +89,7 @@ type ppFlags struct {
 	params map[string]*string
 }
 
-func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
-	var f ppFlags
-	fs := newFlagSet("pp", ppUsage)
+func (f *ppFlags) register(fs *flag.FlagSet) {
 	sizeVar(fs, &f.n, "n", 1000, "number of agents (>= 2; up to 2^60 on the count engines; 1e9 and 2^30 are understood)")
 	fs.StringVar(&f.engine, "engine", "auto", "simulation engine: "+strings.Join(pp.EngineNames(), ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of trial 0 (later trials derive theirs from it)")
@@ -105,6 +105,12 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct states (faster; states_seen is then 0)")
 	fs.StringVar(&f.trace, "trace", "", "write the run's state counts over parallel time to this file (trace format v2, docs/trace.md; one trial; 'elect view FILE' draws it)")
 	fs.IntVar(&f.tracePoints, "trace-points", 200, "with --trace: at least this many evenly spaced snapshots (at most twice as many), plus the first and the last")
+}
+
+func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) error {
+	var f ppFlags
+	fs := newFlagSet("pp", ppUsage)
+	f.register(fs)
 	pos, err := parseInterleaved(fs, args, stdout)
 	if err != nil {
 		return err
@@ -122,17 +128,70 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		printPPList(stdout)
 		return nil
 	}
-	entry, ok := protocols.Lookup(pos[0])
+	entry, err := f.protocol(fs, pos[0])
+	if err != nil {
+		return err
+	}
+	cfg, sched, err := f.config(fs, entry)
+	if err != nil {
+		return err
+	}
+	var inputs []cmdio.Path
 	if protocols.IsFile(pos[0]) {
-		if entry, err = protocols.LoadFile(pos[0]); err != nil {
-			return usagef("pp: %v", err)
+		inputs = append(inputs, input("the protocol file", pos[0]))
+	}
+	if err := declareFiles("pp", inputs, output("--trace", f.trace)); err != nil {
+		return err
+	}
+	t := ppTrials{f: &f, fs: fs, entry: entry, cfg: cfg, sched: sched, stdout: stdout, stderr: stderr}
+	if f.trace != "" {
+		// The file is made now, so that a path that cannot be written is
+		// said before the run, not after it. The trace is written whole
+		// once the run ends (from its snapshots), so it is one file
+		// renamed into place rather than a stream.
+		if t.traceFile, err = createOutput("pp: --trace", f.trace); err != nil {
+			return err
+		}
+		defer t.traceFile.Abort()
+	}
+	if err := t.run(); err != nil {
+		return err
+	}
+	if !f.json {
+		printPPSummary(stdout, entry, f, sched, t.results)
+	}
+	if t.stopped {
+		fmt.Fprintf(stderr, "elect: pp %s after %d of %d trials (the last one stopped where it was)\n", stoppedBy(), len(t.results), f.trials)
+		return errInterrupted
+	}
+	for _, r := range t.results {
+		if !r.Outcome.Succeeded() {
+			return errFailed
+		}
+	}
+	return nil
+}
+
+// protocol finds the protocol named (or the protocol file given) on the
+// command line; a file's own number of agents is the default --n.
+func (f *ppFlags) protocol(fs *flag.FlagSet, name string) (protocols.Entry, error) {
+	entry, ok := protocols.Lookup(name)
+	if protocols.IsFile(name) {
+		var err error
+		if entry, err = protocols.LoadFile(name); err != nil {
+			return entry, usagef("pp: %v", err)
 		}
 		if entry.DefaultN > 0 && !flagGiven(fs, "n") {
 			f.n = entry.DefaultN
 		}
 	} else if !ok {
-		return usagef("pp: unknown protocol %q%s; protocols: %s (or a protocol file, NAME.yaml or NAME.json)", pos[0], suggest(pos[0], protocols.Names()), strings.Join(protocols.Names(), ", "))
+		return entry, usagef("pp: unknown protocol %q%s; protocols: %s (or a protocol file, NAME.yaml or NAME.json)", name, suggest(name, protocols.Names()), strings.Join(protocols.Names(), ", "))
 	}
+	return entry, nil
+}
+
+// config checks the flags against entry and makes the run's configuration.
+func (f *ppFlags) config(fs *flag.FlagSet, entry protocols.Entry) (protocols.Config, pp.Scheduler, error) {
 	cfg := protocols.Config{}
 	var badParam error
 	fs.Visit(func(fl *flag.Flag) {
@@ -143,91 +202,98 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		}
 	})
 	if badParam != nil {
-		return badParam
+		return cfg, 0, badParam
 	}
 	engine, err := pp.ParseEngine(f.engine)
 	if err != nil {
-		return usagef("pp: unknown engine %q%s; engines: %s", f.engine, suggest(f.engine, pp.EngineNames()), strings.Join(pp.EngineNames(), ", "))
+		return cfg, 0, usagef("pp: unknown engine %q%s; engines: %s", f.engine, suggest(f.engine, pp.EngineNames()), strings.Join(pp.EngineNames(), ", "))
 	}
-	if f.n < 2 || int64(f.n) > pp.MaxCountN {
-		return usagef("pp: --n must be between 2 and %d, got %d", int64(pp.MaxCountN), f.n)
-	}
-	if f.trials < 1 || f.trials > 1e7 {
-		return usagef("pp: --trials must be between 1 and 10000000, got %d", f.trials)
-	}
-	if f.maxSteps < 0 {
-		return usagef("pp: --max-steps must be >= 0 (0: the protocol's default), got %d", f.maxSteps)
-	}
-	if f.timeLimit < 0 {
-		return usagef("pp: --time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
-	}
-	if f.trace != "" && f.trials != 1 {
-		return usagef("pp: --trace records one trial; got --trials %d (rerun a trial alone with its seed)", f.trials)
-	}
-	if f.tracePoints < 1 || f.tracePoints > 100000 {
-		return usagef("pp: --trace-points must be between 1 and 100000, got %d", f.tracePoints)
+	switch {
+	case f.n < 2 || int64(f.n) > pp.MaxCountN:
+		return cfg, 0, usagef("pp: --n must be between 2 and %d, got %d", int64(pp.MaxCountN), f.n)
+	case f.trials < 1 || f.trials > 1e7:
+		return cfg, 0, usagef("pp: --trials must be between 1 and 10000000, got %d", f.trials)
+	case f.maxSteps < 0:
+		return cfg, 0, usagef("pp: --max-steps must be >= 0 (0: the protocol's default), got %d", f.maxSteps)
+	case f.timeLimit < 0:
+		return cfg, 0, usagef("pp: --time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
+	case f.trace != "" && f.trials != 1:
+		return cfg, 0, usagef("pp: --trace records one trial; got --trials %d (rerun a trial alone with its seed)", f.trials)
+	case f.tracePoints < 1 || f.tracePoints > 100000:
+		return cfg, 0, usagef("pp: --trace-points must be between 1 and 100000, got %d", f.tracePoints)
 	}
 	sched, err := pp.ParseScheduler(f.scheduler)
 	if err != nil {
-		return usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
+		return cfg, 0, usagef("pp: unknown scheduler %q%s; schedulers: %s", f.scheduler, suggest(f.scheduler, pp.SchedulerNames()), strings.Join(pp.SchedulerNames(), ", "))
 	}
 	cfg.N = f.n
 	cfg.Options = pp.Options{Scheduler: sched, MaxSteps: f.maxSteps, TrackStates: !f.noStates, Engine: engine}
-	var results []pp.Result
-	enc := json.NewEncoder(stdout)
+	return cfg, sched, nil
+}
+
+// ppTrials runs the trials of elect pp and keeps their results.
+type ppTrials struct {
+	f         *ppFlags
+	fs        *flag.FlagSet
+	entry     protocols.Entry
+	cfg       protocols.Config
+	sched     pp.Scheduler
+	traceFile *atomicfile.File
+	stdout    io.Writer
+	stderr    io.Writer
+	results   []pp.Result
+	stopped   bool // a signal stopped the trials
+}
+
+func (t *ppTrials) run() error {
+	f, entry, cfg := t.f, t.entry, t.cfg
+	enc := json.NewEncoder(t.stdout)
 	var sampler *pp.Sampler
-	var traceFile *atomicfile.File
-	if f.trace != "" {
+	if t.traceFile != nil {
 		sampler = &pp.Sampler{Points: f.tracePoints}
 		cfg.Options.Sample = sampler
-		// The file is made now, so that a path that cannot be written is
-		// said before the run, not after it.
-		if traceFile, err = createOutput("pp: --trace", f.trace); err != nil {
-			return err
-		}
-		defer traceFile.Abort()
-		stop := removeOnInterrupt()
-		defer stop()
 	}
-	interrupted, stop := interruptBetweenTrials(f.trials)
-	defer stop()
+	// A signal stops the running trial inside its run, at its next
+	// progress report (about ten a second), as --time-limit does.
+	stop := cmdio.Watch()
 	// Several trials: one bar over the trials (trials done, time left),
 	// each trial's share moved by its interactions against the expected
 	// or measured number when one is known; on a terminal only.
 	var trialsBar *progressBar
 	if f.trials > 1 {
-		trialsBar = newProgressBar(stderr, entry.Name, int64(f.trials)*trialUnits, "")
+		trialsBar = newProgressBar(t.stderr, entry.Name, int64(f.trials)*trialUnits, "")
 	}
-	for t := range f.trials {
-		if interrupted.Err() != nil {
+	defer trialsBar.finish()
+	for trial := range f.trials {
+		if stop.Err() != nil {
 			break
 		}
-		cfg.Seed = pp.TrialSeed(f.seed, t)
+		cfg.Seed = pp.TrialSeed(f.seed, trial)
 		var bar *progressBar
-		expected, known := expectedInteractions(entry.Name, f.n, sched, f.maxSteps)
+		expected, known := expectedInteractions(entry.Name, f.n, t.sched, f.maxSteps)
 		if !f.json && f.trials == 1 {
 			switch measured, ok := measuredInteractions(entry.Name, cfg); {
 			case known:
-				bar = newProgressBar(stderr, entry.Name, int64(expected), "expected")
+				bar = newProgressBar(t.stderr, entry.Name, int64(expected), "expected")
 			case ok:
-				bar = newProgressBar(stderr, entry.Name, int64(measured), "estimated from the reproductions' means")
+				bar = newProgressBar(t.stderr, entry.Name, int64(measured), "estimated from the reproductions' means")
 			default:
-				bar = newProgressBar(stderr, entry.Name, 0, "")
+				bar = newProgressBar(t.stderr, entry.Name, 0, "")
 			}
 		}
 		var estimateOver time.Duration
-		cfg.Options.Progress = ppProgress(bar, f.n, f.timeLimit, expected, known, &estimateOver)
+		cfg.Options.Progress = ppProgress(bar, f.n, f.timeLimit, expected, known, &estimateOver, stop)
 		if trialsBar != nil {
 			if !known {
 				expected, _ = measuredInteractions(entry.Name, cfg)
 			}
-			cfg.Options.Progress = trialProgress(trialsBar, t, f.trials, expected, cfg.Options.Progress)
+			cfg.Options.Progress = trialProgress(trialsBar, trial, f.trials, expected, cfg.Options.Progress)
 		}
 		res, err := entry.Run(cfg)
 		bar.finish()
-		trialsBar.set(int64(t+1)*trialUnits, fmt.Sprintf("%d of %d trials done", t+1, f.trials))
+		trialsBar.set(int64(trial+1)*trialUnits, fmt.Sprintf("%d of %d trials done", trial+1, f.trials))
 		if estimateOver > 0 {
-			fmt.Fprintf(stderr, "elect: pp: stopped early: at this speed the run is expected to take about %s, more than --time-limit %s\n", estimateOver.Round(time.Second), f.timeLimit)
+			fmt.Fprintf(t.stderr, "elect: pp: stopped early: at this speed the run is expected to take about %s, more than --time-limit %s\n", estimateOver.Round(time.Second), f.timeLimit)
 		}
 		if err != nil {
 			if entry.File != "" {
@@ -240,37 +306,33 @@ func ppCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 				return err
 			}
 		}
-		results = append(results, res)
+		t.results = append(t.results, res)
 		if sampler != nil {
-			th := pp.TraceHeader{Protocol: entry.Name, Title: entry.Goal, Params: ppParams(fs, f.params), Seed: cfg.Seed, StateFields: entry.StateFields}
-			w := bufio.NewWriterSize(traceFile, 1<<16)
-			err := pp.WriteTrace(w, th, sampler, res)
-			if err == nil {
-				err = w.Flush()
-			}
-			if err == nil {
-				err = traceFile.Commit()
-			}
-			if err != nil {
+			if err := t.writeTrace(sampler, cfg.Seed, res); err != nil {
 				return err
 			}
-			if !f.json {
-				fmt.Fprintf(stderr, "trace: %s (%d snapshots; elect view %s)\n", f.trace, len(sampler.Snapshots), f.trace)
-			}
 		}
 	}
-	trialsBar.finish()
-	if !f.json {
-		printPPSummary(stdout, entry, f, sched, results)
+	t.stopped = stop.Err() != nil
+	return nil
+}
+
+// writeTrace writes the trial's trace (its snapshots) and commits it.
+func (t *ppTrials) writeTrace(sampler *pp.Sampler, seed uint64, res pp.Result) error {
+	th := pp.TraceHeader{Protocol: t.entry.Name, Title: t.entry.Goal, Params: ppParams(t.fs, t.f.params), Seed: seed, StateFields: t.entry.StateFields}
+	w := bufio.NewWriterSize(t.traceFile, 1<<16)
+	err := pp.WriteTrace(w, th, sampler, res)
+	if err == nil {
+		err = w.Flush()
 	}
-	if interrupted.Err() != nil {
-		fmt.Fprintf(stderr, "elect: pp interrupted after %d of %d trials\n", len(results), f.trials)
-		return errInterrupted
+	if err == nil {
+		err = t.traceFile.Commit()
 	}
-	for _, r := range results {
-		if !r.Outcome.Succeeded() {
-			return errFailed
-		}
+	if err != nil {
+		return err
+	}
+	if !t.f.json {
+		fmt.Fprintf(t.stderr, "trace: %s (%d snapshots; elect view %s)\n", t.f.trace, len(sampler.Snapshots), t.f.trace)
 	}
 	return nil
 }
@@ -338,14 +400,17 @@ func measuredInteractions(protocol string, c protocols.Config) (float64, bool) {
 // stops the run after limit of wall-clock time (0: no limit), or as soon
 // as the expected interactions, when known, put the end beyond the limit
 // (recording that estimate in over). Nil when neither is wanted.
-func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, known bool, over *time.Duration) func(pp.Progress) bool {
-	if bar == nil && limit <= 0 {
+func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, known bool, over *time.Duration, stop context.Context) func(pp.Progress) bool {
+	if bar == nil && limit <= 0 && stop.Done() == nil {
 		return nil
 	}
 	start := time.Now()
 	return func(p pp.Progress) bool {
 		bar.set(p.Interactions, fmt.Sprintf("parallel time %s, %s leaders", format.Number(p.ParallelTime, 4), format.Number(float64(p.Leaders), 4))+
 			bar.limitNote(p.Interactions, p.MaxSteps, "step", time.Since(start)))
+		if stop.Err() != nil {
+			return false
+		}
 		if limit <= 0 {
 			return true
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/electkit/elect/experiment/claims"
 	"github.com/electkit/elect/experiment/plot"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 )
 
 func init() {
@@ -94,8 +94,7 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 			return usagef("reproduce: cannot create %s: %v", *out, errors.Unwrap(err))
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx := cmdio.Watch()
 	env := claims.Env{Quick: *quick, Workers: *workers, Seed: *seed}
 	failed := false
 	began := time.Now()
@@ -113,7 +112,7 @@ func reproduceCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Wri
 		bar.finish()
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
-				fmt.Fprintln(stderr, "elect: reproduce interrupted; the reproductions above are complete")
+				fmt.Fprintf(stderr, "elect: reproduce %s; the reproductions above are complete\n", stoppedBy())
 				return errInterrupted
 			}
 			return fmt.Errorf("reproduce %s: %w", r.Name, err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -21,7 +22,7 @@ import (
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
-	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/internal/format"
 	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
@@ -111,7 +112,7 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.topology, "topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader to every node (algorithms with optional announcement)")
 	fs.BoolVar(&f.force, "force", false, "run even if the configuration breaks the algorithm's model, to watch it fail")
-	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file")
+	fs.StringVar(&f.trace, "trace", "", "write every event as a JSON line to this file, as the run goes (a new file: one that holds anything is refused, never replaced)")
 	bytesVar(fs, &f.traceLimit, "trace-limit", election.DefaultTraceLimit, "stop writing the trace at this size, with a last line that says so: bytes, or 500KB, 100MB, 2GB (0: no limit)")
 	fs.BoolVar(&f.view, "view", false, "run with a trace (--trace, or a temporary file) and open it in 'elect view'")
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
@@ -196,58 +197,16 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if f.trials < 1 {
-		return usagef("--trials must be at least 1, got %d", f.trials)
+	if err := f.check(); err != nil {
+		return err
 	}
-	if f.trace != "" && f.trials > 1 {
-		return usagef("--trace writes one run; use it with --trials 1")
-	}
-	if f.replay != "" && f.trials > 1 {
-		return usagef("--replay replays one run; use it with --trials 1")
-	}
-	if f.replay != "" && f.runtime != "sim" {
-		return usagef("--replay runs on the reference engine; drop --runtime %s", f.runtime)
-	}
-	if f.replay != "" && f.replay == f.trace {
-		return usagef("--replay and --trace name the same file %s; the trace would overwrite the record", f.trace)
-	}
-	if f.faultTick <= 0 {
-		return usagef("--fault-tick must be positive, got %v", f.faultTick)
-	}
-	if f.maxEvents < 1 {
-		return usagef("--max-events must be at least 1, got %d", f.maxEvents)
-	}
-	if f.maxTime < 0 {
-		return usagef("--max-time must not be negative, got %d", f.maxTime)
-	}
-	if f.timeLimit < 0 {
-		return usagef("--time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
-	}
-	// Validate everything before creating the trace file, so that bad input
-	// leaves no file behind.
-	first := f.spec(fs, name, 0)
-	var replay *os.File
-	if f.replay != "" {
-		if replay, err = os.Open(f.replay); err != nil {
-			return usagef("cannot read the record to replay: %v", err)
-		}
-		defer replay.Close()
-		first.Replay = replay
-	}
-	// The configuration of the first trial is built once: here, where it
-	// validates the input, and kept for the run.
-	firstCfg, err := scenario.Build(first)
+	// Everything is validated before the trace file is made, so that bad
+	// input leaves no file behind.
+	first, firstCfg, closeReplay, err := f.buildFirst(fs, name)
 	if err != nil {
-		return inputError(err)
+		return err
 	}
-	if replay != nil {
-		if err := compareReplay(replay, f.replay, firstCfg); err != nil {
-			return err
-		}
-	}
-	if f.view && f.trials > 1 {
-		return usagef("--view shows one run; use it with --trials 1")
-	}
+	defer closeReplay()
 	if f.view && f.trace == "" {
 		dir, err := os.MkdirTemp("", "elect-view-")
 		if err != nil {
@@ -256,97 +215,193 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		defer os.RemoveAll(dir)
 		f.trace = filepath.Join(dir, "trace.jsonl")
 	}
-	var traceFile *atomicfile.File
-	stopRemoving := func() {}
+	var traceFile *cmdio.Stream
 	if f.trace != "" {
-		if traceFile, err = createOutput("run: --trace", f.trace); err != nil {
+		if traceFile, err = createStream("run: --trace", f.trace, ""); err != nil {
 			return err
 		}
-		defer traceFile.Abort()
-		if f.trials == 1 {
-			stopRemoving = removeOnInterrupt()
-			defer stopRemoving()
+		defer traceFile.Discard()
+	}
+	t := runTrials{f: &f, first: first, firstCfg: firstCfg, stdout: stdout, stderr: stderr}
+	if traceFile != nil {
+		t.trace = traceFile
+	}
+	if err := t.run(); err != nil {
+		return err
+	}
+	if traceFile != nil {
+		if err := traceFile.Close(); err != nil {
+			return err
 		}
 	}
-	var trials *trialSummary
-	if !f.json && f.trials > 1 {
-		trials = &trialSummary{}
+	if t.summary != nil {
+		t.summary.print(stdout)
 	}
-	failed, expected := false, false
-	enc := json.NewEncoder(stdout)
+	if t.stopped {
+		fmt.Fprintf(stderr, "elect: run %s after %d of %d trials%s\n", stoppedBy(), t.ran, f.trials, traceNote(f.trace))
+		return errInterrupted
+	}
+	if f.view {
+		return viewAfterRun(f.trace, stdout, stderr)
+	}
+	if t.failed {
+		return errFailed
+	}
+	if t.expected {
+		return errExpectedFailure
+	}
+	return nil
+}
+
+// buildFirst builds the configuration of the first trial once: here,
+// where it validates the input, and kept for the run. With --replay it
+// opens the record (closeReplay closes it) and compares its header with
+// the flags.
+func (f *runFlags) buildFirst(fs *flag.FlagSet, name string) (first scenario.Spec, cfg *election.Config, closeReplay func(), err error) {
+	first, closeReplay = f.spec(fs, name, 0), func() {}
+	if f.replay != "" {
+		replay, err := os.Open(f.replay)
+		if err != nil {
+			return first, nil, closeReplay, usagef("cannot read the record to replay: %v", err)
+		}
+		first.Replay, closeReplay = replay, func() { replay.Close() }
+	}
+	if cfg, err = scenario.Build(first); err != nil {
+		return first, nil, closeReplay, inputError(err)
+	}
+	if replay, ok := first.Replay.(*os.File); ok {
+		if err := compareReplay(replay, f.replay, cfg); err != nil {
+			return first, nil, closeReplay, err
+		}
+	}
+	return first, cfg, closeReplay, nil
+}
+
+// check refuses, before anything is built, flags that do not go together
+// or are out of range, and outputs that are the same file as an input.
+func (f *runFlags) check() error {
+	switch {
+	case f.trials < 1:
+		return usagef("--trials must be at least 1, got %d", f.trials)
+	case f.trace != "" && f.trials > 1:
+		return usagef("--trace writes one run; use it with --trials 1")
+	case f.replay != "" && f.trials > 1:
+		return usagef("--replay replays one run; use it with --trials 1")
+	case f.replay != "" && f.runtime != "sim":
+		return usagef("--replay runs on the reference engine; drop --runtime %s", f.runtime)
+	case f.view && f.trials > 1:
+		return usagef("--view shows one run; use it with --trials 1")
+	case f.faultTick <= 0:
+		return usagef("--fault-tick must be positive, got %v", f.faultTick)
+	case f.maxEvents < 1:
+		return usagef("--max-events must be at least 1, got %d", f.maxEvents)
+	case f.maxTime < 0:
+		return usagef("--max-time must not be negative, got %d", f.maxTime)
+	case f.timeLimit < 0:
+		return usagef("--time-limit must not be negative, got %v (0: no limit)", f.timeLimit)
+	}
+	var inputs []cmdio.Path
+	if file, ok := strings.CutPrefix(f.topology, "file:"); ok {
+		inputs = append(inputs, input("--topology file:", file))
+	}
+	return declareFiles("run", append(inputs, input("--replay", f.replay)), output("--trace", f.trace))
+}
+
+// traceNote says, after a stop, where the trace of what ran is.
+func traceNote(path string) string {
+	if path == "" {
+		return ""
+	}
+	return "; the trace of what ran is in " + path
+}
+
+// runTrials runs the trials of elect run and keeps what its report needs.
+type runTrials struct {
+	f              *runFlags
+	first          scenario.Spec
+	firstCfg       *election.Config
+	trace          io.Writer
+	stdout, stderr io.Writer
+	summary        *trialSummary // --trials K without --json
+	ran            int
+	failed         bool
+	expected       bool
+	stopped        bool // a signal stopped the trials
+}
+
+func (t *runTrials) run() error {
+	f := t.f
+	if !f.json && f.trials > 1 {
+		t.summary = &trialSummary{}
+	}
+	enc := json.NewEncoder(t.stdout)
 	enc.SetEscapeHTML(false)
-	// Ctrl-C between trials stops after the trial that is running, with the
-	// trials that ended summarised (a single run ends as any program does).
-	interrupted, stop := interruptBetweenTrials(f.trials)
-	defer stop()
-	ran := 0
-	for t := range f.trials {
-		if interrupted.Err() != nil {
+	// A signal stops the running trial at its next progress report (the
+	// simulator and the goroutines runtime make them; the reference
+	// engine's replay and others are ended by the signal at once) and
+	// reports it with the trials that ended.
+	watching := f.replay == "" && (f.runtime == "sim" || f.runtime == "goroutines")
+	stop := context.Background()
+	if watching {
+		stop = cmdio.Watch()
+	}
+	for trial := range f.trials {
+		if stop.Err() != nil {
 			break
 		}
-		ran++
-		s, cfg := first, firstCfg
-		if t > 0 {
-			s.Seed = f.seed + uint64(t)
+		t.ran++
+		s, cfg := t.first, t.firstCfg
+		if trial > 0 {
+			s.Seed = f.seed + uint64(trial)
+			var err error
 			if cfg, err = scenario.Build(s); err != nil {
 				return inputError(err)
 			}
 		}
-		if traceFile != nil {
-			cfg.Trace, cfg.TraceLimit = traceFile, f.traceLimit
+		if t.trace != nil {
+			cfg.Trace, cfg.TraceLimit = t.trace, f.traceLimit
 		}
 		var bar *progressBar
 		if !f.json && f.trials == 1 {
-			bar = runProgressBar(stderr, s, cfg)
+			bar = runProgressBar(t.stderr, s, cfg)
 		}
-		cfg.Progress = runProgress(bar, f.timeLimit, cfg.MaxEvents) // a forced run's limit included
+		cfg.Progress = runProgress(bar, f.timeLimit, cfg.MaxEvents, stop) // a forced run's limit included
 		rec, err := runner.RunBuilt(s, cfg)
 		bar.finish()
 		if err != nil {
 			return inputError(err)
 		}
-		if rec.TraceTruncated {
-			fmt.Fprintf(stderr, "elect: the trace reached --trace-limit (%d bytes); it stops there, with a \"truncated\" line\n", f.traceLimit)
-		}
-		switch {
-		case rec.Succeeded():
-		case rec.ExpectedFailure():
-			expected = true
-		default:
-			failed = true
-		}
-		if f.json {
-			if err := encodeRecord(enc, stdout, rec); err != nil {
-				return err
-			}
-		} else if f.trials == 1 {
-			printRecord(stdout, f.cat, rec)
-		}
-		if trials != nil {
-			trials.add(rec)
-		}
-	}
-	if traceFile != nil {
-		if err := traceFile.Commit(); err != nil {
+		if err := t.report(rec, enc); err != nil {
 			return err
 		}
 	}
-	if trials != nil {
-		trials.print(stdout)
+	t.stopped = stop.Err() != nil
+	return nil
+}
+
+// report writes one trial's record (or adds it to the summary) and notes
+// its outcome.
+func (t *runTrials) report(rec *scenario.Record, enc *json.Encoder) error {
+	if rec.TraceTruncated {
+		fmt.Fprintf(t.stderr, "elect: the trace reached --trace-limit (%d bytes); it stops there, with a \"truncated\" line\n", t.f.traceLimit)
 	}
-	if interrupted.Err() != nil {
-		fmt.Fprintf(stderr, "elect: run interrupted after %d of %d trials\n", ran, f.trials)
-		return errInterrupted
+	switch {
+	case rec.Succeeded():
+	case rec.ExpectedFailure():
+		t.expected = true
+	default:
+		t.failed = true
 	}
-	if f.view {
-		stopRemoving() // the viewer handles Ctrl-C itself
-		return viewAfterRun(f.trace, stdout, stderr)
+	switch {
+	case t.f.json:
+		if err := encodeRecord(enc, t.stdout, rec); err != nil {
+			return err
+		}
+	case t.f.trials == 1:
+		printRecord(t.stdout, t.f.cat, rec)
 	}
-	if failed {
-		return errFailed
-	}
-	if expected {
-		return errExpectedFailure
+	if t.summary != nil {
+		t.summary.add(rec)
 	}
 	return nil
 }
@@ -524,17 +579,17 @@ func runProgressBar(stderr io.Writer, s scenario.Spec, cfg *election.Config) *pr
 
 // runProgress is the simulator's progress report: it moves bar (warning
 // when the run's event limit, maxEvents, is days away) and stops the run
-// after limit of wall-clock time (0: no limit); nil when neither is
-// wanted.
-func runProgress(bar *progressBar, limit time.Duration, maxEvents int64) func(election.Progress) bool {
-	if bar == nil && limit <= 0 {
+// after limit of wall-clock time (0: no limit) or once stop is cancelled
+// (a signal); nil when none of these is wanted.
+func runProgress(bar *progressBar, limit time.Duration, maxEvents int64, stop context.Context) func(election.Progress) bool {
+	if bar == nil && limit <= 0 && stop.Done() == nil {
 		return nil
 	}
 	start := time.Now()
 	return func(p election.Progress) bool {
 		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4))+
 			bar.limitNote(p.Events, maxEvents, "--max-events", time.Since(start)))
-		return limit <= 0 || time.Since(start) < limit
+		return (limit <= 0 || time.Since(start) < limit) && stop.Err() == nil
 	}
 }
 

@@ -8,9 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +22,7 @@ import (
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/pp/protocols"
 	"github.com/electkit/elect/scenario"
@@ -56,7 +57,11 @@ examples:
   elect sweep hs --n 1024..65536x2 --trials 10 --shards 8 --render kubernetes > job.yaml
 
 A progress bar with the time left is shown on standard error when it is a
-terminal. Ctrl-C stops the sweep; the lines already written stay.
+terminal. Each line is in --out's file as soon as its run ends, so a sweep
+stopped by a signal (Ctrl-C, SIGTERM, SIGHUP: it exits 130, 143, 129) or
+killed keeps every finished run; --resume FILE runs the others. --out
+refuses a file that exists (elect never replaces what it is not
+continuing): --resume it, remove it, or name another file.
 Exit status: 0 when every run elected as promised, 1 when not, 2 for bad
 input, 4 when every run that failed did so under a --faults fault its
 algorithm does not tolerate (an expected failure).
@@ -243,205 +248,291 @@ func sweepCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if f.render.Requested() {
 		return gridError(f.render.Write(stdout, fs, pos, g))
 	}
+	s := &sweep{f: &f, g: g, shard: shard, stdout: stdout, stderr: stderr}
+	if err := s.plan(); err != nil {
+		return err
+	}
+	if err := s.openOutputs(); err != nil {
+		return err
+	}
+	defer s.discard()
+	n, runErr := s.execute()
+	if runErr == nil || errors.Is(runErr, context.Canceled) {
+		if err := s.closeOutputs(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	if errors.Is(runErr, context.Canceled) {
+		return s.reportStop(n)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return s.report(n)
+}
+
+// sweep is one elect sweep: its grid and runs, its outputs, and what the
+// report gathers as the runs end.
+type sweep struct {
+	f              *sweepFlags
+	g              *experiment.Grid
+	shard          experiment.Shard
+	stdout, stderr io.Writer
+
+	points    []*experiment.Point
+	jobs      []experiment.Job
+	tag       experiment.ShardTag
+	measures  []string
+	rows      []experiment.Row // with --summary: the resumed runs' and the new ones'
+	resumed   int64            // the bytes of --resume's file that are whole records
+	resumeNL  bool             // its last record lacks its line break
+	resumeNew bool             // --resume names a file that does not exist yet
+
+	jsonOut  io.Writer
+	stream   *cmdio.Stream    // --out or --resume
+	csvFile  *atomicfile.File // --csv FILE
+	csvOut   *experiment.CSVWriter
+	failed   int
+	expected int
+}
+
+// plan checks the outputs and builds the runs, before any file is made:
+// the points of the grid, the memory their bookkeeping takes, the
+// measures asked for, and with --resume the runs already done.
+func (s *sweep) plan() error {
+	f, g := s.f, s.g
+	if f.resume != "" && f.out != "" {
+		if f.out != f.resume {
+			return usagef("sweep: --resume %s appends to that file; leave out --out %s, or make it the same file", f.resume, f.out)
+		}
+		f.out = ""
+	}
 	csvPath := f.csv
 	if csvPath == "-" {
 		csvPath = ""
 	}
-	if err := checkOutputs("sweep", f.out, csvPath); err != nil {
+	if err := declareFiles("sweep", nil, output("--out", f.out), output("--csv", csvPath), output("--resume", f.resume)); err != nil {
 		return err
 	}
 	points, err := g.Points()
 	if err != nil {
 		return gridError(err)
 	}
-	reportSkipped(stderr, "sweep", g)
+	s.points = points
+	reportSkipped(s.stderr, "sweep", g)
 	runs := len(points) * g.Trials
-	if shard.Count > 1 {
-		runs = (runs + shard.Count - 1) / shard.Count
+	if s.shard.Count > 1 {
+		runs = (runs + s.shard.Count - 1) / s.shard.Count
 	}
 	if err := checkSweepMemory(runs, f.summary, f.memLimit); err != nil {
 		return err
 	}
-	jobs := g.Jobs(points, shard)
+	s.jobs = g.Jobs(points, s.shard)
 	// A shard's lines say which part of which grid they are ('elect merge'
 	// checks that its shards cover the grid exactly).
-	tag := experiment.ShardTag{Index: shard.Index, Count: shard.Count, Runs: len(points) * g.Trials, Grid: g.Fingerprint()}
-	var measures []string
+	s.tag = experiment.ShardTag{Index: s.shard.Index, Count: s.shard.Count, Runs: len(points) * g.Trials, Grid: g.Fingerprint()}
 	if f.measures != "" {
-		if measures, err = experiment.ParseList("measure", f.measures); err != nil {
+		if s.measures, err = experiment.ParseList("measure", f.measures); err != nil {
 			return usagef("sweep: --measure: %v", trimPkg(err))
 		}
-		if err := checkMeasuresBefore(points, measures); err != nil {
+		if err := checkMeasuresBefore(points, s.measures); err != nil {
 			return err
 		}
 	}
+	if f.resume == "" {
+		return nil
+	}
+	if _, err := os.Stat(f.resume); errors.Is(err, fs.ErrNotExist) {
+		// Nothing to resume yet: the same command starts the sweep and,
+		// stopped or killed, continues it (a preemptible job's restart).
+		fmt.Fprintf(s.stderr, "elect: sweep: --resume: %s does not exist yet; starting it\n", f.resume)
+		s.resumeNew = true
+		return nil
+	}
+	return s.planResume()
+}
 
-	var resumed []experiment.Row
-	var resumeData []byte
-	if f.resume != "" {
-		if f.out != "" && f.out != f.resume {
-			return usagef("sweep: --resume %s appends to that file; leave out --out %s, or make it the same file", f.resume, f.out)
-		}
-		if err := checkOutputs("sweep: --resume", f.resume); err != nil {
+// planResume reads the runs already in --resume's file and leaves the
+// others to run; a last line that a kill cut short is dropped (and its run
+// made again).
+func (s *sweep) planResume() error {
+	f := s.f
+	data, err := experiment.ReadResumeFile(f.resume)
+	if err != nil {
+		return usagef("sweep: --resume: %v", trimPkg(err))
+	}
+	whole, cut := dropCutLine(data)
+	if cut {
+		fmt.Fprintf(s.stderr, "elect: sweep: --resume: the last line of %s was cut short (the sweep was killed while writing it); it is dropped and its run made again\n", f.resume)
+	}
+	s.resumed = int64(min(len(whole), len(data)))
+	s.resumeNL = len(whole) > len(data)
+	if err := experiment.CheckResume(whole, f.resume, s.tag); err != nil {
+		return usagef("sweep: --resume: %s", trimPkg(err))
+	}
+	done, err := experiment.ReadRows(bytes.NewReader(whole), f.resume)
+	if err != nil {
+		return usagef("sweep: --resume: %v", err)
+	}
+	all := len(s.jobs)
+	s.jobs, s.rows = experiment.Pending(s.jobs, done, s.g.Seed)
+	fmt.Fprintf(s.stderr, "elect: sweep: %d of %d runs are already in %s; running the other %d\n", all-len(s.jobs), all, f.resume, len(s.jobs))
+	return nil
+}
+
+// openOutputs makes the output files, once the input is known to be good.
+// The JSON lines are a stream: each one is in the named file as soon as
+// its run ends, so that any signal or kill leaves every finished run
+// there for --resume. The CSV table is a whole file, renamed into place
+// at the end (or when a signal stops the sweep, with the rows so far).
+func (s *sweep) openOutputs() error {
+	f := s.f
+	var err error
+	switch {
+	case s.resumeNew:
+		if s.stream, err = createStream("sweep: --resume", f.resume, ""); err != nil {
 			return err
 		}
-		data, err := experiment.ReadResumeFile(f.resume)
-		if err != nil {
-			return usagef("sweep: --resume: %v", trimPkg(err))
-		}
-		var cut bool
-		if data, cut = dropCutLine(data); cut {
-			fmt.Fprintf(stderr, "elect: sweep: --resume: the last line of %s was cut short (the sweep was killed while writing it); it is dropped and its run made again\n", f.resume)
-		}
-		resumeData = data
-		if err := experiment.CheckResume(data, f.resume, tag); err != nil {
-			return usagef("sweep: --resume: %s", trimPkg(err))
-		}
-		done, err := experiment.ReadRows(bytes.NewReader(data), f.resume)
-		if err != nil {
+		s.jsonOut = s.stream
+	case f.resume != "":
+		if s.stream, err = cmdio.ResumeStream(f.resume, s.resumed); err != nil {
 			return usagef("sweep: --resume: %v", err)
 		}
-		all := len(jobs)
-		jobs, resumed = experiment.Pending(jobs, done, g.Seed)
-		fmt.Fprintf(stderr, "elect: sweep: %d of %d runs are already in %s; running the other %d\n", all-len(jobs), all, f.resume, len(jobs))
-	}
-
-	// Outputs, created only once the input is known to be good.
-	var jsonOut io.Writer
-	switch {
-	case f.out != "", f.resume != "":
-	case f.summary || f.csv == "-":
-	default:
-		jsonOut = stdout
-	}
-	// Every file goes to a temporary file renamed into place at the end
-	// (or when Ctrl-C stops the sweep, with the lines written so far); a
-	// failure leaves what was at each path as it was.
-	var outputs []*atomicfile.File
-	defer func() {
-		for _, o := range outputs {
-			o.Abort()
-		}
-	}()
-	create := func(flag, path string) (io.Writer, error) {
-		fh, err := createOutput("sweep: "+flag, path)
-		if err != nil {
-			return nil, err
-		}
-		outputs = append(outputs, fh)
-		return fh, nil
-	}
-	if f.resume != "" {
-		fh, err := create("--resume", f.resume)
-		if err != nil {
-			return err
-		}
-		if _, err := fh.Write(resumeData); err != nil {
-			return err
-		}
-		jsonOut = fh
-	} else if f.out != "" {
-		fh, err := create("--out", f.out)
-		if err != nil {
-			return err
-		}
-		jsonOut = fh
-	}
-	var csvOut *experiment.CSVWriter
-	if f.csv != "" {
-		var w io.Writer = stdout
-		if f.csv != "-" {
-			fh, err := create("--csv", f.csv)
-			if err != nil {
+		if s.resumeNL {
+			if _, err := s.stream.Write([]byte("\n")); err != nil {
 				return err
 			}
-			w = fh
 		}
-		csvOut = experiment.NewCSVWriter(w, experiment.CSVColumns(experiment.ProbeRows(points)))
-		if err := csvOut.Header(); err != nil {
+		s.jsonOut = s.stream
+	case f.out != "":
+		if s.stream, err = createStream("sweep: --out", f.out, "--resume "+f.out+" adds the runs it lacks"); err != nil {
+			return err
+		}
+		s.jsonOut = s.stream
+	case f.summary || f.csv == "-":
+	default:
+		s.jsonOut = s.stdout
+	}
+	if f.csv != "" {
+		var w io.Writer = s.stdout
+		if f.csv != "-" {
+			if s.csvFile, err = createOutput("sweep: --csv", f.csv); err != nil {
+				return err
+			}
+			w = s.csvFile
+		}
+		s.csvOut = experiment.NewCSVWriter(w, experiment.CSVColumns(experiment.ProbeRows(s.points)))
+		if err := s.csvOut.Header(); err != nil {
 			return err
 		}
 	}
+	return nil
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	bar := newProgressBar(stderr, "sweep", progressScale, "")
-	rows := resumed
-	failed, expected := 0, 0
+// closeOutputs closes the stream and renames the CSV table into place.
+func (s *sweep) closeOutputs() error {
+	var err error
+	if s.stream != nil {
+		err = s.stream.Close()
+		s.stream = nil
+	}
+	if s.csvFile != nil {
+		if cerr := s.csvFile.Commit(); err == nil {
+			err = cerr
+		}
+		s.csvFile = nil
+	}
+	return err
+}
+
+// discard ends the outputs after a failure: the stream keeps the lines it
+// has, the CSV table's temporary file is removed.
+func (s *sweep) discard() {
+	if s.stream != nil {
+		s.stream.Discard()
+	}
+	if s.csvFile != nil {
+		s.csvFile.Abort()
+	}
+}
+
+// execute runs the pending jobs on --workers cores until they end or a
+// signal stops them, writing each run's line as it ends (in grid order).
+func (s *sweep) execute() (int, error) {
+	f := s.f
+	stop := cmdio.Watch()
+	bar := newProgressBar(s.stderr, "sweep", progressScale, "")
+	defer bar.finish()
 	opt := experiment.Options{Workers: f.workers}
 	if bar != nil {
 		opt.Progress = func(done, total int, wDone, wTotal float64) {
 			bar.set(int64(progressScale*wDone/max(wTotal, 1e-300)), fmt.Sprintf("%d/%d runs", done, total))
 		}
 	}
-	n, runErr := experiment.Run(ctx, jobs, g.Seed, opt, func(r *experiment.Result) error {
-		switch {
-		case r.Succeeded():
-		case r.MP != nil && r.MP.ExpectedFailure():
-			expected++
-		default:
-			failed++
+	return experiment.Run(stop, s.jobs, s.g.Seed, opt, s.emit)
+}
+
+// emit writes one run's line (and CSV row) and counts its outcome.
+func (s *sweep) emit(r *experiment.Result) error {
+	switch {
+	case r.Succeeded():
+	case r.MP != nil && r.MP.ExpectedFailure():
+		s.expected++
+	default:
+		s.failed++
+	}
+	if s.jsonOut != nil {
+		if _, err := s.jsonOut.Write(s.tag.Apply(r.Line)); err != nil {
+			return err
 		}
-		if jsonOut != nil {
-			if _, err := jsonOut.Write(tag.Apply(r.Line)); err != nil {
+	}
+	if s.csvOut != nil || s.f.summary {
+		row := experiment.RowOf(r)
+		if s.csvOut != nil {
+			if err := s.csvOut.Write(row); err != nil {
 				return err
 			}
 		}
-		if csvOut != nil || f.summary {
-			row := experiment.RowOf(r)
-			if csvOut != nil {
-				if err := csvOut.Write(row); err != nil {
-					return err
-				}
-			}
-			if f.summary {
-				rows = append(rows, row)
-			}
+		if s.f.summary {
+			s.rows = append(s.rows, row)
 		}
-		return nil
-	})
-	if bar != nil {
-		bar.finish()
 	}
-	if runErr == nil || errors.Is(runErr, context.Canceled) {
-		for _, o := range outputs {
-			if err := o.Commit(); err != nil && runErr == nil {
-				runErr = err
-			}
-		}
-		outputs = nil
+	return nil
+}
+
+// reportStop says where a signal stopped the sweep and how to go on.
+func (s *sweep) reportStop(n int) error {
+	f := s.f
+	fmt.Fprintf(s.stderr, "elect: sweep %s: %d of %d runs written", stoppedBy(), n, len(s.jobs))
+	if f.out != "" || f.resume != "" {
+		fmt.Fprintf(s.stderr, "; --resume %s runs the others", cmp.Or(f.resume, f.out))
 	}
-	if errors.Is(runErr, context.Canceled) {
-		fmt.Fprintf(stderr, "elect: sweep interrupted: %d of %d runs written", n, len(jobs))
-		if f.out != "" || f.resume != "" {
-			fmt.Fprintf(stderr, "; --resume %s runs the others", cmp.Or(f.resume, f.out))
-		}
-		fmt.Fprintln(stderr)
-		if f.summary && len(rows) > 0 {
-			fmt.Fprintf(stdout, "partial summary: the %d runs that ended before the interruption\n", len(rows))
-			if err := experiment.WriteSummary(stdout, rows, measures, f.fit); err != nil {
-				return gridError(err)
-			}
-		}
-		return errInterrupted
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if f.summary {
-		if err := checkMeasures(rows, measures); err != nil {
-			return err
-		}
-		if err := experiment.WriteSummary(stdout, rows, measures, f.fit); err != nil {
+	fmt.Fprintln(s.stderr)
+	if f.summary && len(s.rows) > 0 {
+		fmt.Fprintf(s.stdout, "partial summary: the %d runs that ended before the interruption\n", len(s.rows))
+		if err := experiment.WriteSummary(s.stdout, s.rows, s.measures, f.fit); err != nil {
 			return gridError(err)
 		}
 	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "elect: %d of %d runs did not elect as promised or failed a check (see their lines)\n", failed, n)
+	return errInterrupted
+}
+
+// report writes the summary and says how the runs ended.
+func (s *sweep) report(n int) error {
+	if s.f.summary {
+		if err := checkMeasures(s.rows, s.measures); err != nil {
+			return err
+		}
+		if err := experiment.WriteSummary(s.stdout, s.rows, s.measures, s.f.fit); err != nil {
+			return gridError(err)
+		}
+	}
+	if s.failed > 0 {
+		fmt.Fprintf(s.stderr, "elect: %d of %d runs did not elect as promised or failed a check (see their lines)\n", s.failed, n)
 		return errFailed
 	}
-	if expected > 0 {
-		fmt.Fprintf(stderr, "elect: %d of %d runs failed under a fault their algorithm does not tolerate (verdict expected-failure)\n", expected, n)
+	if s.expected > 0 {
+		fmt.Fprintf(s.stderr, "elect: %d of %d runs failed under a fault their algorithm does not tolerate (verdict expected-failure)\n", s.expected, n)
 		return errExpectedFailure
 	}
 	return nil

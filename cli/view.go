@@ -1,21 +1,18 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/bounded"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
 )
@@ -61,7 +58,7 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs("view", *out, *shiviz, *svg); err != nil {
+	if err := declareFiles("view", []cmdio.Path{input("the trace", file)}, output("--out", *out), output("--shiviz", *shiviz), output("--svg", *svg)); err != nil {
 		return err
 	}
 	// Served, a trace is not read whole (view.OpenFile); the exports
@@ -147,15 +144,9 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	// Ctrl-C closes the listener, so that the caller's cleanup runs (run
+	// A signal closes the listener, so that the caller's cleanup runs (run
 	// --view removes its temporary trace).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-	return view.ServeHandler(ln, h)
+	return serveUntilSignal(ln, h, stderr)
 }
 
 // viewLimits are the limits of a trace the exports read: they hold the
@@ -166,40 +157,6 @@ var viewLimits = bounded.Limits{What: "a trace", MaxBytes: 4 << 30, MaxLine: tra
 // when it fails and whatever was at path as it was (internal/atomicfile).
 func writeFile(path string, write func(io.Writer) error) error {
 	return outputError(atomicfile.Write(path, write))
-}
-
-// createOutput starts an output file of command, before the work: a path
-// that cannot be written is bad input, said at once.
-func createOutput(command, path string) (*atomicfile.File, error) {
-	f, err := atomicfile.Create(path, 0o666)
-	if err != nil {
-		return nil, usagef("%s: %v", command, err)
-	}
-	return f, nil
-}
-
-// checkOutputs refuses, before the work, output paths that cannot be
-// written (a directory, a device, a read-only file, a missing directory).
-func checkOutputs(command string, paths ...string) error {
-	for _, p := range paths {
-		if p == "" {
-			continue
-		}
-		if err := atomicfile.Check(p); err != nil {
-			return usagef("%s: %v", command, err)
-		}
-	}
-	return nil
-}
-
-// outputError is a refusal of an output's path as bad input; other errors
-// as they are.
-func outputError(err error) error {
-	var ae *atomicfile.Error
-	if errors.As(err, &ae) {
-		return usagef("%v", err)
-	}
-	return err
 }
 
 // viewAfterRun serves the trace a run just wrote (elect run --view).
