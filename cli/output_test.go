@@ -85,7 +85,7 @@ func writingCommands(t *testing.T, in, out string) [][]string {
 		{"pp", "angluin", "--n", "40", "--trace", o("a")},
 		{"view", trace, "--out", o("a"), "--svg", o("b"), "--shiviz", o("c")},
 		{"sweep", "lcr", "--n", "8", "--trials", "2", "--out", o("a"), "--csv", o("b")},
-		{"sweep", "lcr", "--n", "8,16", "--trials", "3", "--resume", o("sweep")},
+		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--resume", o("sweep")},
 		{"merge", shard1, shard2, "--out", o("a")},
 		{"plot", sweep, "--out", o("a.png") + "," + o("b.svg")},
 		{"check", "lcr", "--n", "3", "--worst", o("a")},
