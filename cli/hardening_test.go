@@ -173,17 +173,23 @@ func TestMemoryGuard(t *testing.T) {
 }
 
 // TestTimeLimit (issue 21): --time-limit stops a long run on the wall
-// clock and reports what it reached, as outcome stopped; a population run
-// whose expected time is known to exceed the limit stops as soon as its
-// speed says so, with the estimate.
+// clock and reports what it reached, as outcome stopped. It stops a
+// population run at the limit, never before on a guess (issue 42): the
+// first second of angluin on 10^7 agents once put its end far beyond the
+// limit, though the count engine gets faster as the run goes on and it
+// ends in seconds.
 func TestTimeLimit(t *testing.T) {
 	code, out, errOut := runCLI("run", "hs", "--n", "1000000", "--delivery", "random", "--time-limit", "300ms")
 	if code != 1 || errOut != "" || !strings.Contains(out, "outcome   stopped") || !strings.Contains(out, "stopped   at --time-limit") {
 		t.Errorf("run: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	code, out, errOut = runCLI("pp", "angluin", "--n", "1e6", "--engine", "agent-array", "--time-limit", "1s")
-	if code != 1 || !strings.Contains(out, "outcomes: stopped 1") || !strings.Contains(errOut, "elect: pp: stopped early: at this speed the run is expected to take about ") {
+	if code != 1 || !strings.Contains(out, "outcomes: stopped 1") || strings.Contains(errOut, "expected to take") {
 		t.Errorf("pp: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCLI("pp", "angluin", "--n", "1e7", "--seed", "5", "--time-limit", "1m")
+	if code != 0 || !strings.Contains(out, "outcomes: elected 1") {
+		t.Errorf("pp within its limit: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	code, out, _ = runCLI("run", "lcr", "--n", "16", "--time-limit", "1m")
 	if code != 0 || !strings.Contains(out, "outcome   elected") {

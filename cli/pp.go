@@ -99,7 +99,7 @@ func (f *ppFlags) register(fs *flag.FlagSet) {
 		f.params[name] = fs.String(name, "", "protocol parameter: "+protocols.ParamHelp(name))
 	}
 	fs.StringVar(&f.scheduler, "scheduler", "ordered", "pair scheduler: "+strings.Join(pp.SchedulerNames(), ", "))
-	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit); a run whose expected time is known and exceeds it stops as soon as that is clear")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop a run after this much wall-clock time, as 30s or 5m, and report what it reached (outcome stopped; 0: no limit)")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "stop a trial after this many steps (0: the protocol's default limit)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per trial")
 	fs.BoolVar(&f.noStates, "no-states", false, "do not count distinct states (faster; states_seen is then 0)")
@@ -281,8 +281,7 @@ func (t *ppTrials) run() error {
 				bar = newProgressBar(t.stderr, entry.Name, 0, "")
 			}
 		}
-		var estimateOver time.Duration
-		cfg.Options.Progress = ppProgress(bar, f.n, f.timeLimit, expected, known, &estimateOver, stop)
+		cfg.Options.Progress = ppProgress(bar, f.timeLimit, stop)
 		if trialsBar != nil {
 			if !known {
 				expected, _ = measuredInteractions(entry.Name, cfg)
@@ -292,9 +291,6 @@ func (t *ppTrials) run() error {
 		res, err := entry.Run(cfg)
 		bar.finish()
 		trialsBar.set(int64(trial+1)*trialUnits, fmt.Sprintf("%d of %d trials done", trial+1, f.trials))
-		if estimateOver > 0 {
-			fmt.Fprintf(t.stderr, "elect: pp: stopped early: at this speed the run is expected to take about %s, more than --time-limit %s\n", estimateOver.Round(time.Second), f.timeLimit)
-		}
 		if err != nil {
 			if entry.File != "" {
 				return usagef("pp: %v", err)
@@ -397,10 +393,11 @@ func measuredInteractions(protocol string, c protocols.Config) (float64, bool) {
 }
 
 // ppProgress is a population run's progress report: it moves bar, and
-// stops the run after limit of wall-clock time (0: no limit), or as soon
-// as the expected interactions, when known, put the end beyond the limit
-// (recording that estimate in over). Nil when neither is wanted.
-func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, known bool, over *time.Duration, stop context.Context) func(pp.Progress) bool {
+// stops the run when stop is done or after limit of wall-clock time (0:
+// no limit), never sooner: the count engines get cheaper per interaction
+// as a run goes on (fewer agents change state), so the speed of its start
+// says nothing of the time it has left. Nil when none of these is wanted.
+func ppProgress(bar *progressBar, limit time.Duration, stop context.Context) func(pp.Progress) bool {
 	if bar == nil && limit <= 0 && stop.Done() == nil {
 		return nil
 	}
@@ -411,17 +408,7 @@ func ppProgress(bar *progressBar, n int, limit time.Duration, expected float64, 
 		if stop.Err() != nil {
 			return false
 		}
-		if limit <= 0 {
-			return true
-		}
-		elapsed := time.Since(start)
-		if known && p.Interactions > 0 && elapsed > time.Second {
-			if total := time.Duration(float64(elapsed) * expected / float64(p.Interactions)); total > 2*limit {
-				*over = total
-				return false
-			}
-		}
-		return elapsed < limit
+		return limit <= 0 || time.Since(start) < limit
 	}
 }
 
