@@ -119,7 +119,7 @@ func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
 	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K, nodes:I,J,...")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.StringVar(&f.host, "host", "127.0.0.1", "every node's host, or a pattern with {i} for the node's index (node-{i}.elect)")
-	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay)")
+	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay); and accept --faults whose delays hold a message back over an hour of wall time")
 	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed and applied by the nodes (docs/faults.md): "+faults.Usage)
 	fs.DurationVar(&f.faultTick, "fault-tick", election.DefaultFaultTick, "the wall time of one time unit of a delay fault")
 	fs.IntVar(&f.basePort, "base-port", 7400, "node i listens on base-port+i (on base-port itself when --host has {i}); 0 finds n free ports now")
@@ -143,6 +143,11 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	}
 	if f.faultTick <= 0 {
 		return usagef("--fault-tick must be positive, got %v", f.faultTick)
+	}
+	if parsed, err := faults.Parse(f.faults); f.faults != "" && err == nil && !f.force {
+		if err := scenario.CheckFaultTiming(parsed, f.faultTick); err != nil {
+			return usagef("cluster init: %v", err)
+		}
 	}
 	setParamsAndN(fs, f.params, &spec)
 	// One limit, checked first: up and node refuse a larger cluster.

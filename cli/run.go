@@ -457,6 +457,9 @@ func printRecord(w io.Writer, cat *catalog.Catalog, r *scenario.Record) {
 		}
 		fmt.Fprintf(w, "verdict   %s\n", f.Verdict)
 	}
+	if r.Outcome == election.MemoryLimit {
+		fmt.Fprintln(w, "memory    stopped at --mem-limit: its messages in flight (duplicates and late ones included) outgrew the memory the limit leaves them; the figures are those the run had reached")
+	}
 	if r.Outcome == election.Stopped {
 		fmt.Fprintln(w, "stopped   at --time-limit: the figures are those the run had reached; its checks are of a run cut short")
 	}

@@ -69,6 +69,14 @@ type Config struct {
 	// messages lost, duplicated or delayed and the nodes that crash, drawn
 	// from Seed (FaultSchedule). nil: reliable links and no crash.
 	Faults *faults.Spec
+	// MaxQueueBytes is the memory the run's queues of messages may hold
+	// at once: the arrays of the messages in flight, duplicated and
+	// delayed ones included, as the runtime allocates them. A run whose
+	// queues would grow beyond it stops with outcome memory-limit, its
+	// figures those it had reached (0: no limit). The simulator checks it
+	// only when a queue's array grows, the reference engine when its queue
+	// grows, the goroutine runtime when its count of pending inputs does.
+	MaxQueueBytes int64
 	// Progress, when set, is called every ProgressEvents events with how
 	// far the run is (for a progress bar); returning false stops the run
 	// with outcome stopped. It does not change the run otherwise.
@@ -103,6 +111,7 @@ const (
 	MultipleLeaders  Outcome = "multiple-leaders" // two or more nodes were elected
 	Symmetric        Outcome = "symmetric"        // an anonymous run stayed symmetric
 	StepLimit        Outcome = "step-limit"       // a configured limit stopped the run
+	MemoryLimit      Outcome = "memory-limit"     // the messages held in flight reached Config.MaxQueueBytes
 	Stopped          Outcome = "stopped"          // Config.Progress stopped the run (an interrupt, a wall-clock limit)
 	OutcomeViolation Outcome = "violation"        // a promised property failed (see Violation)
 )

@@ -41,7 +41,7 @@ type FaultReport struct {
 	// tolerates; the outcome is then violation) or "cut-short" (a limit
 	// stopped the run before it could be judged; under a fault the
 	// algorithm does not tolerate, running on for ever is an expected
-	// failure).
+	// failure, but not passing the memory limit, outcome memory-limit).
 	Verdict string `json:"verdict"`
 	// Spec is the run's fault specification (canonical form), which the
 	// record carries as faults_spec: a replay takes it from its record.
@@ -290,6 +290,10 @@ func (m *Monitor) faultReport(r *Result) {
 	switch {
 	case f.kinds == 0:
 		rep.Verdict = VerdictNone
+	case r.Outcome == MemoryLimit:
+		// The memory the run's messages took stopped it, whatever faults
+		// it meets: not judged.
+		rep.Verdict = VerdictCut
 	case (r.Outcome == StepLimit || r.Outcome == Stopped) && f.kinds&^tol == 0:
 		rep.Verdict = VerdictCut
 	case !failed:

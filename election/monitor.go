@@ -154,6 +154,7 @@ type End struct {
 	Time            float64 // rounds or time units (causal depth under newest-first)
 	Events          int64
 	StepLimit       bool // a limit stopped the run
+	MemoryLimit     bool // Config.MaxQueueBytes stopped the run
 	Stopped         bool // Config.Progress stopped the run
 }
 
@@ -237,7 +238,7 @@ func (m *Monitor) Finish(end End) *Result {
 					undecided++
 				}
 			}
-			if undecided > 0 && wrongLeader == "" && !end.StepLimit && !end.Stopped {
+			if undecided > 0 && wrongLeader == "" && !end.StepLimit && !end.Stopped && !end.MemoryLimit {
 				wrongLeader = fmt.Sprintf("deadlock-undecided: %d of %d nodes never decided after the announcement", undecided, len(m.ids))
 			}
 		}
@@ -255,6 +256,8 @@ func (m *Monitor) Finish(end End) *Result {
 		r.SymmetricRound = m.symRound
 	case elected > 1:
 		r.Outcome = MultipleLeaders
+	case end.MemoryLimit:
+		r.Outcome = MemoryLimit
 	case end.Stopped:
 		r.Outcome = Stopped
 	case end.StepLimit:

@@ -269,7 +269,7 @@ func (m *Monitor) pathCause(r *Result) string {
 // nodes that do not know the leader or never decided.
 func (m *Monitor) absence(r *Result) bool {
 	switch r.Outcome {
-	case NoLeader, StepLimit, Stopped:
+	case NoLeader, StepLimit, Stopped, MemoryLimit:
 		return true
 	case OutcomeElected:
 		return false

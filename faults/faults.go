@@ -106,6 +106,21 @@ func (s *Spec) Timed() bool {
 	return false
 }
 
+// MaxDelay is the most time units one delay clause of the specification
+// adds to a message (0: none delays any).
+func (s *Spec) MaxDelay() int64 {
+	var d int64
+	if s == nil {
+		return 0
+	}
+	for _, c := range s.Clauses {
+		if c.Kind == elect.FaultDelay {
+			d = max(d, c.D)
+		}
+	}
+	return d
+}
+
 func kindOf(name string) (elect.Faults, bool) {
 	for k, n := range elect.FaultNames() {
 		if n == name {

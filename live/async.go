@@ -107,6 +107,7 @@ func (r *run) runAsync() {
 		}
 	}
 	a.chunk = min(max(a.maxEvents/int64(4*len(r.nodes)), 1), 1024)
+
 	if r.cfg.Faults != nil {
 		r.crashAtStart()
 	}
@@ -134,17 +135,29 @@ func (r *run) runAsync() {
 			a.serve(w)
 		}()
 	}
-	var tick <-chan time.Time
+	var tick, guard <-chan time.Time
 	if r.cfg.Progress != nil {
 		t := time.NewTicker(50 * time.Millisecond)
 		defer t.Stop()
 		tick = t.C
+	}
+	if r.cfg.MaxQueueBytes > 0 {
+		// The memory guard reads the bytes of the buffers grown beyond
+		// the nodes' first ones (run.held) a hundred times a second,
+		// which costs the workers nothing.
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		guard = t.C
 	}
 wait:
 	for {
 		select {
 		case <-a.done:
 			break wait
+		case <-guard:
+			if r.held.Load() > r.cfg.MaxQueueBytes {
+				a.stopAtMemoryLimit()
+			}
 		case <-tick:
 			ev := a.events.Load()
 			if !r.cfg.Progress(election.Progress{Events: ev}) {
@@ -274,10 +287,12 @@ func (a *asyncRun) inboxFor(w *worker, need, window int) []envelope {
 	if b := w.inboxes.pop(&a.inboxPool, need); b != nil {
 		return b
 	}
+	size := max(window, need)
 	if need <= firstInbox {
-		return make([]envelope, 0, min(firstInbox, window))
+		size = min(firstInbox, window)
 	}
-	return make([]envelope, 0, max(window, need))
+	a.held.Add(int64(size) * envelopeBytes)
+	return make([]envelope, 0, size)
 }
 
 // freeInbox frees the inbox buffer b. A buffer smaller than a first inbox
@@ -285,6 +300,8 @@ func (a *asyncRun) inboxFor(w *worker, need, window int) []envelope {
 func (a *asyncRun) freeInbox(w *worker, b []envelope) {
 	if cap(b) >= firstInbox {
 		w.inboxes.push(&a.inboxPool, b)
+	} else {
+		a.held.Add(-int64(cap(b)) * envelopeBytes)
 	}
 }
 
@@ -485,7 +502,9 @@ func (a *asyncRun) deliver(nd *node, w *worker) bool {
 				}
 			} else {
 				// An overflow past a full window.
+				c := cap(dst.inbox)
 				dst.inbox = slices.Grow(dst.inbox, end-start)
+				a.held.Add(int64(cap(dst.inbox)-c) * envelopeBytes)
 			}
 		}
 		// Field by field, not through a temporary envelope (see run.call).
@@ -671,10 +690,46 @@ func (a *asyncRun) handle(nd *node, wake bool, batch []envelope) (goOn bool) {
 	return true
 }
 
+// stopAtMemoryLimit ends the run with outcome memory-limit.
+func (a *asyncRun) stopAtMemoryLimit() {
+	a.mu.Lock()
+	a.memoryLimit = true
+	a.mu.Unlock()
+	a.end()
+}
+
 // stopAtLimit ends the run with outcome step-limit.
 func (a *asyncRun) stopAtLimit() {
 	a.mu.Lock()
 	a.stepLimit = true
 	a.mu.Unlock()
 	a.end()
+}
+
+// envelopeBytes and outgoingBytes are the sizes of a message in an inbox
+// and in a node's output (footprint's, which live's tests hold to its
+// types).
+const (
+	envelopeBytes = footprint.EnvelopeBytes
+	outgoingBytes = footprint.OutgoingBytes
+)
+
+// pendingBytes is what a synchronous run holds for one message it hands
+// to the next rounds: an envelope in an inbox, whose array grows by
+// doubling, and the output it was in.
+const pendingBytes = 4 * envelopeBytes
+
+// lateBytes is what a late message of an asynchronous run holds while it
+// waits: its envelope, a runtime timer and the closure that hands it over.
+const lateBytes = 256
+
+// overQueueLimit reports whether held messages of a synchronous run, at
+// the end of a round, pass Config.MaxQueueBytes (pendingBytes each), and
+// then marks the run stopped by it.
+func (r *run) overQueueLimit(held int64) bool {
+	if limit := r.cfg.MaxQueueBytes; limit > 0 && held > limit/pendingBytes {
+		r.memoryLimit = true
+		return true
+	}
+	return false
 }

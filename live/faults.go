@@ -128,7 +128,7 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 	s, hit := f.sender.Next()
 	if !hit {
 		r.apply(nd, op{kind: opRouted, to: to, env: env, by: 1})
-		nd.output(outgoingTo(to, env))
+		r.output(nd, outgoingTo(to, env))
 		return
 	}
 	fo := op{no: s.No, to: to, env: envelope{port: p, msg: m}, round: f.at}
@@ -152,17 +152,17 @@ func (r *run) sendFaulty(nd *node, p elect.Port, to int32, q elect.Port, m elect
 	if s.Delay > 0 {
 		f.late = append(f.late, lateMsg{to: to, env: env, by: s.Delay})
 	} else {
-		nd.output(outgoingTo(to, env))
+		r.output(nd, outgoingTo(to, env))
 	}
 	if s.Dup {
-		nd.output(outgoingTo(to, env))
+		r.output(nd, outgoingTo(to, env))
 	}
 }
 
 // output appends o to nd's output, growing it as send does.
-func (nd *node) output(o outgoing) {
+func (r *run) output(nd *node, o outgoing) {
 	if len(nd.out) == cap(nd.out) {
-		nd.growOut()
+		r.growOut(nd)
 	}
 	nd.out = append(nd.out, o)
 }
@@ -184,6 +184,7 @@ func (r *run) deliveredFaulty(nd *node, round int64, ev envelope) {
 // tick). They were counted as pending with the batch's output, so the run
 // cannot end before they arrive.
 func (a *asyncRun) holdLate(nd *node) {
+	a.held.Add(int64(len(nd.flt.late)) * lateBytes)
 	for _, l := range nd.flt.late {
 		time.AfterFunc(time.Duration(l.by)*a.tick, func() { a.handOverLate(l.to, l.env) })
 	}
@@ -195,13 +196,16 @@ func (a *asyncRun) holdLate(nd *node) {
 // window (a late message does not wait: it was sent long ago), and makes
 // the receiver ready if it was idle. When the run is over it does nothing.
 func (a *asyncRun) handOverLate(to int32, env envelope) {
+	a.held.Add(-lateBytes)
 	if a.stopped.Load() {
 		return
 	}
 	dst := a.nodes[to]
 	dst.mu.Lock()
 	env.sent = a.ticks()
+	c := cap(dst.inbox)
 	dst.inbox = append(dst.inbox, env)
+	a.held.Add(int64(cap(dst.inbox)-c) * envelopeBytes)
 	dst.peakInbox = max(dst.peakInbox, int32(dst.held()))
 	wasIdle := dst.state == stateIdle
 	if wasIdle {

@@ -74,6 +74,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/electkit/elect"
@@ -287,10 +288,17 @@ type run struct {
 	maxEvents int64
 	stepLimit bool
 	stopped   bool // Config.Progress stopped the run
-	maxDepth  int64
-	start     time.Time
-	async     *asyncRun
-	tick      time.Duration // a time unit of a delay fault (faults.go)
+	// memoryLimit: the messages held reached Config.MaxQueueBytes
+	// (overQueueLimit, asyncRun.stopAtMemoryLimit).
+	memoryLimit bool
+	// held is the bytes of the message buffers grown or made while the
+	// run runs (inboxes and outputs past their first size, late
+	// messages' timers), for the memory guard.
+	held     atomic.Int64
+	maxDepth int64
+	start    time.Time
+	async    *asyncRun
+	tick     time.Duration // a time unit of a delay fault (faults.go)
 
 	// The messages sent, by node and type (node i's of type t at
 	// i*types+t), and by node and port (node i's port p at its
@@ -546,7 +554,7 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 	}
 	k := len(nd.out)
 	if k == cap(nd.out) {
-		nd.growOut()
+		r.growOut(nd)
 	}
 	// Field by field, not through a temporary (see call).
 	nd.out = nd.out[:k+1]
@@ -558,8 +566,10 @@ func (r *run) send(nd *node, p elect.Port, m elect.Message) {
 // batch's output when each input sends one), doubling past it.
 //
 //go:noinline
-func (nd *node) growOut() {
-	nd.out = append(make([]outgoing, 0, max(int(nd.capacity), 2*cap(nd.out))), nd.out...)
+func (r *run) growOut(nd *node) {
+	c := cap(nd.out)
+	nd.out = append(make([]outgoing, 0, max(int(nd.capacity), 2*c)), nd.out...)
+	r.held.Add(int64(cap(nd.out)-c) * outgoingBytes)
 }
 
 // badSend reports a send that cannot be carried out (kept out of send, so
@@ -691,7 +701,7 @@ func (r *run) traceDeliver(nd *node, ev envelope, dropped bool) {
 // finish sums what the nodes measured and lets the monitor judge the run.
 func (r *run) finish() (*election.Result, error) {
 	wall := time.Since(r.start).Seconds()
-	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit, Stopped: r.stopped}
+	end := election.End{TypeCounts: make([]int64, len(r.cfg.Algorithm.Messages)), StepLimit: r.stepLimit, Stopped: r.stopped, MemoryLimit: r.memoryLimit}
 	last := int64(0)
 	for k, c := range r.typeCounts {
 		end.TypeCounts[k%r.types] += c

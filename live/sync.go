@@ -61,6 +61,9 @@ type syncCoordinator struct {
 	nextProgress int64
 	late         syncLateHeap // delayed messages (faults)
 	lateSeq      uint64
+	// held is the messages handed to the next rounds (late ones
+	// included), for the memory guard (overQueueLimit).
+	held int64
 }
 
 // newSyncCoordinator plans the run's spontaneous wake-ups.
@@ -194,6 +197,7 @@ func (c *syncCoordinator) runRound(now int64) {
 func (c *syncCoordinator) collect(now int64) {
 	r := c.r
 	handed := r.ticks()
+	c.held = int64(len(c.late))
 	for _, i := range c.active {
 		c.mark[i] = false
 		nd := r.nodes[i]
@@ -212,6 +216,7 @@ func (c *syncCoordinator) collect(now int64) {
 		// Hand over the round's messages for the next round, here rather
 		// than by the senders: no message can reach a node in the round
 		// it was sent, and the order is the nodes'.
+		c.held += int64(len(nd.out))
 		for _, o := range nd.out {
 			dst := r.nodes[o.to]
 			if len(dst.inbox) == 0 {
@@ -243,6 +248,9 @@ func (c *syncCoordinator) over(now int64) bool {
 	}
 	if c.events >= r.maxEvents {
 		r.stepLimit = true
+		return true
+	}
+	if r.overQueueLimit(c.held) {
 		return true
 	}
 	if r.cfg.Progress != nil && c.events >= c.nextProgress {

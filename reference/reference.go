@@ -31,6 +31,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -80,6 +81,7 @@ type Engine struct {
 	maxTicks    int64
 	stepLimit   bool
 	stopped     bool
+	memoryLimit bool // the queue reached Config.MaxQueueBytes
 	typeCounts  []int64
 	cancelSeq   []uint64 // node i's timers with seq <= cancelSeq[i] are cancelled
 	linkLast    map[int64]int64
@@ -209,7 +211,7 @@ func (e *Engine) Finish() (*election.Result, error) {
 	if e.cfg.DetectSymmetry {
 		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit}
+	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, MemoryLimit: e.memoryLimit}
 	for _, s := range e.sent {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, s)
 	}
@@ -506,7 +508,25 @@ func (e *Engine) before(a, b *event) bool {
 	return a.seq < b.seq
 }
 
+// eventBytes is the memory of one entry of the queue.
+const eventBytes = int64(unsafe.Sizeof(event{}))
+
+// push queues ev. A queue that would grow beyond Config.MaxQueueBytes (by
+// the capacity of its arrays, the old and the new one while it grows) does
+// not: ev is not kept and the run stops with outcome memory-limit.
 func (e *Engine) push(ev event) {
+	if limit := e.cfg.MaxQueueBytes; limit > 0 && len(e.queue) == cap(e.queue) {
+		// While the queue is copied, its array and the new one are both
+		// held.
+		room := int(limit/eventBytes) - cap(e.queue)
+		if e.memoryLimit || room <= len(e.queue) {
+			e.memoryLimit, e.stopped = true, true
+			return
+		}
+		grown := make([]event, len(e.queue), min(2*len(e.queue)+16, room))
+		copy(grown, e.queue)
+		e.queue = grown
+	}
 	e.seq++
 	ev.seq = e.seq
 	e.queue = append(e.queue, ev)

@@ -97,13 +97,15 @@ func Build(s Spec) (*election.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(d.alg, d.params, s, d.n, d.topology, d.fileEdges(), d.announce, d.delivery); err != nil {
+	queueBytes, err := checkMemory(d.alg, d.params, s, d.n, d.topology, d.fileEdges(), d.announce, d.delivery)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := d.assemble()
 	if err != nil {
 		return nil, err
 	}
+	cfg.MaxQueueBytes = queueBytes
 	if err := d.checkRun(cfg); err != nil {
 		return nil, err
 	}
@@ -212,6 +214,11 @@ func (d *description) parseFaults() error {
 	}
 	if d.spec.Replay != nil {
 		return errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
+	}
+	if d.spec.Runtime == "goroutines" && !d.spec.Force {
+		if err := CheckFaultTiming(faultSpec, d.spec.FaultTick); err != nil {
+			return err
+		}
 	}
 	d.faults = faultSpec
 	return nil

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"unsafe"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -69,6 +70,8 @@ type engine struct {
 	// flt is the run's faults (faults.go); nil without Config.Faults, and
 	// then none of the paths that read it is taken.
 	flt *faultRun
+	// guard holds the queues to Config.MaxQueueBytes (guard.go).
+	guard queueGuard
 }
 
 func newEngine(cfg *election.Config) (*engine, error) {
@@ -94,6 +97,12 @@ func newEngine(cfg *election.Config) (*engine, error) {
 		e.maxEvents = election.DefaultMaxEvents
 	}
 	e.eventLimit = e.maxEvents
+	e.guard = queueGuard{limit: max(cfg.MaxQueueBytes, 0), maxEvents: &e.maxEvents}
+	if e.guard.limit > 0 && buf.bytes() > e.guard.limit/2 {
+		// The arrays of a larger run before this one: not held against
+		// this run's limit, but let go.
+		buf.due, buf.soon, buf.wheel = nil, nil, nil
+	}
 	if cfg.Progress != nil {
 		e.maxEvents = min(e.eventLimit, election.ProgressEvents)
 	}
@@ -121,14 +130,21 @@ func newEngine(cfg *election.Config) (*engine, error) {
 	case election.Sync, election.FIFO:
 		e.due, e.soon = buf.due[:0], buf.soon[:0]
 		if e.due == nil {
-			e.due = make([]delivery, 0, min(n, 1<<18))
-			e.soon = make([]delivery, 0, min(n, 1<<18))
+			size := min(n, 1<<18)
+			if e.guard.limit > 0 {
+				size = min(size, int(e.guard.limit/2/int64(unsafe.Sizeof(delivery{}))))
+			}
+			e.due = make([]delivery, 0, size)
+			e.soon = make([]delivery, 0, size)
 		}
+		e.guard.held = arrayBytes(e.due) + arrayBytes(e.soon)
 	case election.Random, election.RandomFIFO:
 		e.wheel = buf.wheel // empty, its buckets' arrays kept
 		if e.wheel == nil {
 			e.wheel = newWheel(randomDelayTicks)
 		}
+		e.wheel.guard = &e.guard
+		e.guard.held = e.wheel.bytes()
 		e.delayRng = election.StreamSource(cfg.Seed, "delivery", 0)
 		if cfg.Delivery == election.RandomFIFO {
 			if p := g.Ports(); p <= 1<<24 {
@@ -177,6 +193,15 @@ type buffers struct {
 	wheel     *wheel
 }
 
+// bytes is the memory of the arrays of messages b keeps.
+func (b *buffers) bytes() int64 {
+	n := arrayBytes(b.due) + arrayBytes(b.soon)
+	if b.wheel != nil {
+		n += b.wheel.bytes()
+	}
+	return n
+}
+
 var runBuffers sync.Pool // of *buffers
 
 // grow returns s resized to n zero elements, reusing its array if it is
@@ -201,6 +226,7 @@ func (e *engine) releaseBuffers() {
 	}
 	if e.wheel != nil {
 		e.wheel.clear()
+		e.wheel.guard = nil
 		b.wheel = e.wheel
 	}
 	e.buf, e.due, e.soon, e.wheel = nil, nil, nil, nil
@@ -459,6 +485,9 @@ func (e *engine) countEvent() bool {
 // told how far the run is and may stop it; otherwise the run goes on to
 // the next checkpoint.
 func (e *engine) checkpoint() bool {
+	if e.guard.over {
+		return false
+	}
 	if e.events >= e.eventLimit {
 		e.stepLimit = true
 		return false
@@ -473,6 +502,13 @@ func (e *engine) checkpoint() bool {
 	}
 	e.maxEvents = min(e.eventLimit, e.events+election.ProgressEvents)
 	return true
+}
+
+// stopAtMemoryLimit ends the run at its queue limit (Config.MaxQueueBytes)
+// and reports false, for the loops to return.
+func (e *engine) stopAtMemoryLimit() bool {
+	e.guard.over = true
+	return false
 }
 
 // fire runs a wake-up or a timer.
@@ -571,7 +607,7 @@ func (e *engine) finish() *election.Result {
 	if e.cfg.DetectSymmetry {
 		e.mon.SymmetryAtEnd(e.now/e.unit, e.stepLimit, e.view())
 	}
-	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Stopped: e.stopped}
+	end := election.End{TypeCounts: e.typeCounts, Events: e.events, StepLimit: e.stepLimit, Stopped: e.stopped, MemoryLimit: e.guard.over}
 	for i := range e.n {
 		end.MaxNodeMessages = max(end.MaxNodeMessages, e.nodes.sent(int32(i)))
 	}

@@ -42,7 +42,20 @@ func (e *engine) Send(p elect.Port, m elect.Message) {
 		e.wheel.push(e.now+1+int64(e.delayRng.Uint64()&(randomDelayTicks-1)), to, q, m)
 		return
 	}
+	if len(e.soon) == cap(e.soon) && !e.growSoon() {
+		return
+	}
 	e.soon = appendDelivery(e.soon, to, q, m)
+}
+
+// growSoon makes room for one more delivery in the unit delays' list of
+// the next instant; false when the run's queue limit refuses it (the
+// message is then not kept, and the run stops).
+//
+//go:noinline
+func (e *engine) growSoon() bool {
+	e.soon = growDeliveries(&e.guard, e.soon)
+	return len(e.soon) < cap(e.soon)
 }
 
 // Decide implements elect.Env: the monitor sees every decision.
@@ -139,6 +152,9 @@ func (e *engine) enqueue(i int32, p elect.Port, to int32, q elect.Port, m elect.
 	var at int64
 	switch e.delivery {
 	case election.Sync, election.FIFO:
+		if len(e.soon) == cap(e.soon) && !e.growSoon() {
+			return e.now + 1
+		}
 		e.soon = appendDelivery(e.soon, to, q, m)
 		return e.now + 1
 	case election.Random:
@@ -154,12 +170,31 @@ func (e *engine) enqueue(i int32, p elect.Port, to int32, q elect.Port, m elect.
 			e.linkLastM[k] = at
 		}
 	case election.NewestFirst:
+		if len(e.stack) == cap(e.stack) && !e.growStack() {
+			return 0
+		}
 		e.stack = append(e.stack, delivery{to: to, port: q, msg: m})
 		e.stackDepth = append(e.stackDepth, e.depth[i]+1)
 		return 0
 	}
 	e.wheel.push(at, to, q, m)
 	return at
+}
+
+// growStack makes room in the newest-first stack and its depths, within
+// the run's queue limit.
+func (e *engine) growStack() bool {
+	stack, ok := growQueue(&e.guard, e.stack, 1)
+	if !ok {
+		return false
+	}
+	e.stack = stack
+	if len(e.stackDepth) == cap(e.stackDepth) {
+		if e.stackDepth, ok = growQueue(&e.guard, e.stackDepth, 1); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // SetTimer implements elect.Env.

@@ -168,6 +168,13 @@ func (e *engine) enqueueLate(i int32, p elect.Port, to int32, q elect.Port, m el
 			}
 		}
 	}
+	if len(f.late) == cap(f.late) {
+		late, ok := growQueue(&e.guard, f.late, 1)
+		if !ok {
+			return
+		}
+		f.late = late
+	}
 	f.lateSeq++
 	heap.Push(&f.late, lateMsg{at: at + extra*e.unit, seq: f.lateSeq, d: delivery{to: to, port: q, msg: m}})
 }
@@ -181,12 +188,24 @@ func (e *engine) lateInstant(next int64, items []delivery) bool {
 	f := e.flt
 	buf := f.lateBuf[:0]
 	for len(f.late) > 0 && f.late[0].at == next {
+		if len(buf) == cap(buf) {
+			var ok bool
+			if buf, ok = growQueue(&e.guard, buf, 1); !ok {
+				return e.stopAtMemoryLimit()
+			}
+		}
 		buf = append(buf, heap.Pop(&f.late).(lateMsg).d)
 	}
 	if e.wheel == nil && next == e.now+1 {
 		items = e.soon
 		e.soon = e.due[:0]
 		e.due = items
+	}
+	if cap(buf)-len(buf) < len(items) {
+		var ok bool
+		if buf, ok = growQueue(&e.guard, buf, len(items)); !ok {
+			return e.stopAtMemoryLimit()
+		}
 	}
 	buf = append(buf, items...)
 	f.lateBuf = buf

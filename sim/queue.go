@@ -37,6 +37,7 @@ type wheel struct {
 	used    []uint64 // bit b set: bucket b is not empty
 	words   uint64   // bit i set: used[i] is not zero
 	count   int
+	guard   *queueGuard // the run's (set by each run)
 }
 
 type bucket struct {
@@ -55,28 +56,45 @@ func newWheel(span int64) *wheel {
 func (w *wheel) push(at int64, to int32, port elect.Port, m elect.Message) {
 	b := at & w.mask
 	bk := &w.buckets[b]
+	if len(bk.items) == cap(bk.items) {
+		if bk.items = growDeliveries(w.guard, bk.items); len(bk.items) == cap(bk.items) {
+			return // over the run's queue limit: not kept
+		}
+	}
+	bk.items = appendDelivery(bk.items, to, port, m)
 	w.used[b>>6] |= 1 << (b & 63)
 	w.words |= 1 << (b >> 6)
-	bk.items = appendDelivery(bk.items, to, port, m)
 	w.count++
 }
 
-// appendDelivery appends a delivery to s. It grows s by one and fills the
-// slot field by field: a delivery is too big for registers, and building it
-// as a value first would copy it through a stack temporary.
+// appendDelivery appends a delivery to s, which has room for it (the
+// caller grows it first with growDeliveries, through the run's guard). It
+// fills the slot field by field: a delivery is too big for registers, and
+// building it as a value first would copy it through a stack temporary.
 func appendDelivery(s []delivery, to int32, port elect.Port, m elect.Message) []delivery {
 	k := len(s)
-	if k == cap(s) {
-		// At least double: append grows large slices by a quarter at a
-		// time, and the lists of HS at n = 10^6 (two million 40-byte
-		// deliveries at the first instant) took 558 MB of allocations
-		// on their way to 80 MB; doubled, at most twice the final size.
-		s = append(s, make([]delivery, k+16)...)
-	}
 	s = s[:k+1]
 	d := &s[k]
 	d.to, d.port, d.msg = to, port, m
 	return s
+}
+
+// growDeliveries makes room for one more delivery in s through the run's
+// guard g: s grown, or s as it is (full) when the guard refuses.
+//
+//go:noinline
+func growDeliveries(g *queueGuard, s []delivery) []delivery {
+	s, _ = growQueue(g, s, 1)
+	return s
+}
+
+// bytes is the memory of the buckets' arrays.
+func (w *wheel) bytes() int64 {
+	var b int64
+	for i := range w.buckets {
+		b += arrayBytes(w.buckets[i].items)
+	}
+	return b
 }
 
 // next returns the earliest occupied bucket and its time, given the current
