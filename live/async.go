@@ -276,7 +276,7 @@ func (f *freeList[T]) push(s *sharedList[T], b []T) {
 // firstInbox is the capacity of an inbox buffer made for at most that many
 // messages: most inboxes of most runs never hold more (on LCR with random
 // IDs, n = 1000, three quarters of them).
-const firstInbox = 4
+const firstInbox = footprint.FirstInbox
 
 // inboxFor returns an empty inbox buffer for at least need messages, for a
 // node whose window is window: the free one freed last if it has room,

@@ -75,10 +75,15 @@ func (m MemoryEstimate) Total() float64 {
 // link (what an instant of a run whose nodes all send on every port, like
 // all-to-all, holds).
 //
-// On the goroutine runtime every node has a goroutine and buffers of its own
-// (footprint.GoroutineNodeBytes); an asynchronous run's messages in flight
-// are bounded by its flow control (footprint.GoroutineInFlightPerNode)
-// rather than by the algorithm, and are counted with the nodes.
+// On the goroutine runtime every node has a record of its own, and in a
+// synchronous run a goroutine (footprint.GoroutineNodeBytes); an
+// asynchronous run's messages in flight are estimated as the simulator's,
+// at footprint.GoroutineMessageBytes each. Its flow control bounds them by
+// the nodes' windows (footprint.GoroutineInFlightPerNode), which a run
+// fills only when its algorithm keeps that many in flight (LCR on
+// decreasing IDs): such a run is not refused on the estimate of the worst
+// case, but stopped while it runs when its buffers outgrow the limit
+// (election.Config.MaxQueueBytes).
 func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery, runtime string) MemoryEstimate {
 	nn := float64(n)
 	var m MemoryEstimate
@@ -107,8 +112,8 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 		degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
 		m.Nodes += nn * float64(footprint.GoroutineNodeBytes(degree, delivery == election.Sync))
 		if delivery != election.Sync {
-			m.InFlight = nn * float64(footprint.GoroutineInFlightPerNode(degree))
-			m.Messages = 0 // in footprint.GoroutineNodeBytes
+			m.InFlight = min(m.InFlight, nn*float64(footprint.GoroutineInFlightPerNode(degree)))
+			m.Messages = m.InFlight * footprint.GoroutineMessageBytes
 		}
 	}
 	return m

@@ -35,13 +35,25 @@ const (
 	// doubling; the handlers, the monitor and a lock's slow path reach 4
 	// or 8 KiB). Asynchronous runs have no goroutine per node.
 	stackBytes = 8 << 10
-	// recordBytes is the rest of what a node costs: its record, its first
-	// buffers, and the garbage collector's room; in a synchronous run its
-	// recorder, latency histogram, spare inbox and output too (measured:
-	// lcr n = 6000 decreasing peaks at 30 MB of RSS, 14 MB of which the
-	// program holds before any node exists, so 2.7 KB a node, 0.6 KB of
-	// it in a full inbox; the estimate is 5.2 KB, on the safe side).
-	recordBytes = 4 << 10
+	// recordBytes is the rest of what a node of a synchronous run costs:
+	// its record, recorder, latency histogram, spare inbox and output, and
+	// the garbage collector's room (measured: lcr on a ring of 10^5
+	// random IDs, delivery sync, peaks at 554 MiB of RSS, 14 of them the
+	// program's own, 5.4 KB a node with its stack; the estimate is 10.6
+	// KB, 1.9 times as much; at 10^4 nodes 66 MiB, estimated 101 MiB).
+	recordBytes = 2 << 10
+	// asyncNodeBytes is what an asynchronous run holds for a node besides
+	// its state and the messages in flight: its record, its share of the
+	// workers' recorders and free buffers, and the garbage collector's
+	// room (measured: lcr on a ring of 10^6 random IDs peaks at 403 MiB of
+	// RSS, 14 of them the program's own, so 408 bytes a node with its
+	// state and messages, which the caller counts apart as the
+	// simulator's).
+	asyncNodeBytes = 256
+	// FirstInbox is the capacity of the inbox buffer the goroutine
+	// runtime makes for a node that receives at most that many messages
+	// at once; beyond, it makes one of the window.
+	FirstInbox = 4
 	// EnvelopeBytes and OutgoingBytes are the sizes of a message in a
 	// goroutine node's inbox and in its output (live's envelope and
 	// outgoing, which its tests hold to these).
@@ -53,24 +65,37 @@ const (
 // degree in an asynchronous run: senders wait for room beyond it.
 func Window(degree int) int { return baseWindow + 2*degree }
 
-// GoroutineNodeBytes is the most the goroutine runtime holds for one node
-// of the given degree, besides the node's own state: its record and, in an
-// asynchronous run, its inbox (a window, held while inputs wait in it) and,
-// while it waits for room, its output (one batch: a window of inputs that
-// send on average one message each; the free buffers the workers keep are
-// a few more), or in a synchronous run its goroutine (whose messages of a
-// round the caller counts as the simulator's). Beyond the windows, an
-// asynchronous run holds what its algorithm keeps in flight around a cycle
-// of waiting nodes (live/async.go).
+// GoroutineMessageBytes is what the goroutine runtime holds for a
+// message in flight in an asynchronous run: an envelope in an inbox or an
+// outgoing message in an output, counted as both.
+const GoroutineMessageBytes = EnvelopeBytes + OutgoingBytes
+
+// GoroutineNodeBytes is what the goroutine runtime holds for one node of
+// the given degree, besides the node's own state and the messages in
+// flight: in a synchronous run its goroutine and record, in an
+// asynchronous one its record (asyncNodeBytes) and, when it has as many
+// links as a first inbox has room (FirstInbox), an inbox and an output of
+// a window each, which is how their buffers are made (measured: echo on a
+// 300x300 grid peaks at 197 MiB of RSS, 124 MiB above the simulator's
+// run, 1.4 KB a node; a window of degree 4 is 16 messages, 1.5 KB in both
+// buffers). A ring's nodes take a first inbox of 4 envelopes. An
+// asynchronous run's inboxes hold at most a window each
+// (GoroutineInFlightPerNode), which a run fills only when its algorithm
+// keeps that many in flight (LCR on decreasing IDs): such a run is not
+// refused on the estimate of the worst case but stopped while it runs,
+// when its buffers outgrow what the limit leaves them
+// (election.Config.MaxQueueBytes; live counts them as they grow).
 func GoroutineNodeBytes(degree int, sync bool) int64 {
 	if sync {
 		return stackBytes + recordBytes
 	}
-	w := int64(Window(degree))
-	return recordBytes + w*EnvelopeBytes + w*OutgoingBytes
+	if degree < FirstInbox {
+		return asyncNodeBytes
+	}
+	return asyncNodeBytes + int64(Window(degree))*GoroutineMessageBytes
 }
 
 // GoroutineInFlightPerNode is the most messages one goroutine node of the
 // given degree holds at once in an asynchronous run: its inbox's window
-// and one batch of output (counted in GoroutineNodeBytes).
+// and one batch of output.
 func GoroutineInFlightPerNode(degree int) int64 { return 2 * int64(Window(degree)) }
