@@ -291,7 +291,8 @@ func (b bytesFlag) Set(v string) error {
 }
 
 // memLimitVar defines --mem-limit: the memory a run may be estimated to
-// take before it is refused.
+// take before it is refused, and that a run's messages in flight may not
+// outgrow while it runs.
 func memLimitVar(fs *flag.FlagSet, p *int64) {
-	fs.Var(bytesFlag{p}, "mem-limit", "refuse a run estimated to need more memory than this, as 6GiB, 500MB or 8e9 (default "+scenario.DefaultMemLimitText()+")")
+	fs.Var(bytesFlag{p}, "mem-limit", "refuse a run estimated to need more memory than this, and stop one whose messages in flight outgrow it (outcome memory-limit), as 6GiB, 500MB or 8e9 (default "+scenario.DefaultMemLimitText()+")")
 }
