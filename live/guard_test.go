@@ -6,7 +6,6 @@ import (
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
-	"github.com/electkit/elect/live"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/topology"
 )
@@ -30,7 +29,7 @@ func TestQueueLimitStopsDuplicates(t *testing.T) {
 	for _, d := range []election.Delivery{election.FIFO, election.Sync} {
 		cfg := election.Config{Algorithm: ring.HS, Graph: topology.NewRing(1000), IDs: idList, Delivery: d, Seed: 1,
 			MaxQueueBytes: 1 << 20, MaxEvents: 1e8, Faults: dup}
-		res, err := live.Run(cfg)
+		res, err := runPlanned(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

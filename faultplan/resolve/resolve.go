@@ -69,7 +69,7 @@ func Faults(cfg election.Config) (*faultplan.Plan, error) {
 	if perr != nil {
 		return nil, fmt.Errorf("faultplan: reading the simulator's trace: %w", perr)
 	}
-	p.Cut = out.res.Outcome == election.StepLimit
+	p.Cut = out.res.Outcome == election.StepLimit || out.res.Outcome == election.MemoryLimit
 	return p, nil
 }
 
