@@ -216,7 +216,7 @@ func TestCheckDolevKlaweRodehBagPanic(t *testing.T) {
 // counted and not listed, with exit 2 and what to pass instead; the
 // default (one random assignment for n > 6) runs.
 func TestCheckLCR12Refuses(t *testing.T) {
-	wantBadInput(t, []string{"check", "lcr", "--n", "12", "--ids", "all", "--mem-limit", "16GiB", "--workers", "2"}, "39,916,800 configurations (every assignment of 1..12 up to rotation) need about 24.2 GiB to check, beyond the memory guard's 16.0 GiB; pass --ids LIST")
+	wantBadInput(t, []string{"check", "lcr", "--n", "12", "--ids", "all", "--mem-limit", "16GiB", "--workers", "2"}, "39,916,800 configurations (every assignment of 1..12 up to rotation) need about 24.6 GiB to check, beyond the memory guard's 16.0 GiB; pass --ids LIST")
 	if code, out, errOut := runCLI("check", "lcr", "--n", "12"); code != 0 {
 		t.Errorf("one assignment: exit %d\n%s%s", code, out, errOut)
 	}
