@@ -43,39 +43,31 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 	if len(pos) == 0 {
 		return usagef("merge: no shard file given; e.g. 'elect merge shard-1.jsonl shard-2.jsonl'")
 	}
-	var shards []cmdio.Path
+	var inputs []cmdio.Path
 	for _, p := range pos {
-		shards = append(shards, input("the shard", p))
+		inputs = append(inputs, input("the shard", p))
 	}
 	// The merged lines are written whole, once every shard is read and
 	// checked (a file renamed into place): a merge has all of its records
 	// before it writes the first, so there is no finished part to keep.
-	if err := declareFiles("merge", shards, output("--out", *out)); err != nil {
+	if err := declareFiles("merge", inputs, output("--out", *out)); err != nil {
 		return err
 	}
-	data := make([][]byte, len(pos))
+	shards := make([]*experiment.ShardFile, len(pos))
 	for i, p := range pos {
-		if data[i], err = experiment.ReadLines(p); err != nil {
-			if errors.Unwrap(err) != nil && os.IsNotExist(err) {
-				return usagef("merge: cannot read %s: %v", p, errors.Unwrap(err))
-			}
-			return usagef("merge: %v", err)
+		if shards[i], err = readShard(p); err != nil {
+			return err
 		}
 	}
 	var merged bytes.Buffer
-	if err := experiment.Merge(&merged, pos, data); err != nil {
+	rows, err := experiment.Merge(&merged, shards)
+	if err != nil {
 		return usagef("merge: %s", trimPkg(err))
 	}
-	var rows []experiment.Row
 	var measures []string
-	if *summary {
-		if rows, err = experiment.ReadRows(bytes.NewReader(merged.Bytes()), "merged shards"); err != nil {
-			return usagef("merge: %s", trimPkg(err))
-		}
-		if *measure != "" {
-			if measures, err = experiment.ParseList("measure", *measure); err != nil {
-				return usagef("merge: --measure: %s", trimPkg(err))
-			}
+	if *summary && *measure != "" {
+		if measures, err = experiment.ParseList("measure", *measure); err != nil {
+			return usagef("merge: --measure: %s", trimPkg(err))
 		}
 	}
 	switch {
@@ -94,4 +86,20 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 		}
 	}
 	return nil
+}
+
+// readShard reads the shard file at path, parsing each line as it reads
+// it (experiment.ReadShard): a file that is not a sweep's output, or a
+// pipe of anything else, is refused at its first line.
+func readShard(path string) (*experiment.ShardFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("merge: cannot read %s: %v", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	s, err := experiment.ReadShard(f, path)
+	if err != nil {
+		return nil, usagef("merge: %s", trimPkg(err))
+	}
+	return s, nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -357,25 +356,16 @@ func (s *sweep) plan() error {
 // made again).
 func (s *sweep) planResume() error {
 	f := s.f
-	data, err := experiment.ReadResumeFile(f.resume)
+	done, err := experiment.ReadResume(f.resume, s.tag)
 	if err != nil {
 		return usagef("sweep: --resume: %v", trimPkg(err))
 	}
-	whole, cut := dropCutLine(data)
-	if cut {
+	if done.Cut {
 		fmt.Fprintf(s.stderr, "elect: sweep: --resume: the last line of %s was cut short (the sweep was killed while writing it); it is dropped and its run made again\n", f.resume)
 	}
-	s.resumed = int64(min(len(whole), len(data)))
-	s.resumeNL = len(whole) > len(data)
-	if err := experiment.CheckResume(whole, f.resume, s.tag); err != nil {
-		return usagef("sweep: --resume: %s", trimPkg(err))
-	}
-	done, err := experiment.ReadRows(bytes.NewReader(whole), f.resume)
-	if err != nil {
-		return usagef("sweep: --resume: %v", err)
-	}
+	s.resumed, s.resumeNL = done.Keep, done.NewLine
 	all := len(s.jobs)
-	s.jobs, s.rows = experiment.Pending(s.jobs, done, s.g.Seed)
+	s.jobs, s.rows = experiment.Pending(s.jobs, done.Rows, s.g.Seed)
 	fmt.Fprintf(s.stderr, "elect: sweep: %d of %d runs are already in %s; running the other %d\n", all-len(s.jobs), all, f.resume, len(s.jobs))
 	return nil
 }
@@ -654,21 +644,4 @@ func checkSweepMemory(runs int, summary bool, limit int64) error {
 			runs, scenario.BytesString(need), map[bool]string{true: " and summary rows", false: ""}[summary], scenario.BytesString(limit))
 	}
 	return nil
-}
-
-// dropCutLine returns data without a last line that a hard kill cut short:
-// one without its line break that is not a whole record. A whole record
-// that only lacks its line break gets it.
-func dropCutLine(data []byte) ([]byte, bool) {
-	if len(data) == 0 || data[len(data)-1] == '\n' {
-		return data, false
-	}
-	start := bytes.LastIndexByte(data, '\n') + 1
-	if len(bytes.TrimSpace(data[start:])) == 0 {
-		return data[:start], false
-	}
-	if _, err := experiment.ParseLine(bytes.TrimSpace(data[start:])); err == nil {
-		return append(data, '\n'), false
-	}
-	return data[:start], true
 }

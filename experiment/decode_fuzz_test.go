@@ -23,12 +23,24 @@ func FuzzParseLine(f *testing.F) {
 	})
 }
 
-// FuzzMerge: no pair of shard files makes Merge panic.
+// FuzzMerge: no pair of shard files makes ReadShard or Merge panic, and
+// an error quotes at most bounded.MaxExcerpt bytes of a file.
 func FuzzMerge(f *testing.F) {
 	f.Add([]byte("{\"algorithm\":\"lcr\",\"seed\":1}\n"), []byte("{\"algorithm\":\"lcr\",\"seed\":2}\n"))
 	f.Add([]byte("{}\n{}\n"), []byte(""))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var shards []*ShardFile
+		for i, data := range [][]byte{a, b} {
+			s, err := ReadShard(bytes.NewReader(data), string(rune('a'+i)))
+			if err != nil {
+				if len(err.Error()) > 600 {
+					t.Fatalf("an error of %d bytes: %.300s", len(err.Error()), err)
+				}
+				return
+			}
+			shards = append(shards, s)
+		}
 		var out bytes.Buffer
-		Merge(&out, []string{"a", "b"}, [][]byte{a, b})
+		Merge(&out, shards)
 	})
 }

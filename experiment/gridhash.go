@@ -3,9 +3,10 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"strings"
+
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // A sweep's lines say which sweep they belong to: every line ends with the
@@ -34,18 +35,6 @@ func (t ShardTag) Apply(line []byte) []byte {
 	return out
 }
 
-// ReadResumeFile reads the file that '--resume' appends to, as ReadLines
-// does; a file that does not exist yet holds no runs (a sweep's first
-// start, or a shard's restart by its scheduler before its first line, runs
-// the same command as every other start).
-func ReadResumeFile(name string) ([]byte, error) {
-	data, err := ReadLines(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return data, err
-}
-
 // lineSweep is what a line says of the sweep that wrote it.
 type lineSweep struct {
 	Grid  *string   `json:"grid"`
@@ -60,31 +49,47 @@ type lineSweep struct {
 // another sweep names its configuration and seed as a line of this one
 // would), and the file is refused.
 func CheckResume(data []byte, name string, tag ShardTag) error {
-	want := "the sweep without --shard"
-	if tag.Count > 1 {
-		want = fmt.Sprintf("shard %d/%d", tag.Index, tag.Count)
-	}
 	for k, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var l lineSweep
-		if err := json.Unmarshal(line, &l); err != nil {
-			return fmt.Errorf("experiment: %s:%d: not a JSON line of a sweep: %v", name, k+1, err)
+		if err := checkResumeLine(line, name, k+1, tag); err != nil {
+			return err
 		}
-		if l.Grid == nil {
-			return fmt.Errorf("experiment: %s:%d has no field \"grid\" (the fingerprint of the sweep that wrote it; an older elect wrote none): nothing shows it is from this sweep; finish it with the elect that started it, or write this sweep to a new file", name, k+1)
+	}
+	return nil
+}
+
+// notSweepLine is checkResumeLine's refusal of a line that is not JSON
+// (a line cut short by a kill, when it is the last).
+type notSweepLine struct{ error }
+
+// checkResumeLine is CheckResume of line k of the file name.
+func checkResumeLine(line []byte, name string, k int, tag ShardTag) error {
+	want := "the sweep without --shard"
+	if tag.Count > 1 {
+		want = fmt.Sprintf("shard %d/%d", tag.Index, tag.Count)
+	}
+	var l lineSweep
+	if err := json.Unmarshal(line, &l); err != nil {
+		return notSweepLine{fmt.Errorf("experiment: %s:%d: not a JSON line of a sweep: %s", name, k, bounded.Cut(err.Error()))}
+	}
+	if l.Grid == nil {
+		return fmt.Errorf("experiment: %s:%d has no field \"grid\" (the fingerprint of the sweep that wrote it; an older elect wrote none): nothing shows it is from this sweep; finish it with the elect that started it, or write this sweep to a new file", name, k)
+	}
+	if *l.Grid != tag.Grid {
+		grid := *l.Grid
+		if len(grid) > 64 || strings.Trim(grid, "0123456789abcdef") != "" {
+			grid = bounded.QuoteString(grid) // not a fingerprint: quoted, cut
 		}
-		if *l.Grid != tag.Grid {
-			return fmt.Errorf("experiment: %s:%d is from another sweep (grid %s, this one's is %s): another algorithm, size, configuration, limit, number of trials or seed; resume a file with the command that started it, or write this sweep to a new file", name, k+1, *l.Grid, tag.Grid)
-		}
-		got := "the sweep without --shard"
-		if l.Shard != nil && l.Shard.Count > 1 {
-			got = fmt.Sprintf("shard %d/%d", l.Shard.Index, l.Shard.Count)
-		}
-		if got != want {
-			return fmt.Errorf("experiment: %s:%d is from %s, not %s: resume each shard's file with its own --shard", name, k+1, got, want)
-		}
+		return fmt.Errorf("experiment: %s:%d is from another sweep (grid %s, this one's is %s): another algorithm, size, configuration, limit, number of trials or seed; resume a file with the command that started it, or write this sweep to a new file", name, k, grid, tag.Grid)
+	}
+	got := "the sweep without --shard"
+	if l.Shard != nil && l.Shard.Count > 1 {
+		got = fmt.Sprintf("shard %d/%d", l.Shard.Index, l.Shard.Count)
+	}
+	if got != want {
+		return fmt.Errorf("experiment: %s:%d is from %s, not %s: resume each shard's file with its own --shard", name, k, got, want)
 	}
 	return nil
 }

@@ -12,77 +12,110 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/pp"
 )
+
+// ShardFile is one shard's output as ReadShard read it: its lines without
+// their shard tags, the tags, and the records.
+type ShardFile struct {
+	Name  string
+	lines [][]byte
+	tags  []*ShardTag
+	rows  []Row
+}
+
+// ReadShard reads one shard's output ('elect sweep --shard i/k') for Merge,
+// parsing each line (its shard tag, then its record) before reading the
+// next: a file that is not a sweep's output is refused at its first line.
+// name is the file's name in errors.
+func ReadShard(r io.Reader, name string) (*ShardFile, error) {
+	s := &ShardFile{Name: name}
+	err := readRecords(r, name, func(b []byte, sc *bounded.Lines) error {
+		if b[0] != '{' {
+			return fmt.Errorf("not a JSON line of a sweep: %s", bounded.Quote(b))
+		}
+		l := bytes.Clone(sc.Raw())
+		if l[len(l)-1] != '\n' {
+			l = append(l, '\n')
+		}
+		l, tag, err := untag(l)
+		if err != nil {
+			return err
+		}
+		row, err := ParseLine(l)
+		if err != nil {
+			return err
+		}
+		s.lines = append(s.lines, l)
+		s.tags = append(s.tags, tag)
+		s.rows = append(s.rows, row)
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: %w", err)
+	}
+	return s, nil
+}
 
 // Merge interleaves the outputs of shards 1..k of one sweep, given in shard
 // order, back into the unsharded sweep's output: shard i holds runs i-1,
 // i-1+k, i-1+2k, ... of the grid order, so the merged output takes one line
 // from each shard in turn. The shards' line counts must be those of complete
 // shards (non-increasing, differing by at most one); otherwise a shard is
-// missing lines, or the files are out of order, and Merge says which.
-func Merge(w io.Writer, names []string, shards [][]byte) error {
+// missing lines, or the files are out of order, and Merge says which. It
+// returns the merged records, in the merged order.
+func Merge(w io.Writer, shards []*ShardFile) ([]Row, error) {
+	names := make([]string, len(shards))
 	lines := make([][][]byte, len(shards))
 	tags := make([][]*ShardTag, len(shards))
-	for i, data := range shards {
-		for k, l := range bytes.SplitAfter(data, []byte("\n")) {
-			if len(bytes.TrimSpace(l)) == 0 {
-				continue
-			}
-			if l[len(l)-1] != '\n' {
-				l = append(l, '\n')
-			}
-			if l[0] != '{' {
-				return fmt.Errorf("experiment: %s:%d: not a JSON line of a sweep: %.40q", names[i], k+1, l)
-			}
-			l, tag, err := untag(l)
-			if err != nil {
-				return fmt.Errorf("experiment: %s:%d: %v", names[i], k+1, err)
-			}
-			lines[i] = append(lines[i], l)
-			tags[i] = append(tags[i], tag)
-		}
+	rows := make([][]Row, len(shards))
+	for i, s := range shards {
+		names[i], lines[i], tags[i], rows[i] = s.Name, s.lines, s.tags, s.rows
 	}
 	// Tagged shards (every sweep --shard writes its tag) must cover their
 	// grid exactly; they are merged in index order, whatever the order of
 	// the files.
 	order, tagged, err := checkTags(names, tags, lines)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if tagged {
 		sorted := make([][][]byte, len(order))
+		sortedRows := make([][]Row, len(order))
 		sortedNames := make([]string, len(order))
 		for i, j := range order {
 			if j < 0 { // a shard of no run, given as an empty file
 				sortedNames[i] = fmt.Sprintf("shard %d (no runs)", i+1)
 				continue
 			}
-			sorted[i], sortedNames[i] = lines[j], names[j]
+			sorted[i], sortedRows[i], sortedNames[i] = lines[j], rows[j], names[j]
 		}
-		lines, names = sorted, sortedNames
+		lines, rows, names = sorted, sortedRows, sortedNames
 	}
 	if err := checkShardCounts(names, lines); err != nil {
-		return err
+		return nil, err
 	}
 	var merged [][]byte
+	var mergedRows []Row
 	for r := 0; r < len(lines[0]); r++ {
 		for i := range lines {
 			if r < len(lines[i]) {
 				merged = append(merged, lines[i][r])
+				mergedRows = append(mergedRows, rows[i][r])
 			}
 		}
 	}
-	if err := checkTrialOrder(merged, len(lines)); err != nil {
-		return err
+	if err := checkTrialOrder(mergedRows, len(lines)); err != nil {
+		return nil, err
 	}
 	bw := bufio.NewWriter(w)
 	for _, l := range merged {
 		if _, err := bw.Write(l); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return bw.Flush()
+	return mergedRows, bw.Flush()
 }
 
 // checkTrialOrder checks that the merged lines are in grid order: every
@@ -90,15 +123,11 @@ func Merge(w io.Writer, names []string, shards [][]byte) error {
 // ... (message passing) or S, pp.TrialSeed(S, 1), ... (populations), S being
 // the sweep's master seed, the seed of the first line. Shards given out of
 // order, missing, or from different sweeps break that sequence.
-func checkTrialOrder(lines [][]byte, k int) error {
+func checkTrialOrder(rows []Row, k int) error {
 	var prev Row
 	var master uint64
 	t := 0
-	for i, l := range lines {
-		r, err := ParseLine(l)
-		if err != nil {
-			return fmt.Errorf("experiment: merged line %d: %v", i+1, err)
-		}
+	for i, r := range rows {
 		same := r.Kind == prev.Kind && r.Name == prev.Name && r.Config == prev.Config && r.N == prev.N
 		switch {
 		case i == 0:
@@ -176,7 +205,7 @@ func untag(line []byte) ([]byte, *ShardTag, error) {
 	rest = bytes.TrimSuffix(rest, []byte("}"))
 	var t ShardTag
 	if err := json.Unmarshal(rest, &t); err != nil {
-		return nil, nil, fmt.Errorf("its shard tag %.80q is not one elect writes: %v", rest, err)
+		return nil, nil, fmt.Errorf("its shard tag %s is not one elect writes: %v", bounded.Quote(rest), err)
 	}
 	out := make([]byte, 0, i+2)
 	out = append(out, line[:i]...)

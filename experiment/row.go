@@ -1,17 +1,13 @@
 package experiment
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/scenario"
 )
@@ -162,54 +158,6 @@ func ppRow(r *pp.Result, details map[string]any) Row {
 type ppLine struct {
 	pp.Result
 	Details map[string]any `json:"details"`
-}
-
-// ReadRows reads the JSON lines of a sweep's output (message-passing and
-// population records may be mixed). Blank lines are skipped; name says
-// where the lines come from in errors.
-func ReadRows(r io.Reader, name string) ([]Row, error) {
-	var rows []Row
-	sc := bounded.Scanner(r, name, Limits)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		row, err := ParseLine(b)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		var be *bounded.Error
-		if errors.As(err, &be) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	return rows, nil
-}
-
-// MaxLine is the longest line of a sweep's output that readers accept
-// (a record is a few kilobytes; a file without line breaks, such as
-// /dev/zero, is refused at this length instead of read forever).
-const MaxLine = 16 << 20
-
-// MaxBytes is the largest sweep output (or shard) that readers accept:
-// they hold it in memory, and a record is about a kilobyte.
-const MaxBytes = 4 << 30
-
-// Limits are a sweep output's limits, for its readers.
-var Limits = bounded.Limits{What: "a sweep's output", MaxBytes: MaxBytes, MaxLine: MaxLine}
-
-// ReadLines reads a file of JSON lines whole, refusing one larger than
-// MaxBytes or with a line longer than MaxLine with an error that names
-// the file, the line and the limit.
-func ReadLines(name string) ([]byte, error) {
-	return bounded.ReadFile(name, Limits)
 }
 
 // ParseLine decodes one JSON line of a sweep's output.

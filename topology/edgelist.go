@@ -115,14 +115,13 @@ var EdgeListLimits = bounded.Limits{What: "an edge list", MaxBytes: 1 << 30, Max
 // (with its weight, when the edges have them) to add and returns the node
 // count. maxEdges > 0 stops it after that many edges.
 func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, weighted bool)) (int, error) {
-	sc := bounded.Scanner(r, "", EdgeListLimits)
+	sc := bounded.NewLines(r, "", EdgeListLimits)
 	declared := -1
 	largest := int64(-1)
 	var edges int64
 	weighted := false
-	line := 0
 	for sc.Scan() {
-		line++
+		line := sc.Line()
 		text := strings.TrimSpace(sc.Text())
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = strings.TrimSpace(text[:i])
@@ -137,13 +136,13 @@ func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, w
 			}
 			v, err := strconv.ParseInt(f[1], 10, 64)
 			if err != nil || v < 1 || v > MaxEdgeListNodes {
-				return 0, fmt.Errorf("%w: line %d: node count %.60q is not a number in 1..%d", ErrInvalid, line, f[1], MaxEdgeListNodes)
+				return 0, fmt.Errorf("%w: line %d: node count %s is not a number in 1..%d", ErrInvalid, line, bounded.QuoteString(f[1]), MaxEdgeListNodes)
 			}
 			declared = int(v)
 			continue
 		}
 		if len(f) != 2 && len(f) != 3 {
-			return 0, fmt.Errorf("%w: line %d: want an edge 'u v' or 'u v weight', got %.60q", ErrInvalid, line, text)
+			return 0, fmt.Errorf("%w: line %d: want an edge 'u v' or 'u v weight', got %s", ErrInvalid, line, bounded.QuoteString(text))
 		}
 		if (len(f) == 3) != weighted && edges > 0 {
 			return 0, fmt.Errorf("%w: line %d: either every edge has a weight or none has", ErrInvalid, line)
@@ -154,14 +153,14 @@ func readEdgeList(r io.Reader, maxEdges int64, add func(e [2]int32, w float64, w
 			var err error
 			w, err = strconv.ParseFloat(f[2], 64)
 			if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
-				return 0, fmt.Errorf("%w: line %d: weight %.60q is not a finite number", ErrInvalid, line, f[2])
+				return 0, fmt.Errorf("%w: line %d: weight %s is not a finite number", ErrInvalid, line, bounded.QuoteString(f[2]))
 			}
 		}
 		var e [2]int32
 		for k := range 2 {
 			v, err := strconv.ParseInt(f[k], 10, 32)
 			if err != nil || v < 0 || v >= MaxEdgeListNodes {
-				return 0, fmt.Errorf("%w: line %d: node %.60q is not a number in 0..%d", ErrInvalid, line, f[k], MaxEdgeListNodes-1)
+				return 0, fmt.Errorf("%w: line %d: node %s is not a number in 0..%d", ErrInvalid, line, bounded.QuoteString(f[k]), MaxEdgeListNodes-1)
 			}
 			e[k] = int32(v)
 			largest = max(largest, v)

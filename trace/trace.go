@@ -11,7 +11,6 @@
 package trace
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -211,7 +210,7 @@ var populationEvents = map[string]bool{"counts": true, "result": true, "truncate
 
 // Reader reads a trace line by line.
 type Reader struct {
-	sc      *bufio.Scanner
+	sc      *bounded.Lines
 	line    int
 	header  *Header
 	version int
@@ -224,7 +223,7 @@ type Reader struct {
 // the first event of a version 1 trace. It returns an error for an empty
 // input, a malformed first line, or a header of another version.
 func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{sc: bounded.Scanner(r, "", Limits)}
+	rd := &Reader{sc: bounded.NewLines(r, "", Limits)}
 	if !rd.sc.Scan() {
 		if err := rd.sc.Err(); err != nil {
 			return nil, readError(1, err)
@@ -238,7 +237,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 		Version *int   `json:"version"`
 	}
 	if err := json.Unmarshal(text, &probe); err != nil {
-		return nil, fmt.Errorf("trace: line 1 is not a JSON object: %v", err)
+		return nil, fmt.Errorf("trace: line 1 is not a JSON object: %s", bounded.Cut(err.Error()))
 	}
 	if probe.Ev != "header" {
 		rd.version = 1
@@ -261,10 +260,10 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	var h Header
 	if err := json.Unmarshal(text, &h); err != nil {
-		return nil, fmt.Errorf("trace: line 1, the header: %v", err)
+		return nil, fmt.Errorf("trace: line 1, the header: %s", bounded.Cut(err.Error()))
 	}
 	if err := h.check(); err != nil {
-		return nil, fmt.Errorf("trace: line 1, the header: %w", err)
+		return nil, fmt.Errorf("trace: line 1, the header: %s", bounded.Cut(err.Error()))
 	}
 	rd.header, rd.version = &h, Version
 	rd.types = make(map[string]int, len(h.Messages))
@@ -432,7 +431,7 @@ var quickDecoding = true
 func (rd *Reader) event(text []byte) (Event, error) {
 	var ev Event
 	fail := func(format string, args ...any) (Event, error) {
-		return Event{}, fmt.Errorf("trace: line %d: %s", rd.line, fmt.Sprintf(format, args...))
+		return Event{}, fmt.Errorf("trace: line %d: %s", rd.line, bounded.Cut(fmt.Sprintf(format, args...)))
 	}
 	if !quickDecoding || !quickEvent(text, &ev) {
 		ev = Event{}

@@ -1,13 +1,17 @@
-// Package bounded reads elect's input files under stated limits: a total
-// size and a line length. A file past either limit is refused with an
-// error that names the file, the line and the limit, never with Go's
-// internal wording ("bufio.Scanner: token too long"), and a file without
-// line breaks (/dev/zero) is refused once its first line passes the line
-// limit, not read until memory runs out.
+// Package bounded is how elect reads its inputs: under stated limits (a
+// total size and a line length), a line at a time for the line files
+// (Lines: traces, sweep outputs, records, edge lists), so that each reader
+// parses a line before it reads the next, and with errors that quote at
+// most MaxExcerpt bytes of what they read (Quote, Cut).
+//
+// An input past a limit is refused with an error that names the file, the
+// line and the limit, never with Go's internal wording ("bufio.Scanner:
+// token too long"); a file without line breaks (/dev/zero) is refused once
+// its first line passes the line limit, and a pipe of garbage at its first
+// line, not read until memory runs out.
 package bounded
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -132,25 +136,6 @@ func (b *reader) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
-}
-
-// Scanner returns a line scanner of r under the limits: its Err is the
-// limit's error (or the reader's), never bufio.ErrTooLong.
-func Scanner(r io.Reader, name string, l Limits) *bufio.Scanner {
-	rd := &reader{r: r, name: name, l: l, line: 1}
-	sc := bufio.NewScanner(rd)
-	// The reader refuses a line past MaxLine before the scanner's buffer,
-	// one read larger, fills.
-	sc.Buffer(make([]byte, 0, 64<<10), l.MaxLine+bufio.MaxScanTokenSize+1)
-	// A file refused is refused whole: the scanner does not hand out the
-	// part of a line it holds when the reader stops.
-	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		if atEOF && rd.err != nil {
-			return 0, nil, rd.err
-		}
-		return bufio.ScanLines(data, atEOF)
-	})
-	return sc
 }
 
 // IsLimit reports whether err is a file refused by a limit (or one that

@@ -41,21 +41,38 @@ func FuzzReader(f *testing.F) {
 			if !errors.As(err, &e) {
 				t.Fatalf("%q under %+v: err %v, want a limit's error", data, l, err)
 			}
+			sc := NewLines(&chunky{data: data}, "f", l)
+			for sc.Scan() {
+				if len(sc.Raw()) > l.MaxLine {
+					t.Fatalf("%q under %+v: a line of %d bytes", data, l, len(sc.Raw()))
+				}
+			}
+			if !errors.As(sc.Err(), &e) {
+				t.Fatalf("%q under %+v: lines err %v, want a limit's error", data, l, sc.Err())
+			}
 			return
 		}
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("%q under %+v: got %q, %v", data, l, got, err)
 		}
-		sc := Scanner(bytes.NewReader(data), "f", l)
+		sc := NewLines(&chunky{data: data}, "f", l)
 		var lines []string
+		var raw []byte
 		for sc.Scan() {
 			lines = append(lines, sc.Text())
+			raw = append(raw, sc.Raw()...)
+			if sc.Line() != len(lines) || sc.Cut() != !bytes.HasSuffix(sc.Raw(), []byte("\n")) {
+				t.Fatalf("%q: line %d reported as %d, cut %v, raw %q", data, len(lines), sc.Line(), sc.Cut(), sc.Raw())
+			}
 		}
 		if sc.Err() != nil {
-			t.Fatalf("scanner: %v", sc.Err())
+			t.Fatalf("lines: %v", sc.Err())
+		}
+		if !bytes.Equal(raw, data) || sc.Read() != int64(len(data)) {
+			t.Fatalf("%q under %+v: the raw lines %q do not make the input", data, l, raw)
 		}
 		if want := strings.TrimSuffix(string(data), "\n"); !bytes.ContainsRune(data, '\r') && strings.Join(lines, "\n") != want {
-			t.Fatalf("%q under %+v: the scanner's lines %q do not make the input", data, l, lines)
+			t.Fatalf("%q under %+v: the lines %q do not make the input", data, l, lines)
 		}
 	})
 }
@@ -87,12 +104,16 @@ func TestDevZeroRefusedAtTheLineLimit(t *testing.T) {
 	if err == nil || err.Error() != "/dev/zero: line 1 is longer than 1 MiB, the longest line a trace may have (is it a trace?)" {
 		t.Fatalf("err = %v", err)
 	}
-	sc := Scanner(io.LimitReader(zeros{}, 3<<20), "zeros", l)
+	sc := NewLines(zeros{}, "zeros", l)
 	for sc.Scan() {
-		t.Fatalf("the scanner gave a line of %d bytes", len(sc.Bytes()))
+		t.Fatalf("a line of %d bytes", len(sc.Bytes()))
 	}
-	if err := sc.Err(); err == nil || strings.Contains(err.Error(), "bufio") || !strings.Contains(err.Error(), "longer than 1 MiB") {
-		t.Fatalf("scanner err = %v", err)
+	if err := sc.Err(); err == nil || err.Error() != "zeros: line 1 is longer than 1 MiB, the longest line a trace may have (is it a trace?)" {
+		t.Fatalf("lines err = %v", err)
+	}
+	// It read the limit and at most one buffer more.
+	if sc.Read() > 1<<20+lineBuffer {
+		t.Fatalf("read %d bytes of an endless line before refusing it", sc.Read())
 	}
 }
 
