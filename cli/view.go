@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/internal/atomicfile"
-	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
@@ -61,26 +61,16 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if err := declareFiles("view", []cmdio.Path{input("the trace", file)}, output("--out", *out), output("--shiviz", *shiviz), output("--svg", *svg)); err != nil {
 		return err
 	}
-	// Served, a trace is not read whole (view.OpenFile); the exports
-	// read and check it first. --out refuses a trace above view.DefaultPageLimit, --shiviz
-	// one above view.ShivizMaxEvents, at once.
+	// Served, a trace file is not read whole (view.OpenFile); the exports
+	// read and check it a line at a time first (readExported), refusing a
+	// trace above view.DefaultPageLimit events for --out, or above
+	// view.ShivizMaxEvents for --shiviz, at the first event past it.
 	if *out == "" && *shiviz == "" && *svg == "" {
 		return serveView(file, *addr, stdout, stderr)
 	}
-	data, err := bounded.ReadFile(file, viewLimits)
+	data, tr, err := readExported(file, *out != "", *shiviz != "", *svg != "")
 	if err != nil {
-		return usagef("view: %v", err)
-	}
-	events := view.CountEvents(data)
-	if *out != "" && events > view.DefaultPageLimit {
-		return usagef("%v", view.PageWith(io.Discard, data, view.Options{}))
-	}
-	if *shiviz != "" && events > view.ShivizMaxEvents {
-		return usagef("%v", view.ShivizTooLong(events))
-	}
-	tr, err := view.Parse(data)
-	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if tr.Header.Population() && (*shiviz != "" || *svg != "") {
 		return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
@@ -149,9 +139,35 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 	return serveUntilSignal(ln, h, stderr)
 }
 
-// viewLimits are the limits of a trace the exports read: they hold the
-// whole file in memory, so less than a trace may be.
-var viewLimits = bounded.Limits{What: "a trace", MaxBytes: 4 << 30, MaxLine: trace.MaxLine}
+// readExported reads the trace file for the exports asked for, parsing
+// each line before it reads the next (view.ReadTrace): its lines for the
+// page, its events for ShiViz and SVG, at most the events the page
+// (view.DefaultPageLimit) and a ShiViz log (view.ShivizMaxEvents) hold.
+func readExported(file string, page, shiviz, svg bool) ([]byte, *trace.Trace, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil, usagef("view: %v", err)
+	}
+	defer f.Close()
+	limit := 0
+	if page {
+		limit = view.DefaultPageLimit
+	}
+	if shiviz {
+		limit = view.ShivizMaxEvents
+	}
+	data, tr, err := view.ReadTrace(f, file, limit, shiviz || svg)
+	var many *view.TooManyEventsError
+	switch {
+	case errors.As(err, &many) && shiviz:
+		return nil, nil, usagef("%v", view.ShivizTooLong(0))
+	case errors.As(err, &many):
+		return nil, nil, usagef("%v", view.PageTooLong(0, view.Options{}))
+	case err != nil:
+		return nil, nil, usagef("%v", err)
+	}
+	return data, tr, nil
+}
 
 // writeFile writes a file through write, leaving no partial file behind
 // when it fails and whatever was at path as it was (internal/atomicfile).

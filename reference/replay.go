@@ -12,6 +12,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faults"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/trace"
 )
@@ -61,7 +62,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			// monitor judges the run under them.
 			spec, err := faults.Parse(h.Faults)
 			if err != nil {
-				return nil, fmt.Errorf("replay: the trace's faults %q: %w", h.Faults, err)
+				return nil, fmt.Errorf("replay: the trace's faults %s: %w", bounded.QuoteString(h.Faults), bounded.CutError(err))
 			}
 			cfg.Faults = spec
 			scheduled = h.Runtime == "check" && explicitSchedule(spec)
@@ -113,7 +114,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			return nil, fmt.Errorf("replay, line %d: the trace was cut at its size limit (%d bytes); only whole runs replay", line, l.Limit)
 		case "loop":
 			if loop, err = e.networkState(); err != nil {
-				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+				return nil, fmt.Errorf("replay, line %d: %w", line, bounded.CutError(err))
 			}
 			loopLine = line
 			continue
@@ -134,7 +135,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			}
 			now, err := e.networkState()
 			if err != nil {
-				return nil, fmt.Errorf("replay, line %d: %w", line, err)
+				return nil, fmt.Errorf("replay, line %d: %w", line, bounded.CutError(err))
 			}
 			if !bytes.Equal(now, loop) {
 				return nil, fmt.Errorf("replay, line %d: the record is cut as a loop, but the network is not in the state it was in at line %d", line, loopLine)
@@ -143,7 +144,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			return e.Finish()
 		}
 		if err := e.replayLine(&l); err != nil {
-			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), err)
+			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), bounded.CutError(err))
 		}
 		if len(e.routes) > 0 {
 			switch l.Ev {

@@ -222,8 +222,12 @@ type Reader struct {
 // NewReader reads the first line of r: the header of a version 2 trace, or
 // the first event of a version 1 trace. It returns an error for an empty
 // input, a malformed first line, or a header of another version.
-func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{sc: bounded.NewLines(r, "", Limits)}
+func NewReader(r io.Reader) (*Reader, error) { return NewNamedReader(r, "") }
+
+// NewNamedReader is NewReader of an input that errors about its limits
+// name (a file's path).
+func NewNamedReader(r io.Reader, name string) (*Reader, error) {
+	rd := &Reader{sc: bounded.NewLines(r, name, Limits)}
 	if !rd.sc.Scan() {
 		if err := rd.sc.Err(); err != nil {
 			return nil, readError(1, err)

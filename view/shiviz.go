@@ -25,9 +25,11 @@ const (
 )
 
 // ShivizTooLong is the error for a trace of more than ShivizMaxEvents
-// events, which ShiViz refuses before writing anything.
+// events, which ShiViz refuses before writing anything: events is its
+// count, or 0 when it was refused at the first event past the limit
+// (ReadTrace).
 func ShivizTooLong(events int) error {
-	return fmt.Errorf("view: the trace has %d events; a ShiViz log holds at most %d (each line carries a vector clock of up to n entries, and ShiViz draws a few thousand events at most): cut the run shorter with --trace-limit, or use a smaller network", events, ShivizMaxEvents)
+	return fmt.Errorf("view: the trace has %s; a ShiViz log holds at most %d (each line carries a vector clock of up to n entries, and ShiViz draws a few thousand events at most): cut the run shorter with --trace-limit, or use a smaller network", eventCount(events, ShivizMaxEvents), ShivizMaxEvents)
 }
 
 // ShiViz writes a trace as a log that ShiViz

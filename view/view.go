@@ -33,27 +33,22 @@ var pageHTML []byte
 // traceMark is where the trace goes in page.html.
 var traceMark = []byte("/*TRACE*/")
 
-// Load reads a trace file and checks it with package trace. Version 1
-// traces are refused: without a header the page cannot draw the network.
+// Load reads a trace file and checks it with package trace, a line at a
+// time (ReadTrace). Version 1 traces are refused: without a header the
+// page cannot draw the network.
 func Load(path string) ([]byte, *trace.Trace, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("view: %w", err)
 	}
-	t, err := Parse(data)
-	return data, t, err
+	defer f.Close()
+	return ReadTrace(f, path, 0, true)
 }
 
 // Parse checks a trace held in memory (see Load).
 func Parse(data []byte) (*trace.Trace, error) {
-	t, err := trace.ReadAll(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("view: %w", err)
-	}
-	if t.Version < 2 {
-		return nil, errors.New("view: this is a version 1 trace (no header line); it still replays with 'elect run --replay', but the viewer needs the network and IDs of version 2: run again with --trace")
-	}
-	return t, nil
+	_, t, err := readTrace(bytes.NewReader(data), "", 0, false, true)
+	return t, err
 }
 
 // Page writes the viewer's page with the trace data inlined: one file that
@@ -69,7 +64,7 @@ func PageWith(w io.Writer, data []byte, opt Options) error {
 	opt = opt.norm()
 	e := CountEvents(data)
 	if e > opt.PageLimit {
-		return fmt.Errorf("view: the trace has %d events, more than the %d a self-contained page holds (the file would be too large to open quickly); 'elect view FILE' serves it in windows of %d events instead", e, opt.PageLimit, opt.Window)
+		return PageTooLong(e, opt)
 	}
 	if e <= opt.Threshold {
 		return page(w, data)
@@ -80,6 +75,23 @@ func PageWith(w io.Writer, data []byte, opt Options) error {
 	}
 	ix.inline = true
 	return pageWindows(w, ix)
+}
+
+// PageTooLong is the refusal of a trace of more than opt.PageLimit events
+// (0: DefaultPageLimit) for a self-contained page: events is its count, or
+// 0 when it was refused at the first event past the limit (ReadTrace).
+func PageTooLong(events int, opt Options) error {
+	opt = opt.norm()
+	return fmt.Errorf("view: the trace has %s; a self-contained page holds at most %d (the file would be too large to open quickly); 'elect view FILE' serves it in windows of %d events instead", eventCount(events, opt.PageLimit), opt.PageLimit, opt.Window)
+}
+
+// eventCount says how many events a trace past a limit has: events, or
+// more than limit when they were not counted (0).
+func eventCount(events, limit int) string {
+	if events == 0 {
+		return fmt.Sprintf("more than %d events", limit)
+	}
+	return fmt.Sprintf("%d events", events)
 }
 
 // escapeScript makes trace data safe inside a script element: in a valid
@@ -170,13 +182,15 @@ func (s *Served) Close() error {
 	return s.f.Close()
 }
 
-// OpenFile prepares the trace file path for serving without holding it in
-// memory: one pass looking only for line ends counts its events; a trace
-// of at most opt.Threshold of them is then read and checked whole
-// (Parse) and inlined in the page; a larger one is served in windows
-// straight from the file, the page at once (its index is that pass's),
-// each window once the background check has passed its start (window.go).
-// The file stays open until Close.
+// OpenFile prepares the trace file path for serving, reading it with
+// package trace a line at a time: a trace of at most opt.Threshold events
+// is held whole (its lines as parsed, ReadTrace) and inlined in the page,
+// and so is a trace from a pipe, of any size up to MaxBytes; a larger trace
+// file is served in windows straight from the file: once its first
+// opt.Threshold+1 events are parsed, one pass looking only for line ends
+// counts its events and makes the page's index, and each window is served
+// once a check in the background has passed its start (window.go). The
+// file stays open until Close.
 func OpenFile(path string, opt Options) (*Served, error) {
 	opt = opt.norm()
 	f, err := os.Open(path)
@@ -188,25 +202,29 @@ func OpenFile(path string, opt Options) (*Served, error) {
 		f.Close()
 		return nil, fmt.Errorf("view: %w", err)
 	}
-	events, err := countEventsIn(f, st.Size())
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("view: %w", err)
+	regular := st.Mode().IsRegular()
+	limit := 0
+	if regular {
+		limit = opt.Threshold
 	}
-	if events <= opt.Threshold {
-		defer f.Close()
-		data := make([]byte, st.Size())
-		if _, err := f.ReadAt(data, 0); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("view: %w", err)
-		}
-		if _, err := Parse(data); err != nil {
+	data, _, err := readTrace(f, path, limit, true, false)
+	var many *TooManyEventsError
+	if !errors.As(err, &many) {
+		f.Close()
+		if err != nil {
 			return nil, err
 		}
 		h, err := NewHandler(data, opt)
 		if err != nil {
 			return nil, err
 		}
-		return &Served{Handler: h, Events: events}, nil
+		s := &Served{Handler: h, Events: CountEvents(data)}
+		if s.Events > opt.Threshold { // from a pipe: in windows from memory, every line checked already
+			checked := make(chan error, 1)
+			checked <- nil
+			s.Windowed, s.Checked = true, checked
+		}
+		return s, nil
 	}
 	ix, err := scanIndex(f, st.Size(), opt.Window)
 	if err != nil {
@@ -219,23 +237,6 @@ func OpenFile(path string, opt Options) (*Served, error) {
 		done <- ix.err
 	}()
 	return &Served{Handler: windowedHandler(ix), Events: ix.events, Windowed: true, Checked: done, f: f}, nil
-}
-
-// countEventsIn is CountEvents of a file, read through a bounded buffer.
-func countEventsIn(r io.ReaderAt, size int64) (int, error) {
-	sc := bufio.NewScanner(io.NewSectionReader(r, 0, size))
-	sc.Buffer(make([]byte, 1<<20), trace.MaxLine+2)
-	sc.Split(scanLine)
-	k, lines := 0, 0
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-			if lines > 0 {
-				k++
-			}
-			lines++
-		}
-	}
-	return k, sc.Err()
 }
 
 // windowedHandler serves the page of a windowed trace (its header and

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/trace"
 )
 
@@ -114,18 +115,6 @@ type index struct {
 	firstV int           // global index of the first violation, -1; known once done
 }
 
-// scanLine is bufio.ScanLines keeping the line's end, so that the offsets
-// add up.
-func scanLine(data []byte, atEOF bool) (int, []byte, error) {
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i+1], nil
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
 // scanIndex is the first pass over a version 2 trace of a network run of
 // size bytes: its lines' ends, every event line counted, the first of
 // every w remembered. It reads the source in chunks of whole lines
@@ -147,7 +136,7 @@ func scanIndex(src io.ReaderAt, size int64, w int) (*index, error) {
 				T json.RawMessage `json:"t"`
 			}
 			if err := json.Unmarshal(line, &ev); err != nil {
-				return fmt.Errorf("trace: line %d: %v", phys, err)
+				return fmt.Errorf("trace: line %d: %s", phys, bounded.Cut(err.Error()))
 			}
 			t, _ := strconv.ParseFloat(string(ev.T), 64)
 			ix.offsets = append(ix.offsets, off)
@@ -171,7 +160,7 @@ func scanIndex(src io.ReaderAt, size int64, w int) (*index, error) {
 			end = bytes.LastIndexByte(buf[:have], '\n') + 1
 			if end == 0 {
 				if len(buf) >= trace.MaxLine+2 {
-					return nil, fmt.Errorf("trace: reading line %d: %w", phys+1, bufio.ErrTooLong)
+					return nil, fmt.Errorf("trace: %w", trace.Limits.LineError("", phys+1))
 				}
 				buf = append(buf, make([]byte, len(buf))...)
 				continue

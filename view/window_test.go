@@ -114,7 +114,7 @@ func TestWindowEndpoint(t *testing.T) {
 		t.Errorf("the page's index does not say its windows are inline")
 	}
 	out.Reset()
-	if err := view.PageWith(&out, data, view.Options{Threshold: 1000, Window: 400, PageLimit: 1000}); err == nil || !strings.Contains(err.Error(), "more than the 1000 a self-contained page holds") {
+	if err := view.PageWith(&out, data, view.Options{Threshold: 1000, Window: 400, PageLimit: 1000}); err == nil || !strings.Contains(err.Error(), "the trace has 2502 events; a self-contained page holds at most 1000") {
 		t.Errorf("--out of a trace above the page limit: %v", err)
 	}
 	out.Reset()

@@ -139,3 +139,24 @@ func writePlain(b *strings.Builder, run string) {
 		i += size
 	}
 }
+
+// CutError returns err with its message cut (Cut); errors.Is and
+// errors.As see err through it.
+func CutError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := Cut(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	return &cutError{msg: msg, err: err}
+}
+
+type cutError struct {
+	msg string
+	err error
+}
+
+func (e *cutError) Error() string { return e.msg }
+func (e *cutError) Unwrap() error { return e.err }
