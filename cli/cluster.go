@@ -21,7 +21,6 @@ import (
 	"github.com/electkit/elect/faultplan/resolve"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/ids"
-	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/reference"
 	"github.com/electkit/elect/scenario"
@@ -424,13 +423,9 @@ func existingCluster(dir string, force bool) ([]string, error) {
 		return nil, nil
 	}
 	descPath := filepath.Join(dir, cluster.DescriptionFile)
-	data, err := bounded.ReadFile(descPath, bounded.Limits{What: "a cluster description", MaxBytes: 64 << 20, MaxLine: 64 << 20})
-	var d *cluster.Description
-	if err == nil {
-		d, err = cluster.ParseDescription(data)
-	}
+	d, err := cluster.ReadDescriptionFile(descPath)
 	if err != nil {
-		return nil, usagef("cluster init: %s is not empty and holds no cluster elect made (%d files; %s: %v); choose a new directory", dir, len(entries), cluster.DescriptionFile, err)
+		return nil, usagef("cluster init: %s is not empty and holds no cluster elect made (%d files; %v); choose a new directory", dir, len(entries), err)
 	}
 	if !force {
 		return nil, usagef("cluster init: %s holds a cluster already (%s, n = %d); --force replaces it (description, CA, node directories, deployment files), or choose a new directory", dir, d.Algorithm, d.N)

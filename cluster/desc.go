@@ -66,6 +66,8 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math/big"
 	mathrand "math/rand/v2"
 	"net"
@@ -386,21 +388,18 @@ var DescriptionLimits = bounded.Limits{What: "a cluster description (cluster.jso
 // Load reads and checks a cluster's description, and rebuilds its run
 // with the algorithms of cat (nil: the default catalog).
 func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, error) {
-	data, err := bounded.ReadFile(filepath.Join(dir, DescriptionFile), DescriptionLimits)
-	var tooBig *bounded.Error
-	if errors.As(err, &tooBig) {
-		return nil, nil, err
-	}
-	if err != nil {
+	path := filepath.Join(dir, DescriptionFile)
+	d, err := ReadDescriptionFile(path)
+	var unreadable *fs.PathError
+	if errors.As(err, &unreadable) {
 		return nil, nil, fmt.Errorf("%v (is %s a cluster directory from 'elect cluster init'?)", err, dir)
 	}
-	d, err := ParseDescription(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
+		return nil, nil, err
 	}
 	cfg, err := scenario.Build(d.Spec(cat))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", filepath.Join(dir, DescriptionFile), err)
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if err := Serves(cfg); err != nil {
 		return nil, nil, err
@@ -408,44 +407,98 @@ func Load(dir string, cat *catalog.Catalog) (*Description, *election.Config, err
 	return d, cfg, nil
 }
 
-// ParseDescription decodes a description and checks that it is whole: one
-// node per index, distinct addresses, file names inside the directory.
-func ParseDescription(data []byte) (*Description, error) {
-	var d Description
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, fmt.Errorf("not a cluster description: %v", err)
+// ReadDescriptionFile reads and checks the description at path
+// (ReadDescription), refusing a file larger than DescriptionLimits allow
+// before reading it; an error that the file cannot be read is an
+// *fs.PathError, one of its contents names path.
+func ReadDescriptionFile(path string) (*Description, error) {
+	f, err := bounded.Open(path, DescriptionLimits)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	d, err := ReadDescription(f, path)
+	var limit *bounded.Error
+	var unreadable *fs.PathError
+	if err != nil && !errors.As(err, &limit) && !errors.As(err, &unreadable) {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return d, err
+}
+
+// ParseDescription decodes a description held in memory and checks it
+// (ReadDescription).
+func ParseDescription(data []byte) (*Description, error) {
+	return ReadDescription(bytes.NewReader(data), "")
+}
+
+// ReadDescription decodes a description from r and checks that it is
+// whole: one node per index, distinct addresses, file names inside the
+// directory. It parses the JSON as it reads it, under DescriptionLimits
+// (name names r in their errors): a byte that cannot continue a JSON
+// document stops it at once, and its errors quote at most
+// bounded.MaxExcerpt bytes of r.
+func ReadDescription(r io.Reader, name string) (*Description, error) {
+	dec := json.NewDecoder(bounded.NewReader(r, name, DescriptionLimits))
+	var d Description
+	err := dec.Decode(&d)
+	if err == nil {
+		if _, after := dec.Token(); after != io.EOF {
+			err = errors.New("more follows the description's JSON object")
+			if after != nil {
+				err = after
+			}
+		}
+	}
+	var limit *bounded.Error
+	var unreadable *fs.PathError
+	switch {
+	case errors.As(err, &limit), errors.As(err, &unreadable):
+		return nil, err
+	case err == io.EOF:
+		return nil, errors.New("not a cluster description: the file is empty")
+	case err != nil:
+		return nil, fmt.Errorf("not a cluster description: %s", bounded.Cut(err.Error()))
+	}
+	if err := d.check(); err != nil {
+		return nil, bounded.CutError(err)
+	}
+	return &d, nil
+}
+
+// check checks a decoded description (ReadDescription).
+func (d *Description) check() error {
 	if d.Format != "elect-cluster" || d.Version != 1 {
-		return nil, fmt.Errorf("format %q version %d; this elect reads elect-cluster version 1", d.Format, d.Version)
+		return fmt.Errorf("format %q version %d; this elect reads elect-cluster version 1", d.Format, d.Version)
 	}
 	if d.N < 2 || d.N > MaxNodes || len(d.Nodes) != d.N {
-		return nil, fmt.Errorf("n = %d with %d nodes listed; a cluster has 2..65536 nodes, each listed once", d.N, len(d.Nodes))
+		return fmt.Errorf("n = %d with %d nodes listed; a cluster has 2..65536 nodes, each listed once", d.N, len(d.Nodes))
 	}
 	seen := map[string]bool{}
 	for i, nd := range d.Nodes {
 		if nd.Index != i {
-			return nil, fmt.Errorf("node %d is listed at position %d; list the nodes in index order", nd.Index, i)
+			return fmt.Errorf("node %d is listed at position %d; list the nodes in index order", nd.Index, i)
 		}
 		if _, _, err := net.SplitHostPort(nd.Address); err != nil || seen[nd.Address] {
-			return nil, fmt.Errorf("node %d: address %q is not host:port, or another node has it", i, nd.Address)
+			return fmt.Errorf("node %d: address %q is not host:port, or another node has it", i, nd.Address)
 		}
 		seen[nd.Address] = true
 		for _, f := range []string{nd.Cert, nd.Key} {
 			if f == "" || filepath.Base(f) != f {
-				return nil, fmt.Errorf("node %d: file %q must be a file name inside the cluster directory", i, f)
+				return fmt.Errorf("node %d: file %q must be a file name inside the cluster directory", i, f)
 			}
 		}
 	}
 	if t, err := time.ParseDuration(d.FaultTick); d.FaultTick != "" && (err != nil || t <= 0) {
-		return nil, fmt.Errorf("fault_tick %q is not a positive duration such as 1ms", d.FaultTick)
+		return fmt.Errorf("fault_tick %q is not a positive duration such as 1ms", d.FaultTick)
 	}
 	if p := d.FaultPlan; p != nil && (d.Faults == "" || int(p.Node) >= d.N) {
-		return nil, fmt.Errorf("fault_plan of node %d in a description of %d nodes with faults %q: a node's part of a schedule belongs to a run with faults, and to one of its nodes", p.Node, d.N, d.Faults)
+		return fmt.Errorf("fault_plan of node %d in a description of %d nodes with faults %q: a node's part of a schedule belongs to a run with faults, and to one of its nodes", p.Node, d.N, d.Faults)
 	}
 	if d.CA == "" || filepath.Base(d.CA) != d.CA {
-		return nil, fmt.Errorf("ca %q must be a file name inside the cluster directory", d.CA)
+		return fmt.Errorf("ca %q must be a file name inside the cluster directory", d.CA)
 	}
-	return &d, nil
+	return nil
 }
 
 // writeCertificates makes the cluster's CA and a certificate and key for

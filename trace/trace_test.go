@@ -11,6 +11,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -113,9 +114,15 @@ func TestRefusesBadLines(t *testing.T) {
 	}
 }
 
+// maxErrorLine bounds the reader's error messages: the longest of its own
+// wording, with two excerpts of bounded.MaxExcerpt bytes.
+const maxErrorLine = 800
+
 // FuzzRead feeds arbitrary bytes to the reader: it returns a trace or an
-// error, never panics, reads the same input the same way twice, and every
-// node index of an accepted version 2 trace is within the header's n.
+// error, never panics, reads the same input the same way twice, every
+// node index of an accepted version 2 trace is within the header's n, and
+// an error is one line that quotes at most bounded.MaxExcerpt bytes of
+// the input at a time.
 func FuzzRead(f *testing.F) {
 	f.Add(lcrTrace(f, 4, 0))
 	f.Add(lcrTrace(f, 3, 900))
@@ -125,11 +132,16 @@ func FuzzRead(f *testing.F) {
 {"t":1,"ev":"state","node":1,"vars":{"x":[1,2]}}
 `))
 	f.Add([]byte(populationTrace))
+	f.Add([]byte(`{"t":` + strings.Repeat("1", 300) + `,"ev":"wake","node":0}` + "\n"))
+	f.Add([]byte(`{"t":0,"ev":"` + strings.Repeat("x ", 300) + `","node":0}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, errA := trace.ReadAll(bytes.NewReader(data))
 		b, errB := trace.ReadAll(bytes.NewReader(data))
 		if (errA == nil) != (errB == nil) || errA == nil && !reflect.DeepEqual(a, b) {
 			t.Fatalf("two reads differ: %v / %v", errA, errB)
+		}
+		if errA != nil && len(errA.Error()) > maxErrorLine {
+			t.Fatalf("an error of %d bytes (excerpts are cut to %d): %.400s", len(errA.Error()), bounded.MaxExcerpt, errA)
 		}
 		if errA != nil || a.Header == nil {
 			return
@@ -303,5 +315,23 @@ func BenchmarkRead(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 			b.ReportMetric(float64(events)/float64(b.N), "events")
 		})
+	}
+}
+
+// TestErrorsCutWhatTheyQuote (issue 42): an error echoed a 5 MB JSON
+// number whole; every error now quotes at most bounded.MaxExcerpt bytes
+// of the trace, with an ellipsis.
+func TestErrorsCutWhatTheyQuote(t *testing.T) {
+	header := string(lcrTrace(t, 3, 0)[:bytes.IndexByte(lcrTrace(t, 3, 0), '\n')+1])
+	long := strings.Repeat("1", 5_000_000)
+	for _, c := range []struct{ trace, want string }{
+		{header + `{"t":1,"ev":"wake","node":` + long + "}\n", "trace: line 2: not a trace event: json: cannot unmarshal number " + strings.Repeat("1", 200) + "… into Go struct field Event.node of type int32"},
+		{header + `{"t":1,"ev":"` + long + `","node":0}` + "\n", `trace: line 2: unknown event "` + strings.Repeat("1", 200) + `"…`},
+		{`{"ev":"header","version":2,"format":"` + long + `"}` + "\n", `trace: line 1, the header: format "` + strings.Repeat("1", 200) + `"…, want "elect-trace"`},
+	} {
+		_, err := trace.ReadAll(strings.NewReader(c.trace))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("error of %d bytes: %.400v\nwant %.400s", len(fmt.Sprint(err)), err, c.want)
+		}
 	}
 }

@@ -68,22 +68,34 @@ func (l Limits) SizeError(path string) error {
 // a limit: a regular file larger than l.MaxBytes before reading it, any
 // file at the first line longer than l.MaxLine.
 func ReadFile(path string, l Limits) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := Open(path, l)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	var out bytes.Buffer
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		if info.Size() > l.MaxBytes {
-			return nil, l.SizeError(path)
-		}
 		out.Grow(int(info.Size()))
 	}
 	if _, err := io.Copy(&out, NewReader(f, path, l)); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// Open opens the file at path for reading under l, refusing a regular
+// file larger than l.MaxBytes before reading any of it (a pipe or a device
+// is refused once it has passed the limit, by its reader).
+func Open(path string, l Limits) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > l.MaxBytes {
+		f.Close()
+		return nil, l.SizeError(path)
+	}
+	return f, nil
 }
 
 // NewReader returns a reader of r that fails, with the error stating the
