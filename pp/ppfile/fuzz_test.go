@@ -25,6 +25,7 @@ func FuzzProtocolFile(f *testing.F) {
 	}
 	f.Add("f.yaml", []byte(angluinYAML))
 	f.Add("f.yaml", []byte("name: c\nstates: {a: [0, 1], b: [x, y]}\ninitial: {0.x: 3, 1.y: rest}\nrules:\n  - [{a: 0}, '*', {b: y}, '*']\n  - 1.*, 0.* -> *, 1.x\noutput: {a: {0: leader, 1: follower}}\nstop: one-leader\n"))
+	f.Add("f.yaml", []byte("name: "+strings.Repeat("x", 5000)+"\nstates: ["+strings.Repeat("1", 5000)+"]\n"))
 	f.Add("f.json", []byte(`{"name": "e", "states": ["S", "I"], "initial": {"S": "rest", "I": 1}, "rules": [["I", "S", "I", "I"]], "output": {"S": "s", "I": "i"}, "stop": {"consensus": "i"}}`))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		path := "f.yaml"
@@ -36,6 +37,11 @@ func FuzzProtocolFile(f *testing.F) {
 			var pe *ppfile.Error
 			if !errors.As(err, &pe) || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), path+":") {
 				t.Fatalf("error %q: want one line naming %s", err, path)
+			}
+			// Excerpts of the file are cut (bounded.Cut): a message holds
+			// a few of at most 200 bytes.
+			if len(err.Error()) > 1000 {
+				t.Fatalf("an error of %d bytes: %.300q", len(err.Error()), err)
 			}
 			return
 		}

@@ -28,6 +28,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // Limits of a protocol file: the number of states, the number of ordered
@@ -46,11 +48,13 @@ type Error struct {
 	Msg  string
 }
 
+// Error writes the message with its excerpts of the file cut to
+// bounded.MaxExcerpt bytes (bounded.Cut).
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, bounded.Cut(e.Msg))
 	}
-	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	return fmt.Sprintf("%s: %s", e.Path, bounded.Cut(e.Msg))
 }
 
 // StopKind says when a run of a file protocol has reached its goal.

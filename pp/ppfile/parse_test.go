@@ -1,8 +1,11 @@
 package ppfile_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -263,5 +266,20 @@ func TestManyStates(t *testing.T) {
 		if err != nil || r.Outcome != pp.GoalReached || r.StatesSeen != 3 {
 			t.Errorf("%s: %v, %d states seen (%v)", e, r.Outcome, r.StatesSeen, err)
 		}
+	}
+}
+
+// TestLoadRefusesBinaryAtItsFirstLine (issue 42): a file that is not text
+// is refused at its first line, naming the byte, in one short line.
+func TestLoadRefusesBinaryAtItsFirstLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "random.yaml")
+	data := append([]byte("name: x\n\x9f\x03\xfe"), bytes.Repeat([]byte("\x00garbage\n"), 100000)...)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ppfile.Load(path)
+	want := path + ":2: byte 1 (0x9f) is not UTF-8 text; a protocol file is YAML or JSON text"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }

@@ -2,9 +2,12 @@ package ppfile
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"unicode/utf8"
 
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/pp"
 )
 
@@ -20,11 +23,48 @@ func Load(path string) (*File, error) {
 	if fi.Size() > MaxBytes {
 		return nil, &Error{Path: path, Msg: fmt.Sprintf("file of %d bytes; protocol files are limited to %d", fi.Size(), MaxBytes)}
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{Path: path, Msg: "cannot read: " + pathErr(err)}
 	}
+	defer f.Close()
+	data, err := readText(f, path)
+	if err != nil {
+		return nil, err
+	}
 	return Parse(path, data)
+}
+
+// fileLimits are a protocol file's limits for bounded.Lines: its size, and
+// a line as long (a JSON protocol may be written on one line).
+var fileLimits = bounded.Limits{What: "a protocol file", MaxBytes: MaxBytes, MaxLine: MaxBytes}
+
+// readText reads a protocol file a line at a time (bounded.Lines), checking
+// each line is text as YAML and JSON allow it (UTF-8 without control
+// characters but tab and carriage return) before reading the next, so that
+// a binary file is refused at its first line; the YAML reader then parses
+// the text whole.
+func readText(r io.Reader, path string) ([]byte, error) {
+	sc := bounded.NewLines(r, path, fileLimits)
+	var data []byte
+	for sc.Scan() {
+		line := sc.Bytes()
+		for i := 0; i < len(line); {
+			c, size := utf8.DecodeRune(line[i:])
+			if c == utf8.RuneError && size <= 1 {
+				return nil, &Error{Path: path, Line: sc.Line(), Msg: fmt.Sprintf("byte %d (0x%02x) is not UTF-8 text; a protocol file is YAML or JSON text", i+1, line[i])}
+			}
+			if c < ' ' && c != '\t' && c != '\r' || c == 0x7f {
+				return nil, &Error{Path: path, Line: sc.Line(), Msg: fmt.Sprintf("byte %d is a control character (0x%02x); a protocol file is YAML or JSON text", i+1, c)}
+			}
+			i += size
+		}
+		data = append(data, sc.Raw()...)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 func pathErr(err error) string {
