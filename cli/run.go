@@ -687,11 +687,15 @@ func (s *trialSummary) print(w io.Writer) {
 // parameters, the announcement, and for a randomized algorithm the seed
 // (its nodes' draws). It reads the record's header and leaves the file at
 // its start; a record without a header (version 1), or one the replay
-// will refuse anyway, is left to the replay.
+// will refuse anyway, is left to the replay, but one whose first line is
+// not a trace is refused here (a pipe cannot be read twice).
 func compareReplay(record *os.File, name string, cfg *election.Config) error {
 	defer record.Seek(0, io.SeekStart)
-	rd, err := trace.NewReader(record)
-	if err != nil || rd.Header() == nil || rd.Header().Population() {
+	rd, err := trace.NewNamedReader(record, name)
+	if err != nil {
+		return usagef("replay: %v", err)
+	}
+	if rd.Header() == nil || rd.Header().Population() {
 		return nil
 	}
 	h := rd.Header()

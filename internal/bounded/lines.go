@@ -61,6 +61,7 @@ func (s *Lines) Scan() bool {
 			return false
 		}
 		if err == bufio.ErrBufferFull {
+			s.long = s.grow(len(chunk))
 			s.long = append(s.long, chunk...)
 			continue
 		}
@@ -70,6 +71,7 @@ func (s *Lines) Scan() bool {
 		}
 		text := chunk
 		if len(s.long) > 0 {
+			s.long = s.grow(len(chunk))
 			s.long = append(s.long, chunk...)
 			text = s.long
 		}
@@ -87,6 +89,22 @@ func (s *Lines) Scan() bool {
 		s.text = bytes.TrimSuffix(text, []byte("\r"))
 		return true
 	}
+}
+
+// grow makes room for k more bytes of a long line, doubling its buffer up
+// to the line limit (append's smaller steps above 256 bytes leave a dozen
+// dead buffers behind on the way to a 16 MiB line, and an endless line of
+// garbage peaked at 80 MB).
+func (s *Lines) grow(k int) []byte {
+	n := len(s.long) + k
+	if n <= cap(s.long) {
+		return s.long
+	}
+	size := max(2*cap(s.long), n, lineBuffer)
+	if s.l.MaxLine > 0 {
+		size = max(min(size, s.l.MaxLine), n)
+	}
+	return append(make([]byte, 0, size), s.long...)
 }
 
 // Bytes is the last line read, without its line break ("\n" or "\r\n");
