@@ -17,7 +17,9 @@ import (
 // test binary runs the command line instead of the tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("ELECT_CLI_AS_MAIN") == "1" {
-		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+		code := Main(os.Args[1:], os.Stdout, os.Stderr)
+		writePeakRSS(os.Getenv("ELECT_TEST_PEAK_RSS"))
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
