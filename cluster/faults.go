@@ -8,7 +8,6 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
-	"github.com/electkit/elect/internal/bounded"
 )
 
 // Faults (the description's "faults") on the TCP runtime: `elect cluster
@@ -86,13 +85,9 @@ func CheckParts(dir string, d *Description) error {
 	}
 	sub := NodeDir(dir, 0)
 	path := filepath.Join(sub, DescriptionFile)
-	data, err := bounded.ReadFile(path, DescriptionLimits)
+	nd, err := ReadDescriptionFile(path)
 	if err != nil {
 		return err
-	}
-	nd, err := ParseDescription(data)
-	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
 	}
 	if nd.FaultPlan == nil || nd.FaultPlan.Node != 0 {
 		return fmt.Errorf("%s has faults (%s) but its nodes' descriptions do not carry their parts of the schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", path, d.Faults)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/electkit/elect/internal/bounded"
 )
@@ -108,7 +107,7 @@ type Resumed struct {
 // other start).
 func ReadResume(path string, tag ShardTag) (*Resumed, error) {
 	res := &Resumed{}
-	f, err := os.Open(path)
+	f, err := bounded.Open(path, Limits)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
