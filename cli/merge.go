@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/internal/cmdio"
 )
 
@@ -92,7 +92,11 @@ func mergeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer)
 // it (experiment.ReadShard): a file that is not a sweep's output, or a
 // pipe of anything else, is refused at its first line.
 func readShard(path string) (*experiment.ShardFile, error) {
-	f, err := os.Open(path)
+	f, err := bounded.Open(path, experiment.Limits)
+	var limit *bounded.Error
+	if errors.As(err, &limit) {
+		return nil, usagef("merge: %v", err)
+	}
 	if err != nil {
 		return nil, usagef("merge: cannot read %s: %v", path, errors.Unwrap(err))
 	}

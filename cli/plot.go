@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/experiment"
 	"github.com/electkit/elect/experiment/plot"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/internal/cmdio"
 )
 
@@ -92,7 +92,11 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	}
 	var rows []experiment.Row
 	for _, p := range pos {
-		fh, err := os.Open(p)
+		fh, err := bounded.Open(p, experiment.Limits)
+		var limit *bounded.Error
+		if errors.As(err, &limit) {
+			return usagef("plot: %v", err)
+		}
 		if err != nil {
 			return usagef("plot: cannot read %s: %v", p, errors.Unwrap(err))
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/trace"
 	"github.com/electkit/elect/view"
@@ -144,7 +145,7 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 // page, its events for ShiViz and SVG, at most the events the page
 // (view.DefaultPageLimit) and a ShiViz log (view.ShivizMaxEvents) hold.
 func readExported(file string, page, shiviz, svg bool) ([]byte, *trace.Trace, error) {
-	f, err := os.Open(file)
+	f, err := bounded.Open(file, view.MemoryLimits)
 	if err != nil {
 		return nil, nil, usagef("view: %v", err)
 	}

@@ -15,6 +15,9 @@ import (
 // trace allows.
 const MaxBytes = 4 << 30
 
+// MemoryLimits are the limits of a trace the viewer holds in memory.
+var MemoryLimits = bounded.Limits{What: "a trace the viewer holds in memory", MaxBytes: MaxBytes, MaxLine: trace.MaxLine}
+
 // TooManyEventsError is ReadTrace's refusal of a trace with more events
 // than its limit, made as soon as the event past the limit is read.
 type TooManyEventsError struct{ Limit int }
@@ -37,7 +40,8 @@ func ReadTrace(r io.Reader, name string, maxEvents int, events bool) ([]byte, *t
 
 // readTrace is ReadTrace keeping the lines when lines is set.
 func readTrace(r io.Reader, name string, maxEvents int, lines, events bool) ([]byte, *trace.Trace, error) {
-	limited := bounded.NewReader(r, name, bounded.Limits{What: "a trace the viewer holds in memory", MaxBytes: MaxBytes})
+	// The trace reader holds lines to their limit; this, the whole.
+	limited := bounded.NewReader(r, name, bounded.Limits{What: MemoryLimits.What, MaxBytes: MemoryLimits.MaxBytes})
 	rd, err := trace.NewNamedReader(limited, name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("view: %w", err)
