@@ -193,6 +193,13 @@ func TestEveryReaderCutsAHugeNumberInItsError(t *testing.T) {
 		// An edge list's lines are limited to 1 MiB.
 		"edges.txt": "0 " + number[:500_000] + "\n",
 	}
+	// A sweep's own line, its "n" made huge: --resume checks the line's
+	// grid before it reads the record.
+	code, line, errOut := runCLI("sweep", "lcr", "--n", "4", "--trials", "1")
+	if code != 0 || !strings.Contains(line, `"n":4,`) {
+		t.Fatalf("sweep: exit %d, %q, %s", code, line, errOut)
+	}
+	files["resume.jsonl"] = strings.Replace(line, `"n":4,`, `"n":`+number+`,`, 1)
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -205,7 +212,7 @@ func TestEveryReaderCutsAHugeNumberInItsError(t *testing.T) {
 		{"run", "lcr", "--n", "4", "--replay", at("trace.jsonl")},
 		{"merge", at("sweep.jsonl")},
 		{"plot", at("sweep.jsonl"), "--out", at("out.png")},
-		{"sweep", "lcr", "--n", "4", "--resume", at("sweep.jsonl")},
+		{"sweep", "lcr", "--n", "4", "--trials", "1", "--resume", at("resume.jsonl")},
 		{"run", "lcr", "--topology", "file:" + at("edges.txt")},
 	} {
 		code, out, errOut := runCLI(args...)
