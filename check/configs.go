@@ -59,7 +59,7 @@ func (c *config) newStateSpace() *stateSpace {
 func (c *config) searchAgain() *stateSpace {
 	x := c.newStateSpace()
 	x.reduce = c.reduce
-	x.visit(x.initial())
+	x.search()
 	return x
 }
 
@@ -240,10 +240,8 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 		c.min = c.max
 		return spare
 	}
-	x := newStateSpace(c.cfg, opt.Delivery == "bag", opt.MaxStates)
-	if c.flt != nil {
-		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
-	}
+	c.bag, c.limit = opt.Delivery == "bag", opt.MaxStates
+	x := c.newStateSpace()
 	x.reuseMemory(spare)
 	x.shared = sh
 	c.reduce = !opt.NoReduction && reducible(x.bag) && !x.faulty()
@@ -251,9 +249,8 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 	if opt.Draws > 0 {
 		x.drawAll(opt.Draws, opt.MaxDraws) // as checkDraws set them
 	}
-	id, err := x.visit(x.initial())
+	id, err := x.search()
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
-	c.bag, c.limit = x.bag, opt.MaxStates
 	if err != nil {
 		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
 		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
