@@ -104,7 +104,7 @@ func (ss *Session) search(k int) (*stateSpace, error) {
 	}
 	x := newStateSpace(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
 	x.reduce = false
-	if _, err := x.visit(x.initial()); err != nil {
+	if _, err := x.search(); err != nil {
 		if x.violation != "" {
 			return nil, fmt.Errorf("check: with IDs %s an execution breaks a property (%s): 'elect check' writes it as a counterexample", idsText(ss.cfgs[k].cfg.IDs), x.violation)
 		}

@@ -47,7 +47,7 @@ type stateSpace struct {
 }
 
 func newStateSpace(cfg *election.Config, bag bool, limit int64) *stateSpace {
-	x := &stateSpace{limit: limit, onPath: &pathSet{}}
+	x := &stateSpace{limit: limit}
 	x.model.init(cfg, bag)
 	return x
 }
@@ -80,6 +80,14 @@ var (
 	errLimit     = errors.New("state limit reached")
 	errViolation = errors.New("property violated")
 )
+
+// search explores every execution from the initial state (see visit).
+func (x *stateSpace) search() (int32, error) {
+	if x.onPath == nil {
+		x.onPath = &pathSet{} // unless reuseMemory gave one (it is 16 KB)
+	}
+	return x.visit(x.initial())
+}
 
 // visit explores every execution from s (reached by x.path; visit leaves
 // s as it found it) and returns
