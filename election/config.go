@@ -1,10 +1,10 @@
 // Package election holds what every runtime of the toolkit shares: the
 // description of one run (Config), its result (Result, Outcome, Check), the
 // properties a run can break and their violations (Property, Violation),
-// each declared once, the
-// delivery models (Delivery), the Monitor that checks the election at every
-// step and turns a run's end into a Result, the trace writer (Tracer) and the
-// random streams every runtime derives from a run's seed (Stream).
+// each declared once, the delivery models (Delivery), the Monitor that
+// checks the election at every step and turns a run's end into a Result,
+// the trace writer (Tracer) and the random streams every runtime derives
+// from a run's seed (Stream).
 //
 // The runtimes (the fast simulator in package sim, the reference engine in
 // package reference, the goroutine runtime in live, the TCP cluster in
@@ -13,9 +13,9 @@
 // the command) know them all.
 //
 // The files: config.go (a run's description and result), property.go
-// (the table of properties, Violation), delivery.go,
-// model.go (the algorithm's declared assumptions against a Config),
-// monitor.go, trace.go, stream.go.
+// (the table of properties, Violation), delivery.go, model.go (the
+// algorithm's declared assumptions against a Config), monitor.go,
+// trace.go, stream.go.
 package election
 
 import (
