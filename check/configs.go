@@ -25,7 +25,6 @@ type config struct {
 	bad      []step
 	loopFrom int // non-termination: bad returns to the state after its first loopFrom steps
 	max, min []int64
-	syncRes  *election.Result
 	limit    int64
 	depth    int // the longest path of its search
 	probs    *Probabilities
@@ -256,7 +255,6 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 			c.err = fmt.Errorf("check: the simulator refused the run with IDs %s: %w", idsText(c.cfg.IDs), err)
 			return spare
 		}
-		c.syncRes = r
 		c.states, c.edges = 1, r.Events
 		c.violation = runViolation(r, c.cfg.MaxEvents)
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
