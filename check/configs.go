@@ -219,11 +219,12 @@ func (c *config) wakeRounds(opt Options) []int64 {
 // (the simulator's, with event limit maxEvents; 0: the default) broke, nil
 // when it elected: its monitor's violation; no-leader or multiple-leaders
 // by its outcome (a run that stayed symmetric by its leaders); or
-// non-termination when the limit stopped it.
+// non-termination when the event limit stopped it. A run the memory guard
+// stopped is not judged (nil: the check is incomplete, see ranOut).
 func runViolation(r *election.Result, maxEvents int64) *election.Violation {
 	ended := fmt.Sprintf("the run ended with %d leaders", r.Leaders)
 	switch {
-	case r.Outcome == election.OutcomeElected || r.Outcome == election.Stopped:
+	case r.Outcome == election.OutcomeElected || r.Outcome == election.Stopped || r.Outcome == election.MemoryLimit:
 		return nil
 	case r.Broken.Found():
 		v := r.Broken
@@ -234,9 +235,15 @@ func runViolation(r *election.Result, maxEvents int64) *election.Violation {
 		return broke(election.PropMultipleLeaders, "the run stayed symmetric: "+ended)
 	case r.Outcome == election.Symmetric:
 		return broke(election.PropNoLeader, "the run stayed symmetric: "+ended)
+	case r.Outcome.Property() == election.PropNone:
+		return nil // no outcome of the simulator's is left
 	}
 	return broke(r.Outcome.Property(), ended)
 }
+
+// ranOut reports whether the memory guard stopped the synchronous run r
+// (Config.MaxQueueBytes): its configuration was not checked to the end.
+func ranOut(r *election.Result) bool { return r.Outcome == election.MemoryLimit }
 
 // run checks configuration c; spare, when not nil, is a finished search
 // whose memory the new one may reuse. It returns its own search (nil for
@@ -257,6 +264,7 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 		}
 		c.states, c.edges = 1, r.Events
 		c.violation = runViolation(r, c.cfg.MaxEvents)
+		c.full = c.full || ranOut(r)
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		c.min = c.max
 		return spare

@@ -459,6 +459,7 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		// runs without faults).
 		var fail *election.Violation
 		what := runViolation(r, cfg.MaxEvents)
+		c.full = c.full || ranOut(r)
 		switch {
 		case what == nil:
 		case verdict == election.VerdictExpected && strings.Contains(r.Faults.Cause, "every initiator crashed"):

@@ -68,6 +68,7 @@ func TestRunViolation(t *testing.T) {
 		want string
 	}{
 		{election.Result{Outcome: election.OutcomeElected, Leaders: 1}, ""},
+		{election.Result{Outcome: election.MemoryLimit, Leaders: 1}, ""},
 		{election.Result{Outcome: election.NoLeader}, "no-leader: the run ended with 0 leaders"},
 		{election.Result{Outcome: election.MultipleLeaders, Leaders: 2}, "multiple-leaders: the run ended with 2 leaders"},
 		{election.Result{Outcome: election.Symmetric, Leaders: 4}, "multiple-leaders: the run stayed symmetric: the run ended with 4 leaders"},
