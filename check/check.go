@@ -69,6 +69,11 @@ func Run(opt Options) (*Report, error) {
 	}
 	start := time.Now()
 	sh := searchAll(opt, cfgs, start)
+	for _, c := range cfgs {
+		if c.err != nil {
+			return nil, c.err
+		}
+	}
 	r := report(opt, base, cfgs)
 	if budget.text != "" {
 		if tolerated := r.underFaults(opt, base, budget, sh, start); tolerated != nil {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -19,14 +18,16 @@ type config struct {
 	// results
 	states    int64
 	edges     int64
-	violation string
-	bad       []step
-	loopFrom  int // non-termination: bad returns to the state after its first loopFrom steps
-	max, min  []int64
-	syncRes   *election.Result
-	limit     int64
-	depth     int // the longest path of its search
-	probs     *Probabilities
+	violation *election.Violation
+	// err is why the simulator refused a run of a synchronous check (a
+	// failure of the check, not of the algorithm).
+	err      error
+	bad      []step
+	loopFrom int // non-termination: bad returns to the state after its first loopFrom steps
+	max, min []int64
+	limit    int64
+	depth    int // the longest path of its search
+	probs    *Probabilities
 	// flt is the fault budget explored and what it found (nil: none).
 	flt    *configFaults
 	full   bool
@@ -214,6 +215,36 @@ func (c *config) wakeRounds(opt Options) []int64 {
 	return out
 }
 
+// runViolation is the property that a synchronous run r of the checker
+// (the simulator's, with event limit maxEvents; 0: the default) broke, nil
+// when it elected: its monitor's violation; no-leader or multiple-leaders
+// by its outcome (a run that stayed symmetric by its leaders); or
+// non-termination when the event limit stopped it. A run the memory guard
+// stopped is not judged (nil: the check is incomplete, see ranOut).
+func runViolation(r *election.Result, maxEvents int64) *election.Violation {
+	ended := fmt.Sprintf("the run ended with %d leaders", r.Leaders)
+	switch {
+	case r.Outcome == election.OutcomeElected || r.Outcome == election.Stopped || r.Outcome == election.MemoryLimit:
+		return nil
+	case r.Broken.Found():
+		v := r.Broken
+		return &v
+	case r.Outcome == election.StepLimit:
+		return broke(election.PropNonTermination, fmt.Sprintf("the run did not end within %d events", cmp.Or(maxEvents, election.DefaultMaxEvents)))
+	case r.Outcome == election.Symmetric && r.Leaders > 1:
+		return broke(election.PropMultipleLeaders, "the run stayed symmetric: "+ended)
+	case r.Outcome == election.Symmetric:
+		return broke(election.PropNoLeader, "the run stayed symmetric: "+ended)
+	case r.Outcome.Property() == election.PropNone:
+		return nil // no outcome of the simulator's is left
+	}
+	return broke(r.Outcome.Property(), ended)
+}
+
+// ranOut reports whether the memory guard stopped the synchronous run r
+// (Config.MaxQueueBytes): its configuration was not checked to the end.
+func ranOut(r *election.Result) bool { return r.Outcome == election.MemoryLimit }
+
 // run checks configuration c; spare, when not nil, is a finished search
 // whose memory the new one may reuse. It returns its own search (nil for
 // synchronous runs).
@@ -228,14 +259,12 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 	if c.cfg.Delivery == election.Sync {
 		r, err := sim.Run(*c.cfg)
 		if err != nil {
-			c.violation = err.Error()
+			c.err = fmt.Errorf("check: the simulator refused the run with IDs %s: %w", idsText(c.cfg.IDs), err)
 			return spare
 		}
-		c.syncRes = r
 		c.states, c.edges = 1, r.Events
-		if r.Outcome != election.OutcomeElected {
-			c.violation = fmt.Sprintf("%s: %s", r.Outcome, cmp.Or(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
-		}
+		c.violation = runViolation(r, c.cfg.MaxEvents)
+		c.full = c.full || ranOut(r)
 		c.max = append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		c.min = c.max
 		return spare
@@ -253,10 +282,10 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	if err != nil {
 		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
-		if err == errViolation && !strings.HasPrefix(c.violation, "non-termination") && opt.Draws == 0 {
+		if err == errViolation && c.violation.Property != election.PropNonTermination && opt.Draws == 0 {
 			// A state limit is no violation: nothing to shorten.
 			// Report the shortest execution that breaks a property.
-			if v, path := c.newStateSpace().shortest(); v != "" {
+			if v, path := c.newStateSpace().shortest(); v != nil {
 				c.violation, c.bad = v, path
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/reference"
@@ -39,7 +38,7 @@ func (m *model) writeSchedule(w io.Writer, steps []step) error {
 // otherwise (every completion would break another property first, as a
 // decision changed after a second leader) cut where the property broke,
 // with a "cut" line of reason "violation" that the replay stops at.
-func (m *model) writeCounterexample(w io.Writer, steps []step, property string) error {
+func (m *model) writeCounterexample(w io.Writer, steps []step, property election.Property) error {
 	var out bytes.Buffer
 	if err := m.writeSchedule(&out, m.complete(steps)); err != nil {
 		return err
@@ -63,15 +62,16 @@ func (m *model) writeCounterexample(w io.Writer, steps []step, property string) 
 	return err
 }
 
-// replaysTo says whether trace replays to a run that breaks property.
-func (m *model) replaysTo(trace []byte, property string) bool {
+// replaysTo says whether trace replays to a run that breaks property: a
+// violation of it, or the outcome of its name.
+func (m *model) replaysTo(trace []byte, property election.Property) bool {
 	res, err := reference.Replay(*m.cfg, bytes.NewReader(trace))
 	if err != nil {
 		return false
 	}
-	got := string(res.Outcome)
+	got := res.Outcome.Property()
 	if res.Outcome == election.OutcomeViolation {
-		got, _, _ = strings.Cut(res.Violation, ":")
+		got = res.Broken.Property
 	}
 	return got == property
 }
@@ -81,7 +81,7 @@ func (m *model) replaysTo(trace []byte, property string) bool {
 // "loop" line there and a "cut" line at the end; the replay checks that
 // the two states are equal.
 func (m *model) writeLoop(w io.Writer, steps []step, loopFrom int) error {
-	return m.writeSteps(w, steps, loopFrom, "non-termination")
+	return m.writeSteps(w, steps, loopFrom, election.PropNonTermination.String())
 }
 
 // writeSteps writes an execution's schedule as trace lines: wake-ups,
@@ -153,7 +153,7 @@ func (m *model) complete(steps []step) []step {
 			stopped := s.stopped
 			m.restore(s, &u)
 			s.stopped = false
-			if v == "" && !stopped {
+			if v == nil && !stopped {
 				pick = st
 				break
 			}

@@ -152,7 +152,7 @@ func (x *stateSpace) drawSteps(s *state, id int32, at int, steps []step, sent []
 			ws.cut = mergeWeights(ws.cut, []weight{{0, 1}}, 0)
 		} else {
 			x.edges++
-			if v != "" {
+			if v != nil {
 				x.violation = v
 				x.badPath = append(append([]step(nil), x.path...), st)
 				return errViolation

@@ -195,18 +195,18 @@ func (m *model) crash(s *state, i int32) {
 }
 
 // applyFaulty is applyStep for a search that explores faults.
-func (m *model) applyFaulty(s *state, st step, sent []int64) string {
+func (m *model) applyFaulty(s *state, st step, sent []int64) *election.Violation {
 	i := st.node
 	switch st.fault {
 	case stepCrashNow:
 		m.sends = m.sends[:0]
 		m.crash(s, i)
-		return ""
+		return nil
 	case stepLose:
 		m.sends = m.sends[:0]
 		m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.lost++
-		return ""
+		return nil
 	case stepDup:
 		// The copy travels right behind the message, as if sent right
 		// after it (the engines enqueue it so): under fifo it is the
@@ -221,7 +221,7 @@ func (m *model) applyFaulty(s *state, st step, sent []int64) string {
 		copy(grown[st.k+2:], l[st.k+1:])
 		s.links[key] = grown
 		s.dups++
-		return ""
+		return nil
 	case stepCrashMid:
 		// The message wakes the node, which crashes before taking it.
 		m.sends = m.sends[:0]
@@ -259,7 +259,7 @@ func (m *model) noteElection(s *state, i int32) {
 
 // terminalCrashed is terminal under crashes, as the monitor judges a run
 // whose nodes crashed (election.Monitor.Finish).
-func (m *model) terminalCrashed(s *state) string {
+func (m *model) terminalCrashed(s *state) *election.Violation {
 	leader, up := int32(-1), 0
 	for i, d := range s.dec {
 		if d == elect.Elected && !s.crashed[i] {
@@ -274,11 +274,11 @@ func (m *model) terminalCrashed(s *state) string {
 	}
 	switch {
 	case up > 1:
-		return fmt.Sprintf("multiple-leaders: %d nodes that are up were elected", up)
+		return broke(election.PropMultipleLeaders, fmt.Sprintf("%d nodes that are up were elected", up))
 	case up == 0 && !m.initiatorUp(s):
-		return "" // every initiator crashed: no node up had a reason to start
+		return nil // every initiator crashed: no node up had a reason to start
 	case up == 0:
-		return fmt.Sprintf("no-leader: the execution ended with 0 leaders (%d crashed)", s.crashes)
+		return broke(election.PropNoLeader, fmt.Sprintf("the execution ended with 0 leaders (%d crashed)", s.crashes))
 	}
 	id := m.cfg.IDs[leader]
 	model := m.cfg.Algorithm.RunModel(m.cfg.Params)
@@ -290,29 +290,29 @@ func (m *model) terminalCrashed(s *state) string {
 		want = s.electLo[leader]
 	}
 	if want >= 0 && id != want {
-		return fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises %d among the nodes up", leader, id, want)
+		return broke(election.PropWrongLeader, fmt.Sprintf("node %d with ID %d was elected, but the algorithm promises %d among the nodes up", leader, id, want), leader)
 	}
 	known := id
 	if m.knowsMax >= 0 {
 		known = m.knowsMax
 		if s.knows[leader] != known {
-			return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", leader, s.knows[leader], known)
+			return broke(election.PropWrongLeaderID, fmt.Sprintf("the leader (node %d) recorded %d, not the max ID %d", leader, s.knows[leader], known), leader)
 		}
 	}
 	if !m.announce {
-		return ""
+		return nil
 	}
 	for i, k := range s.knows {
 		if !s.crashed[i] && k != known {
-			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, known)
+			return broke(election.PropNotInformed, fmt.Sprintf("node %d knows %d as the leader's ID, not %d, after the announcement", i, k, known), int32(i))
 		}
 	}
 	for i, d := range s.dec {
 		if !s.crashed[i] && d == elect.Undecided {
-			return fmt.Sprintf("deadlock-undecided: the execution ended with node %d undecided", i)
+			return broke(election.PropDeadlockUndecided, fmt.Sprintf("the execution ended with node %d undecided", i), int32(i))
 		}
 	}
-	return ""
+	return nil
 }
 
 // initiatorUp reports whether an initiator has not crashed.
@@ -405,9 +405,10 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 	}
 	seen := map[string]outcome{}
 	type failure struct {
-		spec, violation, verdict string
-		faults                   int
-		events                   int64
+		spec, verdict string
+		violation     *election.Violation
+		faults        int
+		events        int64
 	}
 	var worst *failure
 	nq := len(c.cfg.Algorithm.Messages) + 2
@@ -428,8 +429,8 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		c.states++
 		if err != nil {
 			seen[key] = outcome{}
-			if worst == nil {
-				worst = &failure{spec: spec, violation: err.Error(), verdict: election.VerdictViolated, faults: len(clauses)}
+			if c.err == nil {
+				c.err = fmt.Errorf("check: the simulator refused the run with faults %s: %w", spec, err)
 			}
 			return outcome{}, nil, false
 		}
@@ -456,16 +457,11 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		}
 		// The election is judged, not the declared bounds (promises of
 		// runs without faults).
-		fail := ""
-		what := fmt.Sprintf("%s: %s", r.Outcome, cmpOr(r.Violation, fmt.Sprintf("the run ended with %d leaders", r.Leaders)))
-		if r.Outcome == election.OutcomeViolation && r.Violation != "" {
-			what = r.Violation
-		}
-		if r.Outcome == election.StepLimit {
-			what = fmt.Sprintf("non-termination: the run did not end within %d events", cfg.MaxEvents)
-		}
+		var fail *election.Violation
+		what := runViolation(r, cfg.MaxEvents)
+		c.full = c.full || ranOut(r)
 		switch {
-		case r.Outcome == election.OutcomeElected:
+		case what == nil:
 		case verdict == election.VerdictExpected && strings.Contains(r.Faults.Cause, "every initiator crashed"):
 			// No node up had a reason to start: not held against it.
 		case verdict == election.VerdictExpected:
@@ -473,7 +469,7 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		default:
 			fail, verdict = what, election.VerdictViolated
 		}
-		if fail != "" {
+		if fail != nil {
 			f := &failure{spec: spec, violation: fail, verdict: verdict, faults: len(clauses), events: r.Events}
 			if worst == nil || f.faults < worst.faults || f.faults == worst.faults && f.events < worst.events {
 				worst = f
@@ -546,13 +542,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // shorter reports whether c's counterexample is shorter than d's: fewer

@@ -374,9 +374,9 @@ func seenBefore(l []flight, k int) bool {
 }
 
 // apply performs st on s (in place), counting the messages it sent by
-// type in sent, and rehashes the parts it changed; a property violated is
-// returned as a message.
-func (m *model) apply(s *state, st step, sent []int64) string {
+// type in sent, and rehashes the parts it changed; it returns the property
+// the step broke, if any.
+func (m *model) apply(s *state, st step, sent []int64) *election.Violation {
 	from := len(m.linkLog)
 	if m.faulty() {
 		before := faultPart(s)
@@ -391,14 +391,14 @@ func (m *model) apply(s *state, st step, sent []int64) string {
 }
 
 // applyStep is apply without the hashes.
-func (m *model) applyStep(s *state, st step, sent []int64) string {
+func (m *model) applyStep(s *state, st step, sent []int64) *election.Violation {
 	i := st.node
 	m.sends = m.sends[:0]
 	s.nodes[i] = s.nodes[i].Clone().(snapNode) // its own copy, to change
 	if st.wake {
 		s.pending[i] = false
 		if s.woken[i] || s.halted[i] {
-			return ""
+			return nil
 		}
 		s.woken[i] = true
 		return m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, true) }, sent)
@@ -406,7 +406,7 @@ func (m *model) applyStep(s *state, st step, sent []int64) string {
 	f := m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 	s.depth[i] = max(s.depth[i], f.depth)
 	if s.halted[i] {
-		return ""
+		return nil
 	}
 	if !s.woken[i] {
 		s.woken[i] = true
@@ -416,7 +416,7 @@ func (m *model) applyStep(s *state, st step, sent []int64) string {
 		if s.stopped || s.halted[i] {
 			return v
 		}
-		if w := m.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent); v == "" {
+		if w := m.call(s, i, func(env elect.Env) { s.nodes[i].Receive(env, st.port, f.msg) }, sent); v == nil {
 			v = w
 		}
 		return v
@@ -430,21 +430,22 @@ func (m *model) applyStep(s *state, st step, sent []int64) string {
 // same, as every engine does (a send after the decision that breaks a
 // property is still sent), so that the step recorded is the whole step and
 // its trace replays. A panic of the node's code is a violation too
-// ("panic", as every engine reports it); what the node asked for before it
-// is carried out, and the execution stops there (see stopped).
-func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (v string) {
+// (election.PropPanic, as every engine reports it); what the node asked
+// for before it is carried out, and the execution stops there (see
+// stopped).
+func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (v *election.Violation) {
 	if m.calls != nil {
 		m.calls[i]++
 	}
 	m.rec.ClearEffects()
 	m.st, m.cur = s, i
 	if p, panicked := runRecovered(handler, m.rec); panicked {
-		v = "panic: " + election.PanicMessage(i, p)
+		v = broke(election.PropPanic, election.PanicMessage(i, p), i)
 		s.stopped = true
 	}
-	violate := func(msg string) {
-		if v == "" {
-			v = msg
+	violate := func(w *election.Violation) {
+		if v == nil {
+			v = w
 		}
 	}
 	for _, f := range m.rec.Effects() {
@@ -452,12 +453,12 @@ func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (
 		case elect.EffectSend:
 			to, q, ok := m.cfg.Route(i, f.Port)
 			if !ok {
-				name, msg := m.cfg.RouteViolation(i, f.Port)
-				violate(name + ": " + msg)
+				w := m.cfg.RouteViolation(i, f.Port)
+				violate(&w)
 				continue
 			}
 			if int(f.Msg.Type) >= len(m.cfg.Algorithm.Messages) {
-				violate(fmt.Sprintf("bad-message-type: node %d sent undeclared message type %d", i, f.Msg.Type))
+				violate(broke(election.PropBadMessageType, fmt.Sprintf("node %d sent undeclared message type %d", i, f.Msg.Type), i))
 				continue
 			}
 			sent[f.Msg.Type]++
@@ -476,7 +477,7 @@ func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (
 				continue
 			}
 			if old != elect.Undecided {
-				violate(fmt.Sprintf("decision-changed: node %d changed its decision from %s to %s", i, old, f.Decision))
+				violate(broke(election.PropDecisionChanged, fmt.Sprintf("node %d changed its decision from %s to %s", i, old, f.Decision), i))
 				continue
 			}
 			s.dec[i] = f.Decision
@@ -491,10 +492,10 @@ func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (
 			} else if f.Decision == elect.Elected {
 				s.elected++
 				if s.elected > 1 {
-					violate(fmt.Sprintf("multiple-leaders: node %d (ID %d) is the second node elected", i, m.cfg.IDs[i]))
+					violate(broke(election.PropMultipleLeaders, fmt.Sprintf("node %d (ID %d) is the second node elected", i, m.cfg.IDs[i]), i))
 				}
 				if m.promise >= 0 && m.cfg.IDs[i] != m.promise && s.elected == 1 {
-					violate(fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises ID %d", i, m.cfg.IDs[i], m.promise))
+					violate(broke(election.PropWrongLeader, fmt.Sprintf("node %d with ID %d was elected, but the algorithm promises ID %d", i, m.cfg.IDs[i], m.promise), i))
 				}
 				if m.knowsMax < 0 {
 					s.knows[i] = m.cfg.IDs[i]
@@ -505,7 +506,7 @@ func (m *model) call(s *state, i int32, handler func(elect.Env), sent []int64) (
 		case elect.EffectTerminate:
 			s.halted[i] = true
 		case elect.EffectSetTimer, elect.EffectCancelTimers:
-			violate(fmt.Sprintf("bad-timer: node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i))
+			violate(broke(election.PropBadTimer, fmt.Sprintf("node %d set a timer; timers exist only in the synchronous model (check it with --delivery sync)", i), i))
 		}
 	}
 	m.rec.ClearEffects()

@@ -5,7 +5,16 @@ import (
 	"strings"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 )
+
+// broke returns the violation of property p that detail describes, with
+// the nodes involved: what the model's checks return (nil when nothing
+// broke).
+func broke(p election.Property, detail string, nodes ...int32) *election.Violation {
+	v := election.NewViolation(p, detail, nodes...)
+	return &v
+}
 
 // terminal checks the properties of a state where nothing can happen, in
 // the order in which every engine's monitor reports them at a run's end
@@ -13,17 +22,17 @@ import (
 // property the check names: the number of leaders, the leader's recorded
 // ID, what the other nodes know; then, when announcing, that every node
 // decided.
-func (m *model) terminal(s *state) string {
+func (m *model) terminal(s *state) *election.Violation {
 	if m.crashK > 0 {
 		return m.terminalCrashed(s)
 	}
 	if s.elected != 1 {
-		return fmt.Sprintf("no-leader: the execution ended with %d leaders", s.elected)
+		return broke(election.PropNoLeader, fmt.Sprintf("the execution ended with %d leaders", s.elected))
 	}
 	if m.knowsMax >= 0 {
 		for i, d := range s.dec {
 			if d == elect.Elected && s.knows[i] != m.knowsMax {
-				return fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], m.knowsMax)
+				return broke(election.PropWrongLeaderID, fmt.Sprintf("the leader (node %d) recorded %d, not the max ID %d", i, s.knows[i], m.knowsMax), int32(i))
 			}
 		}
 	}
@@ -33,19 +42,21 @@ func (m *model) terminal(s *state) string {
 			want = m.leaderID(s)
 		}
 		if m.announce && k != want {
-			return fmt.Sprintf("not-informed: node %d knows %d as the leader's ID, not %d, after the announcement", i, k, want)
+			return broke(election.PropNotInformed, fmt.Sprintf("node %d knows %d as the leader's ID, not %d, after the announcement", i, k, want), int32(i))
 		}
 	}
 	var undecided []string
+	var nodes []int32
 	for i, d := range s.dec {
 		if d == elect.Undecided {
 			undecided = append(undecided, fmt.Sprint(i))
+			nodes = append(nodes, int32(i))
 		}
 	}
 	if len(undecided) > 0 && m.announce {
-		return fmt.Sprintf("deadlock-undecided: the execution ended with node(s) %s undecided", strings.Join(undecided, ", "))
+		return broke(election.PropDeadlockUndecided, fmt.Sprintf("the execution ended with node(s) %s undecided", strings.Join(undecided, ", ")), nodes...)
 	}
-	return ""
+	return nil
 }
 
 func (m *model) leaderID(s *state) elect.ID {

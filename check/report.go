@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/electkit/elect"
@@ -75,13 +74,16 @@ type Report struct {
 	StatesPerSec float64 `json:"states_per_second"`
 	// MessagesMax and MessagesMin are the extremes by message type, with
 	// "total"; TimeMax and TimeMin those of the time.
-	MessagesMax  map[string]int64 `json:"messages_max,omitempty"`
-	MessagesMin  map[string]int64 `json:"messages_min,omitempty"`
-	TimeMax      int64            `json:"time_max"`
-	TimeMin      int64            `json:"time_min"`
-	Property     string           `json:"property,omitempty"` // the property violated
-	Violation    string           `json:"violation,omitempty"`
-	ViolationIDs []elect.ID       `json:"violation_ids,omitempty"`
+	MessagesMax map[string]int64 `json:"messages_max,omitempty"`
+	MessagesMin map[string]int64 `json:"messages_min,omitempty"`
+	TimeMax     int64            `json:"time_max"`
+	TimeMin     int64            `json:"time_min"`
+	Property    string           `json:"property,omitempty"`  // the property violated: Broken's name
+	Violation   string           `json:"violation,omitempty"` // Broken's text
+	// Broken is the property violated, as a value, with the length of
+	// the counterexample (its Step) and the nodes involved.
+	Broken       election.Violation `json:"-"`
+	ViolationIDs []elect.ID         `json:"violation_ids,omitempty"`
 	// ViolationWake is the violating configuration's wake-up rounds by
 	// node (-1: not an initiator), when the check chose initiators.
 	ViolationWake  []int64        `json:"violation_wake,omitempty"`
@@ -143,10 +145,11 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 		r.Transitions += c.edges
 		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
-		case c.violation != "" && (r.Verdict != "violation" || opt.Faults != "" && shorter(c, r.violationCfg)):
+		case c.violation != nil && (r.Verdict != "violation" || opt.Faults != "" && shorter(c, r.violationCfg)):
 			// Under faults, the shortest counterexample of all the
 			// configurations; else the first configuration's.
-			r.Verdict, r.Violation, r.ViolationIDs, r.ViolationWake = "violation", c.violation, c.cfg.IDs, c.wakeRounds(opt)
+			r.Verdict, r.ViolationIDs, r.ViolationWake = "violation", c.cfg.IDs, c.wakeRounds(opt)
+			r.Broken = c.violation.AtStep(int64(len(c.bad)))
 			r.counterexample, r.violationCfg = c.bad, c
 		case c.full && r.Verdict == "ok":
 			r.Verdict = "incomplete"
@@ -164,8 +167,8 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 			}
 		}
 	}
-	if r.Violation != "" {
-		r.Property, _, _ = strings.Cut(r.Violation, ":")
+	if r.Broken.Found() {
+		r.Property, r.Violation = r.Broken.Name(), r.Broken.String()
 	}
 	for _, c := range cfgs {
 		if c.max != nil {
@@ -228,12 +231,12 @@ func (r *Report) WriteCounterexample(w io.Writer) (bool, error) {
 	if c.flt != nil {
 		x.cfg = withFaults(c.cfg, c.flt.faultSpec)
 	}
-	if strings.HasPrefix(c.violation, "non-termination") {
+	if c.violation.Property == election.PropNonTermination {
 		// The execution to the cycle and once round it, marked so that a
 		// replay can check that it comes back to where the loop began.
 		return true, x.writeLoop(w, c.bad, c.loopFrom)
 	}
-	return true, x.writeCounterexample(w, r.counterexample, r.Property)
+	return true, x.writeCounterexample(w, r.counterexample, r.Broken.Property)
 }
 
 // WriteExtreme writes an execution that reaches the largest (or smallest)

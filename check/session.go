@@ -105,7 +105,7 @@ func (ss *Session) search(k int) (*stateSpace, error) {
 	x := newStateSpace(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
 	x.reduce = false
 	if _, err := x.search(); err != nil {
-		if x.violation != "" {
+		if x.violation != nil {
 			return nil, fmt.Errorf("check: with IDs %s an execution breaks a property (%s): 'elect check' writes it as a counterexample", idsText(ss.cfgs[k].cfg.IDs), x.violation)
 		}
 		return nil, fmt.Errorf("check: with IDs %s the search passed %d states: explore is for small networks", idsText(ss.cfgs[k].cfg.IDs), ss.opt.MaxStates)

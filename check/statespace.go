@@ -30,7 +30,7 @@ type stateSpace struct {
 	edges      int64
 	longest    int // the longest path visited
 	// The first property violated, with the path that reaches it.
-	violation string
+	violation *election.Violation
 	path      []step
 	badPath   []step
 	// Buffers by depth on the path, reused: the steps enabled at a state
@@ -99,7 +99,7 @@ func (x *stateSpace) visit(s *state) (int32, error) {
 	if at := x.onPath.find(behaviour); at >= 0 {
 		// The path returns to a state it has been in (but for depths,
 		// which no node sees): it can go round for ever.
-		x.violation = "non-termination: an execution returns to a state it has been in, and can go round for ever"
+		x.violation = broke(election.PropNonTermination, "an execution returns to a state it has been in, and can go round for ever")
 		x.badPath = append([]step(nil), x.path...)
 		x.loopFrom = at
 		return 0, errViolation
@@ -141,7 +141,7 @@ func (x *stateSpace) visit(s *state) (int32, error) {
 		steps = x.persistent(s, steps) // as choices does
 	}
 	if len(steps) == 0 {
-		if v := x.terminal(s); v != "" {
+		if v := x.terminal(s); v != nil {
 			x.violation = v
 			x.badPath = append([]step(nil), x.path...)
 			return 0, errViolation
@@ -173,7 +173,7 @@ func (x *stateSpace) visit(s *state) (int32, error) {
 		}
 		if !made {
 			x.save(&u, s, st.node)
-			if v := x.apply(s, st, sent); v != "" {
+			if v := x.apply(s, st, sent); v != nil {
 				x.violation = v
 				x.badPath = append(append([]step(nil), x.path...), st)
 				return 0, errViolation

@@ -31,8 +31,10 @@ type Step struct {
 	Learned string `json:"learned,omitempty"`
 	// Violation is the property the step broke, on the step that
 	// breaks it (a property of the end, such as no-leader, is broken by
-	// no step: it is the report's Violation).
+	// no step: it is the report's Violation): Broken's text.
 	Violation string `json:"violation,omitempty"`
+	// Broken is the property the step broke, as a value.
+	Broken election.Violation `json:"-"`
 	// LoopStart marks the step at which an execution without end comes
 	// back to the state it loops from.
 	LoopStart bool `json:"loop_start,omitempty"`
@@ -55,7 +57,7 @@ func (r *Report) Steps() []Step {
 	}
 	x := c.newStateSpace()
 	loopFrom := -1
-	if strings.HasPrefix(c.violation, "non-termination") {
+	if c.violation.Property == election.PropNonTermination {
 		loopFrom = c.loopFrom
 	}
 	return x.describe(r.counterexample, loopFrom)
@@ -100,7 +102,9 @@ func (m *model) describe(steps []step, loopFrom int) []Step {
 		if k := s.knows[st.node]; k != knows && k >= 0 && !(d.Decided == "elected" && k == m.cfg.IDs[st.node]) {
 			d.Learned = fmt.Sprint(k)
 		}
-		d.Violation = v
+		if v != nil {
+			d.Broken, d.Violation = *v, v.String()
+		}
 		out = append(out, d)
 	}
 	return out

@@ -1,6 +1,10 @@
 package check
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/electkit/elect/election"
+)
 
 // shortest searches breadth-first for the shortest execution that breaks
 // a property at a state or at an end (non-termination aside, which the
@@ -10,9 +14,9 @@ import "slices"
 // it runs, so a copy shares them), each visited once. A property broken by
 // a step of length d+1 is returned only once every state at depth d has
 // been seen not to end in a broken property, so that what it returns is
-// shortest. It returns the violation and its path, or "" when none is
+// shortest. It returns the violation and its path, or nil when none is
 // found within the state limit.
-func (x *stateSpace) shortest() (string, []step) {
+func (x *stateSpace) shortest() (*election.Violation, []step) {
 	type entry struct {
 		s      *state
 		parent int32
@@ -35,18 +39,18 @@ func (x *stateSpace) shortest() (string, []step) {
 	seen := map[stateKey]bool{k0: true}
 	q := []entry{{s: first, parent: -1}}
 	sent := make([]int64, x.nq()-2)
-	var best string
+	var best *election.Violation
 	var bestPath []step
 	for head := int32(0); int(head) < len(q); head++ {
 		e := q[head]
-		if best != "" && e.depth >= int32(len(bestPath)) {
+		if best != nil && e.depth >= int32(len(bestPath)) {
 			break // every state shorter than the step's violation is done
 		}
 		s := e.s
 		q[head].s = nil // its successors are made below: the copy is not needed again
 		steps := x.enabled(s, nil)
 		if len(steps) == 0 {
-			if v := x.terminal(s); v != "" {
+			if v := x.terminal(s); v != nil {
 				return v, pathTo(q, head, nil)
 			}
 			continue
@@ -55,8 +59,8 @@ func (x *stateSpace) shortest() (string, []step) {
 			c := cloneState(s)
 			v := x.apply(c, st, sent)
 			x.linkLog = x.linkLog[:0]
-			if v != "" {
-				if best == "" {
+			if v != nil {
+				if best == nil {
 					best, bestPath = v, pathTo(q, head, &st)
 				}
 				continue

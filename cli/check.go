@@ -17,6 +17,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/internal/atomicfile"
 	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/internal/format"
@@ -309,7 +310,7 @@ func replayCommand(r *check.Report, spec scenario.Spec) string {
 		// A rerun applies the schedule; a replay takes it from the
 		// record's header.
 		args = append(args, "--faults", r.FaultSchedule)
-		if sync && r.Property == "non-termination" {
+		if sync && r.Broken.Property == election.PropNonTermination {
 			// The run that goes on for ever, to the check's limit.
 			args = append(args, "--max-events", strconv.FormatInt(r.MaxEvents, 10))
 		}
@@ -396,7 +397,7 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		if r.Delivery == "sync" && r.FaultSchedule != "" {
 			faults := strings.Count(r.FaultSchedule, ";") + 1
 			what := fmt.Sprintf("%d events", r.CounterexampleSteps)
-			if r.Property == "non-termination" {
+			if r.Broken.Property == election.PropNonTermination {
 				what = "it runs to the event limit"
 			}
 			fmt.Fprintf(w, "          the failing run with the fewest faults (then the fewest events): %d %s, %s\n", faults, plural(faults, "fault", "faults"), what)
@@ -524,7 +525,7 @@ func printSteps(w io.Writer, r *check.Report) {
 		return
 	}
 	what := "the shortest execution that breaks it"
-	if r.Property == "non-termination" {
+	if r.Broken.Property == election.PropNonTermination {
 		what = "an execution that goes round for ever: the way into the cycle and once round it"
 	}
 	fmt.Fprintf(w, "          %s, %d steps:\n", what, len(steps))
@@ -559,18 +560,17 @@ func printSteps(w io.Writer, r *check.Report) {
 		if st.Fault == "crashed" {
 			b.WriteString(", then crashes")
 		}
-		if st.Violation != "" {
-			name, _, _ := strings.Cut(st.Violation, ":")
-			fmt.Fprintf(&b, "   <- %s", name)
+		if st.Broken.Found() {
+			fmt.Fprintf(&b, "   <- %s", st.Broken.Name())
 		}
 		if st.LoopStart {
 			fmt.Fprintf(w, "          -- the cycle starts here --\n")
 		}
 		fmt.Fprintf(w, "  %*d. %s\n", width, k+1, b.String())
 	}
-	if r.Property == "non-termination" {
+	if r.Broken.Property == election.PropNonTermination {
 		fmt.Fprintf(w, "          -- back to the state where the cycle started --\n")
-	} else if steps[len(steps)-1].Violation == "" {
+	} else if !steps[len(steps)-1].Broken.Found() {
 		fmt.Fprintf(w, "          -- the execution ends here: %s --\n", r.Property)
 	}
 }

@@ -274,7 +274,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	} else {
 		printRecord(stdout, cat, rec)
 	}
-	if rec.Outcome == cluster.Fault {
+	if rec.Outcome == election.OutcomeFault {
 		return errFault
 	}
 	if rec.ExpectedFailure() {

@@ -12,15 +12,14 @@ import (
 	"github.com/electkit/elect/scenario"
 )
 
-// Fault is the outcome of a cluster run that could not finish: a node was
-// lost.
-const Fault election.Outcome = "fault"
-
 // Judge turns the nodes' lines into the record `elect run` prints: the
 // simulator's monitor checks the decisions and learned leaders, the counts
 // are what the nodes sent, and the time is the deepest causal chain.
 // A nil line is a node that printed none (it died); faults become the
-// outcome "fault", naming the lost node. The faults of a run with --faults
+// outcome "fault" (election.OutcomeFault), naming the lost node, unless a
+// node's own code broke a property (its line's Property: a panic, a send
+// its model forbids, a changed decision), which the monitor reports as a
+// violation, as on every runtime, the losses it caused aside. The faults of a run with --faults
 // (each line lists those its node applied) go to the monitor in the merged
 // record's order; the report's cause is then the first of them, since
 // Judge does not see the messages that make the promised leader's causal
@@ -37,6 +36,7 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	// The nodes that died or never ran come first: the others' faults
 	// follow from them.
 	var dead, faults []string
+	broke := false
 	depth := int64(0)
 	// The decisions and the injected faults go to the monitor in the
 	// order of the merged trace (Lamport time, node, the node's order), so
@@ -78,6 +78,10 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 			dead = append(dead, fmt.Sprintf("node %d %s", i, why))
 			continue
 		}
+		if l.Property != election.PropNone {
+			mon.Violate(l.Property, l.Detail, int32(i))
+			broke = true
+		}
 		if l.Fault != "" {
 			faults = append(faults, fmt.Sprintf("node %d: %s", i, l.Fault))
 		}
@@ -94,8 +98,8 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	end.Time = float64(depth)
 	res := mon.Finish(end)
 	res.Transport = transport(d, lines, res.Messages)
-	if len(dead)+len(faults) > 0 {
-		res.Outcome = Fault
+	if len(dead)+len(faults) > 0 && !broke {
+		res.Outcome = election.OutcomeFault
 		res.Violation = strings.Join(append(dead, faults...), "; ")
 	}
 	rec := scenario.NewRecord(spec, cfg, res)

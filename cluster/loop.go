@@ -19,7 +19,7 @@ func (r *nodeRun) loop() (err error) {
 		// the node ends with a fault that says so, not the process.
 		if p := recover(); p != nil {
 			r.flush()
-			err = r.fault(-1, "panic: %s", election.PanicMessage(int32(r.me), p))
+			err = r.violated(election.NewViolation(election.PropPanic, election.PanicMessage(int32(r.me), p), int32(r.me)))
 		}
 	}()
 	r.batchAt = time.Now().UnixNano()
@@ -113,11 +113,11 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 		case elect.EffectSend:
 			to, _, ok := r.cfg.Route(int32(r.me), f.Port)
 			if !ok || int(f.Msg.Type) >= len(r.counts) {
-				name, msg := r.cfg.RouteViolation(int32(r.me), f.Port)
+				v := r.cfg.RouteViolation(int32(r.me), f.Port)
 				if ok {
-					name, msg = "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", r.me, f.Msg.Type)
+					v = election.NewViolation(election.PropBadMessageType, fmt.Sprintf("node %d sent undeclared message type %d", r.me, f.Msg.Type), int32(r.me))
 				}
-				return r.fault(-1, "%s: %s", name, msg)
+				return r.violated(v)
 			}
 			r.counts[f.Msg.Type]++
 			r.sent++
@@ -134,7 +134,7 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 			}
 		case elect.EffectDecide:
 			if r.dec != elect.Undecided && f.Decision != r.dec {
-				return r.fault(-1, "decision-changed: node %d changed its decision from %s to %s", r.me, r.dec, f.Decision)
+				return r.violated(election.NewViolation(election.PropDecisionChanged, fmt.Sprintf("node %d changed its decision from %s to %s", r.me, r.dec, f.Decision), int32(r.me)))
 			}
 			r.dec = f.Decision
 			r.seq++
@@ -148,7 +148,7 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 				r.trace.Learn(int32(r.me), f.Leader())
 			}
 		case elect.EffectSetTimer, elect.EffectCancelTimers:
-			return r.fault(-1, "bad-timer: node %d set a timer, and the TCP runtime serves only asynchronous algorithms", r.me)
+			return r.violated(election.NewViolation(election.PropBadTimer, fmt.Sprintf("node %d set a timer, and the TCP runtime serves only asynchronous algorithms", r.me), int32(r.me)))
 		case elect.EffectTerminate:
 			r.halted = true
 			if r.trace != nil {
@@ -410,6 +410,7 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 	if err != nil {
 		if fe, ok := err.(*FaultError); ok {
 			res.Fault, res.Lost = fe.Msg, fe.Lost
+			res.Property, res.Detail = fe.Broken.Property, fe.Broken.Detail
 		} else {
 			res.Fault = err.Error()
 		}

@@ -83,6 +83,11 @@ type NodeResult struct {
 	// Fault says what went wrong when the node could not finish: a lost or
 	// unreachable peer, or an abort sent by node 0.
 	Fault string `json:"fault,omitempty"`
+	// Property is the property the node's own code broke, when that ended
+	// it, and Detail says how (Fault is then "property: detail"): the
+	// judge reports it as the monitor of any runtime does.
+	Property election.Property `json:"property,omitempty"`
+	Detail   string            `json:"detail,omitempty"`
 	// Lost is the index of the node whose loss ended the run (-1: none).
 	Lost int `json:"lost"`
 	// Faults lists the faults of the run's fault schedule the node
@@ -97,6 +102,9 @@ type NodeResult struct {
 type FaultError struct {
 	Lost int // the peer whose loss caused it, or -1
 	Msg  string
+	// Broken is the property the node's own code broke, when that is the
+	// fault (Msg is then its text).
+	Broken election.Violation
 }
 
 func (e *FaultError) Error() string { return e.Msg }
@@ -306,6 +314,12 @@ func (r *nodeRun) logf(format string, args ...any) {
 
 func (r *nodeRun) fault(lost int, format string, args ...any) *FaultError {
 	return &FaultError{Lost: lost, Msg: fmt.Sprintf(format, args...)}
+}
+
+// violated is the fault of a node whose code broke a property (a panic, a
+// send its model forbids, a changed decision).
+func (r *nodeRun) violated(v election.Violation) *FaultError {
+	return &FaultError{Lost: -1, Msg: v.String(), Broken: v}
 }
 
 // expected is the number of links node me has once connected: one per port,

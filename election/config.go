@@ -1,8 +1,10 @@
 // Package election holds what every runtime of the toolkit shares: the
 // description of one run (Config), its result (Result, Outcome, Check), the
-// delivery models (Delivery), the Monitor that checks the election at every
-// step and turns a run's end into a Result, the trace writer (Tracer) and the
-// random streams every runtime derives from a run's seed (Stream).
+// properties a run can break and their violations (Property, Violation),
+// each declared once, the delivery models (Delivery), the Monitor that
+// checks the election at every step and turns a run's end into a Result,
+// the trace writer (Tracer) and the random streams every runtime derives
+// from a run's seed (Stream).
 //
 // The runtimes (the fast simulator in package sim, the reference engine in
 // package reference, the goroutine runtime in live, the TCP cluster in
@@ -10,9 +12,10 @@
 // each other; only the places that choose an engine (scenario, experiment,
 // the command) know them all.
 //
-// The files: config.go (a run's description and result), delivery.go,
-// model.go (the algorithm's declared assumptions against a Config),
-// monitor.go, trace.go, stream.go.
+// The files: config.go (a run's description and result), property.go
+// (the table of properties, Violation), delivery.go, model.go (the
+// algorithm's declared assumptions against a Config), monitor.go,
+// trace.go, stream.go.
 package election
 
 import (
@@ -101,20 +104,44 @@ type Wake struct {
 	At   int64
 }
 
-// Outcome is how a run ended.
+// Outcome is how a run ended: of an election on any runtime, or of a
+// population protocol (package pp uses these).
 type Outcome string
 
-// The outcomes.
+// The outcomes, each declared here once.
 const (
-	OutcomeElected   Outcome = "elected"          // exactly one leader, every promise held
-	NoLeader         Outcome = "no-leader"        // the run ended with no leader
-	MultipleLeaders  Outcome = "multiple-leaders" // two or more nodes were elected
-	Symmetric        Outcome = "symmetric"        // an anonymous run stayed symmetric
-	StepLimit        Outcome = "step-limit"       // a configured limit stopped the run
-	MemoryLimit      Outcome = "memory-limit"     // the messages held in flight reached Config.MaxQueueBytes
-	Stopped          Outcome = "stopped"          // Config.Progress stopped the run (an interrupt, a wall-clock limit)
-	OutcomeViolation Outcome = "violation"        // a promised property failed (see Violation)
+	OutcomeElected   Outcome = "elected"           // exactly one leader, every promise held
+	NoLeader         Outcome = nameNoLeader        // the run ended with no leader
+	MultipleLeaders  Outcome = nameMultipleLeaders // two or more nodes were elected
+	Symmetric        Outcome = "symmetric"         // an anonymous run stayed symmetric
+	StepLimit        Outcome = "step-limit"        // a configured limit stopped the run
+	MemoryLimit      Outcome = "memory-limit"      // the messages held in flight reached Config.MaxQueueBytes
+	Stopped          Outcome = "stopped"           // Config.Progress stopped the run (an interrupt, a wall-clock limit)
+	OutcomeViolation Outcome = "violation"         // a promised property failed (see Violation)
+	// OutcomeFault: a run of the TCP cluster could not finish, a node was
+	// lost (Violation says which and why).
+	OutcomeFault Outcome = "fault"
+	// OutcomeGoalReached: a population protocol that elects no leader
+	// reached its goal.
+	OutcomeGoalReached Outcome = "goal-reached"
 )
+
+// Succeeded reports whether a run with outcome o ended as its algorithm or
+// protocol promises: elected, or the goal of a protocol that elects no
+// leader.
+func (o Outcome) Succeeded() bool { return o == OutcomeElected || o == OutcomeGoalReached }
+
+// Property returns the property that a run with outcome o broke, for the
+// outcomes that are one (no-leader, multiple-leaders); PropNone otherwise.
+func (o Outcome) Property() Property {
+	switch o {
+	case NoLeader:
+		return PropNoLeader
+	case MultipleLeaders:
+		return PropMultipleLeaders
+	}
+	return PropNone
+}
 
 // Check is one verified property: a declared bound or a monitor property.
 type Check struct {
@@ -127,8 +154,14 @@ type Check struct {
 
 // Result is what a run produced.
 type Result struct {
-	Outcome   Outcome `json:"outcome"`
-	Violation string  `json:"violation,omitempty"`
+	Outcome Outcome `json:"outcome"`
+	// Violation is the text of Broken ("name: detail"), or for outcome
+	// fault what was lost.
+	Violation string `json:"violation,omitempty"`
+	// Broken is the property the run broke, as a value, set with
+	// SetViolation by whatever finished the run (a record read back from
+	// JSON has only the text).
+	Broken Violation `json:"-"`
 	// LeaderIndex and LeaderID identify the leader (the first elected node
 	// when there are several; -1 when none).
 	LeaderIndex    int              `json:"leader_index"`
@@ -159,8 +192,13 @@ type Result struct {
 	TypeCounts []int64 `json:"-"`
 }
 
+// SetViolation sets the property r broke, and its text.
+func (r *Result) SetViolation(v Violation) {
+	r.Broken, r.Violation = v, v.String()
+}
+
 // PanicMessage describes a panic of node i's code with value p, as every
-// engine reports it in the violation "panic".
+// engine reports it in a violation of PropPanic.
 func PanicMessage(i int32, p any) string {
 	return fmt.Sprintf("node %d panicked: %v", i, p)
 }
@@ -347,11 +385,11 @@ func (cfg *Config) Route(i int32, p elect.Port) (to int32, q elect.Port, ok bool
 	return to, q, true
 }
 
-// RouteViolation names the violation of a send that Route refuses, and
-// describes it, for the monitor.
-func (cfg *Config) RouteViolation(i int32, p elect.Port) (name, msg string) {
+// RouteViolation returns the violation of node i's send on port p that
+// Route refuses, for the monitor (Monitor.Report).
+func (cfg *Config) RouteViolation(i int32, p elect.Port) Violation {
 	if cfg.Graph.Kind == topology.Ring && p == elect.Right {
-		return "against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i)
+		return NewViolation(PropAgainstDirection, fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i), i)
 	}
-	return "bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p)
+	return NewViolation(PropBadPort, fmt.Sprintf("node %d sent on port %d, which it does not have", i, p), i)
 }

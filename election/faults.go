@@ -318,7 +318,7 @@ func (m *Monitor) faultReport(r *Result) {
 					}
 				}
 			}
-			r.Violation = fmt.Sprintf("fault-tolerance: %s under %s, which %s declares it tolerates (%s)", what, f.kinds, m.alg.Name, rep.Cause)
+			r.SetViolation(NewViolation(PropFaultTolerance, fmt.Sprintf("%s under %s, which %s declares it tolerates (%s)", what, f.kinds, m.alg.Name, rep.Cause)))
 			r.Outcome = OutcomeViolation
 		}
 	}

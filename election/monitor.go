@@ -27,7 +27,7 @@ type Monitor struct {
 	knows     []elect.ID // leader ID each node has learned; -1: none
 	elected   int
 	leader    int32
-	violation string
+	violation Violation
 	// minSpontID is the smallest ID of a node that woke spontaneously.
 	minSpontID elect.ID
 	trace      *Tracer
@@ -97,7 +97,7 @@ func (m *Monitor) Decide(i int32, d elect.Decision, now int64) {
 		return
 	}
 	if old != elect.Undecided {
-		m.Violate("decision-changed", fmt.Sprintf("node %d changed its decision from %s to %s at time %s", i, old, d, m.formatTime(now)))
+		m.Violate(PropDecisionChanged, fmt.Sprintf("node %d changed its decision from %s to %s at time %s", i, old, d, m.formatTime(now)), i)
 		return
 	}
 	m.decisions[i] = d
@@ -124,13 +124,19 @@ func (m *Monitor) Learn(i int32, id elect.ID) {
 	}
 }
 
-// Violate records a violated property; the first one is the run's.
-func (m *Monitor) Violate(name, msg string) {
-	if m.violation == "" {
-		m.violation = name + ": " + msg
+// Violate records that property p broke, as detail says, with the nodes
+// involved; the first violation is the run's.
+func (m *Monitor) Violate(p Property, detail string, nodes ...int32) {
+	m.Report(NewViolation(p, detail, nodes...))
+}
+
+// Report records the violation v; the first violation is the run's.
+func (m *Monitor) Report(v Violation) {
+	if !m.violation.Found() {
+		m.violation = v
 	}
 	if m.trace != nil {
-		m.trace.Violation(name, msg)
+		m.trace.Violation(v)
 	}
 }
 
@@ -172,7 +178,6 @@ func (m *Monitor) Finish(end End) *Result {
 		MessagesByType:  make(map[string]int64, len(end.TypeCounts)),
 		Events:          end.Events,
 		TypeCounts:      end.TypeCounts,
-		Violation:       m.violation,
 		MaxNodeMessages: end.MaxNodeMessages,
 		Time:            end.Time,
 	}
@@ -207,28 +212,29 @@ func (m *Monitor) Finish(end End) *Result {
 	}
 	announcing := model.Announce == elect.AlwaysAnnounce || (model.Announce == elect.OptionalAnnounce && m.cfg.Announce)
 
+	r.SetViolation(m.violation)
 	r.Checks = append(r.Checks, Check{Name: "exactly one leader", Relation: "==", Expected: 1, Actual: float64(elected), Holds: elected == 1})
-	var wrongLeader string
+	var wrongLeader Violation
 	if elected == 1 {
 		if want, ok := m.promisedLeaderID(leader); ok {
 			holds := r.LeaderID == want
 			r.Checks = append(r.Checks, Check{Name: "leader holds the " + model.Elects.String(), Relation: "==", Expected: float64(want), Actual: float64(r.LeaderID), Holds: holds})
 			if !holds {
-				wrongLeader = fmt.Sprintf("wrong-leader: node %d with ID %d was elected, but the algorithm promises the %s, %d", leader, r.LeaderID, model.Elects, want)
+				wrongLeader = NewViolation(PropWrongLeader, fmt.Sprintf("node %d with ID %d was elected, but the algorithm promises the %s, %d", leader, r.LeaderID, model.Elects, want), leader)
 			}
 		}
 		if model.Elects == elect.ElectsAnyKnowsMax {
 			got := m.knows[leader]
 			holds := got == promisedKnown
 			r.Checks = append(r.Checks, Check{Name: "leader knows the max ID", Relation: "==", Expected: float64(promisedKnown), Actual: float64(got), Holds: holds})
-			if !holds && wrongLeader == "" {
-				wrongLeader = fmt.Sprintf("wrong-leader-id: the leader (node %d) recorded %d as leader ID, but the algorithm promises the max ID, %d", leader, got, promisedKnown)
+			if !holds && !wrongLeader.Found() {
+				wrongLeader = NewViolation(PropWrongLeaderID, fmt.Sprintf("the leader (node %d) recorded %d as leader ID, but the algorithm promises the max ID, %d", leader, got, promisedKnown), leader)
 			}
 		}
 		if announcing {
 			r.Checks = append(r.Checks, Check{Name: "nodes not knowing the leader", Relation: "==", Expected: 0, Actual: float64(uninformed), Holds: uninformed == 0})
-			if uninformed > 0 && wrongLeader == "" {
-				wrongLeader = fmt.Sprintf("not-informed: %d of %d nodes do not know the leader's ID after the announcement", uninformed, len(m.ids))
+			if uninformed > 0 && !wrongLeader.Found() {
+				wrongLeader = NewViolation(PropNotInformed, fmt.Sprintf("%d of %d nodes do not know the leader's ID after the announcement", uninformed, len(m.ids)))
 			}
 			// An announcement tells every node the outcome: one that
 			// never decided is a failure too (as the checker reports it).
@@ -238,15 +244,15 @@ func (m *Monitor) Finish(end End) *Result {
 					undecided++
 				}
 			}
-			if undecided > 0 && wrongLeader == "" && !end.StepLimit && !end.Stopped && !end.MemoryLimit {
-				wrongLeader = fmt.Sprintf("deadlock-undecided: %d of %d nodes never decided after the announcement", undecided, len(m.ids))
+			if undecided > 0 && !wrongLeader.Found() && !end.StepLimit && !end.Stopped && !end.MemoryLimit {
+				wrongLeader = NewViolation(PropDeadlockUndecided, fmt.Sprintf("%d of %d nodes never decided after the announcement", undecided, len(m.ids)))
 			}
 		}
 	}
 	r.Checks = append(r.Checks, m.boundChecks(r, end.TypeCounts, typeBits)...)
 
 	switch {
-	case m.violation != "":
+	case m.violation.Found():
 		r.Outcome = OutcomeViolation
 	case m.symmetric:
 		// Checked before multiple-leaders: a run that stayed symmetric has
@@ -264,9 +270,9 @@ func (m *Monitor) Finish(end End) *Result {
 		r.Outcome = StepLimit
 	case elected == 0:
 		r.Outcome = NoLeader
-	case wrongLeader != "":
+	case wrongLeader.Found():
 		r.Outcome = OutcomeViolation
-		r.Violation = wrongLeader
+		r.SetViolation(wrongLeader)
 	default:
 		r.Outcome = OutcomeElected
 	}

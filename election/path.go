@@ -274,10 +274,9 @@ func (m *Monitor) absence(r *Result) bool {
 	case OutcomeElected:
 		return false
 	case OutcomeViolation:
-		for _, name := range []string{"wrong-leader", "wrong-leader-id", "not-informed", "deadlock-undecided"} {
-			if len(r.Violation) > len(name) && r.Violation[:len(name)+1] == name+":" {
-				return true
-			}
+		switch r.Broken.Property {
+		case PropWrongLeader, PropWrongLeaderID, PropNotInformed, PropDeadlockUndecided:
+			return true
 		}
 	}
 	return false

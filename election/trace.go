@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -340,12 +341,25 @@ func (t *Tracer) Halt(i int32) {
 	t.end()
 }
 
-// Violation writes a violated property.
-func (t *Tracer) Violation(name, msg string) {
+// Violation writes a violated property: a "violation" line with its name
+// and its detail as "message".
+func (t *Tracer) Violation(v Violation) {
 	t.start("violation")
-	t.str("name", name)
-	t.str("message", msg)
+	t.str("name", v.Name())
+	t.str("message", v.Detail)
 	t.end()
+}
+
+// TraceViolation reads a trace's "violation" line (ev.Ev == "violation")
+// as the Violation it records: the trace decoder's one place where a
+// property is read back from its name. A name that is no property is an
+// error.
+func TraceViolation(ev *trace.Event) (Violation, error) {
+	p, ok := ParseProperty(ev.Name)
+	if !ok || p == PropAlgorithmCheck {
+		return Violation{}, fmt.Errorf("a violation of %q, which is not a property of an election", ev.Name)
+	}
+	return Violation{Property: p, Detail: ev.Message}, nil
 }
 
 // Loop marks the state the run has reached as the one it returns to where

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/pp"
 	"github.com/electkit/elect/runner"
 	"github.com/electkit/elect/scenario"
@@ -98,7 +99,7 @@ func panicResult(j Job, master uint64, p any) (*Result, error) {
 		r := pp.Result{
 			Protocol: j.Point.Protocol.Name, N: cfg.N, Seed: j.Seed(master),
 			Engine: string(cfg.Options.Engine), Scheduler: cfg.Options.Scheduler.String(),
-			Outcome: pp.Violation, Violation: fmt.Sprintf("panic: the run panicked: %v", p), OneLeaderStep: -1,
+			Outcome: pp.Violation, Violation: election.NewViolation(election.PropPanic, fmt.Sprintf("the run panicked: %v", p)).String(), OneLeaderStep: -1,
 		}
 		res.PP, v = &r, r
 	default:

@@ -624,7 +624,7 @@ func (a *asyncRun) handle(nd *node, wake bool, batch []envelope) (goOn bool) {
 			if !held {
 				a.mu.Lock()
 			}
-			a.mon.Violate("panic", election.PanicMessage(nd.index, p))
+			a.mon.Violate(election.PropPanic, election.PanicMessage(nd.index, p), nd.index)
 			a.mu.Unlock()
 			a.end()
 			goOn = false

@@ -445,7 +445,8 @@ type op struct {
 	decision    elect.Decision
 	id          elect.ID
 	round       int64
-	name, text  string
+	prop        election.Property // opViolate, with text
+	text        string
 	env         envelope
 	to          int32      // opSend: the receiver (env has the sender's port)
 	state       elect.Node // opState: a copy of the node after its step
@@ -503,7 +504,7 @@ func (r *run) do(i int32, o *op) {
 	case opHalt:
 		r.trace.Halt(i)
 	case opViolate:
-		r.mon.Violate(o.name, o.text)
+		r.mon.Violate(o.prop, o.text, i)
 	case opDeliver:
 		if r.cfg.Delivery != election.Sync {
 			r.clock = o.env.depth
@@ -531,8 +532,8 @@ func (r *run) do(i int32, o *op) {
 }
 
 // violate reports a violation detected by the runtime itself.
-func (r *run) violate(nd *node, name, msg string) {
-	r.apply(nd, op{kind: opViolate, name: name, text: msg})
+func (r *run) violate(nd *node, p election.Property, msg string) {
+	r.apply(nd, op{kind: opViolate, prop: p, text: msg})
 }
 
 // send routes one message of nd into nd.out.
@@ -578,11 +579,11 @@ func (r *run) growOut(nd *node) {
 //go:noinline
 func (r *run) badSend(nd *node, p elect.Port, m elect.Message, routed bool) {
 	if !routed {
-		name, msg := r.cfg.RouteViolation(nd.index, p)
-		r.violate(nd, name, msg)
+		v := r.cfg.RouteViolation(nd.index, p)
+		r.violate(nd, v.Property, v.Detail)
 		return
 	}
-	r.violate(nd, "bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", nd.index, m.Type))
+	r.violate(nd, election.PropBadMessageType, fmt.Sprintf("node %d sent undeclared message type %d", nd.index, m.Type))
 }
 
 // setTimer schedules a timer of nd (synchronous runs only).
@@ -590,13 +591,13 @@ func (r *run) setTimer(nd *node, now, rounds, tag int64) {
 	_, isTimerNode := nd.code.(elect.TimerNode)
 	switch {
 	case r.cfg.Delivery != election.Sync:
-		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer, but timers exist only in the synchronous model", nd.index))
+		r.violate(nd, election.PropBadTimer, fmt.Sprintf("node %d set a timer, but timers exist only in the synchronous model", nd.index))
 	case rounds < 0:
-		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", nd.index, rounds))
+		r.violate(nd, election.PropBadTimer, fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", nd.index, rounds))
 	case !isTimerNode:
-		r.violate(nd, "bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", nd.index))
+		r.violate(nd, election.PropBadTimer, fmt.Sprintf("node %d set a timer but cannot receive one", nd.index))
 	case rounds > math.MaxInt64-now:
-		r.violate(nd, "time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", nd.index, rounds))
+		r.violate(nd, election.PropTimeOverflow, fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", nd.index, rounds))
 	default:
 		sy := nd.syn
 		sy.timerSeq++

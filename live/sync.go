@@ -33,7 +33,7 @@ func (r *run) runSync() {
 				// A node's code panicked: the round's other steps are
 				// carried out, then the run ends with the violation, as in
 				// the simulator.
-				defer r.mon.Violate("panic", election.PanicMessage(i, *p))
+				defer r.mon.Violate(election.PropPanic, election.PanicMessage(i, *p), i)
 			}
 		}
 		c.collect(now)

@@ -315,9 +315,9 @@ func (s *CountSim[S, P]) replay(l int64) bool {
 		at := s.step + t
 		if tp.dl != 0 {
 			if c.spec.Monotone && tp.dl > 0 {
-				s.violation = "leaders-increased: from " + itoa(leaders-tp.dl) + " to " + itoa(leaders) + " at step " + itoa(at)
+				s.violation = leadersIncreased(leaders-tp.dl, leaders, at)
 			} else if c.spec.Monotone && leaders == 0 {
-				s.violation = "no-leader: the last leader was eliminated at step " + itoa(at)
+				s.violation = lastLeaderEliminated(at)
 			}
 			if leaders == 1 {
 				oneStep = at
@@ -329,7 +329,7 @@ func (s *CountSim[S, P]) replay(l int64) bool {
 		if c.spec.Goal == GoalCount {
 			reached = goal >= c.spec.Target
 		}
-		if reached || s.violation != "" {
+		if reached || s.violation.Found() {
 			stopAt = t
 			break
 		}

@@ -3,6 +3,8 @@ package pp
 import (
 	"fmt"
 	"math"
+
+	"github.com/electkit/elect/election"
 )
 
 // Engine names a simulation engine; every Result records the one that ran.
@@ -163,7 +165,7 @@ func (s *CountSim[S, P]) reached() bool {
 func (s *CountSim[S, P]) Steps() int64 { return s.step }
 
 // Stopped reports whether the run reached its goal or a violation.
-func (s *CountSim[S, P]) Stopped() bool { return s.done || s.violation != "" || s.rep.halted }
+func (s *CountSim[S, P]) Stopped() bool { return s.done || s.violation.Found() || s.rep.halted }
 
 // Leaders returns the current number of agents outputting L.
 func (s *CountSim[S, P]) Leaders() int64 { return s.c.leaders }
@@ -247,9 +249,9 @@ func (s *CountSim[S, P]) Result() Result {
 		res.StatesSeen = c.nReached
 	}
 	leaders, goal, total := c.recount()
-	var mismatch string
+	var mismatch election.Violation
 	if s.exactCfg && (leaders != c.leaders || (c.spec.Goal == GoalCount && goal != c.goal) || total != c.n) {
-		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total)
+		mismatch = election.NewViolation(election.PropCounterMismatch, fmt.Sprintf("engine counted %d leaders and goal %d, recount gives %d and %d (%d agents)", c.leaders, c.goal, leaders, goal, total))
 	}
 	res.settle(s.violation, mismatch, s.done, c.leaders, c.spec.NoElection)
 	res = stoppedUnless(s.rep.halted, res)

@@ -23,6 +23,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/electkit/elect/election"
 )
 
 // Delta is what one interaction changed in the engine's counters, as reported
@@ -100,30 +102,27 @@ type Protocol[S comparable] interface {
 	IsLeader(s S) bool
 }
 
-// Outcome is how a run ended; the names are the project's vocabulary.
-type Outcome string
+// Outcome is how a run ended: the outcomes of every run of the toolkit,
+// declared once in package election.
+type Outcome = election.Outcome
 
-// The outcomes of a run.
+// The outcomes of a population protocol's run.
 const (
 	// Elected: the goal was reached with exactly one leader and every
 	// promised property held.
-	Elected Outcome = "elected"
+	Elected = election.OutcomeElected
 	// NoLeader: the goal was reached with no agent outputting L.
-	NoLeader Outcome = "no-leader"
+	NoLeader = election.NoLeader
 	// MultipleLeaders: the goal was reached with more than one leader.
-	MultipleLeaders Outcome = "multiple-leaders"
+	MultipleLeaders = election.MultipleLeaders
 	// StepLimit: the step limit stopped the run before its goal.
-	StepLimit Outcome = "step-limit"
+	StepLimit = election.StepLimit
 	// Violation: a promised property failed; Result.Violation names it.
-	Violation Outcome = "violation"
+	Violation = election.OutcomeViolation
 	// GoalReached: a protocol that elects no leader (Spec.NoElection)
 	// reached its goal.
-	GoalReached Outcome = "goal-reached"
+	GoalReached = election.OutcomeGoalReached
 )
-
-// Succeeded reports whether a run with this outcome ended as its protocol
-// promises: elected, or the goal of a protocol that elects no leader.
-func (o Outcome) Succeeded() bool { return o == Elected || o == GoalReached }
 
 // Options configure one run.
 type Options struct {
@@ -203,8 +202,11 @@ type Result struct {
 	Engine    string  `json:"engine"`
 	Scheduler string  `json:"scheduler"`
 	Outcome   Outcome `json:"outcome"`
-	// Violation names the failed property when Outcome is Violation.
+	// Violation names the failed property when Outcome is Violation: the
+	// text of Broken.
 	Violation string `json:"violation,omitempty"`
+	// Broken is the failed property as a value (SetViolation).
+	Broken election.Violation `json:"-"`
 	// Interactions is the step at which the goal first held (the number of
 	// interactions performed up to and including it), or the number of steps
 	// run when the goal was not reached.
@@ -347,7 +349,7 @@ func (s *Sim[S, P]) reached() bool {
 func (s *Sim[S, P]) Steps() int64 { return s.step }
 
 // Stopped reports whether the run has reached its goal or a violation.
-func (s *Sim[S, P]) Stopped() bool { return s.done || s.violation != "" || s.rep.halted }
+func (s *Sim[S, P]) Stopped() bool { return s.done || s.violation.Found() || s.rep.halted }
 
 // Advance takes up to k more steps (never beyond the step limit) and stops
 // at the exact step at which the goal first holds or a monitored property
@@ -465,17 +467,17 @@ func (s *Sim[S, P]) addSum(d Delta) {
 // the first violation of a monotone protocol (the count grew, or fell to 0).
 type leaderWatch struct {
 	oneStep   int64
-	violation string
+	violation election.Violation
 }
 
 // leadersChanged records that the leader count went from before to after at
 // step.
 func (w *leaderWatch) leadersChanged(monotone bool, before, after, step int64) {
-	if monotone && after > before && w.violation == "" {
-		w.violation = fmt.Sprintf("leaders-increased: from %d to %d at step %d", before, after, step)
+	if monotone && after > before && !w.violation.Found() {
+		w.violation = leadersIncreased(before, after, step)
 	}
-	if monotone && after == 0 && w.violation == "" {
-		w.violation = fmt.Sprintf("no-leader: the last leader was eliminated at step %d", step)
+	if monotone && after == 0 && !w.violation.Found() {
+		w.violation = lastLeaderEliminated(step)
 	}
 	if after == 1 {
 		w.oneStep = step
@@ -531,9 +533,9 @@ func (s *Sim[S, P]) Result() Result {
 			regoal++
 		}
 	}
-	var mismatch string
+	var mismatch election.Violation
 	if recount != s.leaders || (s.spec.Goal == GoalCount && regoal != s.goal) {
-		mismatch = fmt.Sprintf("counter-mismatch: engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal)
+		mismatch = election.NewViolation(election.PropCounterMismatch, fmt.Sprintf("engine counted %d leaders and goal %d, recount gives %d and %d", s.leaders, s.goal, recount, regoal))
 	}
 	res.settle(s.violation, mismatch, s.done, s.leaders, s.spec.NoElection)
 	res = stoppedUnless(s.rep.halted, res)
@@ -552,12 +554,14 @@ func (s *Sim[S, P]) Result() Result {
 // the final configuration, else the step limit when the goal was not
 // reached, else GoalReached for a protocol that elects no leader, else what
 // the number of leaders says.
-func (res *Result) settle(violation, mismatch string, done bool, leaders int64, noElection bool) {
+func (res *Result) settle(violation, mismatch election.Violation, done bool, leaders int64, noElection bool) {
 	switch {
-	case violation != "":
-		res.Outcome, res.Violation = Violation, violation
-	case mismatch != "":
-		res.Outcome, res.Violation = Violation, mismatch
+	case violation.Found():
+		res.Outcome = Violation
+		res.SetViolation(violation)
+	case mismatch.Found():
+		res.Outcome = Violation
+		res.SetViolation(mismatch)
 	case !done:
 		res.Outcome = StepLimit
 	case noElection:
@@ -569,6 +573,25 @@ func (res *Result) settle(violation, mismatch string, done bool, leaders int64, 
 	default:
 		res.Outcome = MultipleLeaders
 	}
+}
+
+// SetViolation sets the property the run broke, and its text.
+func (res *Result) SetViolation(v election.Violation) {
+	res.Broken, res.Violation = v, v.String()
+}
+
+// leadersIncreased is the violation of a monotone protocol whose leaders
+// went from before to after at step.
+func leadersIncreased(before, after, step int64) election.Violation {
+	v := election.NewViolation(election.PropLeadersIncreased, fmt.Sprintf("from %d to %d at step %d", before, after, step))
+	return v.AtStep(step)
+}
+
+// lastLeaderEliminated is the violation of a monotone protocol whose last
+// leader was eliminated at step.
+func lastLeaderEliminated(step int64) election.Violation {
+	v := election.NewViolation(election.PropNoLeader, fmt.Sprintf("the last leader was eliminated at step %d", step))
+	return v.AtStep(step)
 }
 
 // stateSet records distinct states, in a bitset when the protocol bounds its

@@ -3,6 +3,8 @@ package pp
 import (
 	"fmt"
 	"math"
+
+	"github.com/electkit/elect/election"
 )
 
 // Multibatching (Berenbrink et al., ESA 2020, Section 5; ppsim's
@@ -223,7 +225,7 @@ func (s *CountSim[S, P]) multibatch(T, n int64, touched int64, watch bool) {
 		s.oneStep = -1 // the epoch does not contain a step with one leader
 	}
 	if increased {
-		s.violation = fmt.Sprintf("leaders-increased: to %d by step %d", c.leaders, s.step)
+		s.violation = election.NewViolation(election.PropLeadersIncreased, fmt.Sprintf("to %d by step %d", c.leaders, s.step)).AtStep(s.step)
 	}
 	s.account(dl)
 	if s.batches%8 == 0 {

@@ -3,7 +3,6 @@ package pp
 import (
 	"math"
 	"math/bits"
-	"strconv"
 )
 
 // The null-skipping engine. An interaction is null when it leaves the
@@ -542,5 +541,3 @@ func wasBorn(born []int32, x int32) bool {
 	}
 	return false
 }
-
-func itoa(x int64) string { return strconv.FormatInt(x, 10) }

@@ -1,6 +1,10 @@
 package pp
 
-import "time"
+import (
+	"time"
+
+	"github.com/electkit/elect/election"
+)
 
 // Progress is what a run reports between chunks of interactions when
 // Options.Progress is set: how far it is, for a progress bar, and the
@@ -16,7 +20,7 @@ type Progress struct {
 // Stopped: the caller stopped the run before its goal (Options.Progress
 // returned false: an interrupt, or a wall-clock limit); the result's
 // figures are those of the step at which it stopped.
-const Stopped Outcome = "stopped"
+const Stopped = election.Stopped
 
 // progressEvery is about how often a run calls Options.Progress (a
 // variable for the tests, which report at every chance).

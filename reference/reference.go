@@ -368,7 +368,7 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 	}
 	e.rec.ClearEffects()
 	if panicked {
-		e.mon.Violate("panic", election.PanicMessage(i, panicValue))
+		e.mon.Violate(election.PropPanic, election.PanicMessage(i, panicValue), i)
 		return // the step did not end: no state after it (the fast engine writes none)
 	}
 	if e.trace != nil {
@@ -404,11 +404,11 @@ func (e *Engine) rand() *rand.Rand {
 func (e *Engine) send(i int32, p elect.Port, m elect.Message) {
 	to, q, ok := e.cfg.Route(i, p)
 	if !ok {
-		e.mon.Violate(e.cfg.RouteViolation(i, p))
+		e.mon.Report(e.cfg.RouteViolation(i, p))
 		return
 	}
 	if int(m.Type) >= len(e.typeCounts) {
-		e.mon.Violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
+		e.mon.Violate(election.PropBadMessageType, fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type), i)
 		return
 	}
 	e.typeCounts[m.Type]++
@@ -467,11 +467,11 @@ func (e *Engine) enqueue(i int32, p elect.Port, ev event, extra int64) {
 func (e *Engine) setTimer(i int32, rounds, tag int64) {
 	switch _, ok := e.nodes[i].(elect.TimerNode); {
 	case rounds < 0:
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds))
+		e.mon.Violate(election.PropBadTimer, fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds), i)
 	case !ok:
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", i))
+		e.mon.Violate(election.PropBadTimer, fmt.Sprintf("node %d set a timer but cannot receive one", i), i)
 	case rounds > (math.MaxInt64-e.now)/e.unit:
-		e.mon.Violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds))
+		e.mon.Violate(election.PropTimeOverflow, fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds), i)
 		e.stepLimit = true
 	case e.replay != nil:
 		e.seq++

@@ -140,7 +140,7 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			if !bytes.Equal(now, loop) {
 				return nil, fmt.Errorf("replay, line %d: the record is cut as a loop, but the network is not in the state it was in at line %d", line, loopLine)
 			}
-			e.mon.Violate("non-termination", fmt.Sprintf("the execution came back at line %d of the record to the state it was in at line %d, and can repeat those steps for ever", line, loopLine))
+			e.mon.Violate(election.PropNonTermination, fmt.Sprintf("the execution came back at line %d of the record to the state it was in at line %d, and can repeat those steps for ever", line, loopLine))
 			return e.Finish()
 		}
 		if err := e.replayLine(&l); err != nil {
@@ -236,6 +236,12 @@ func (e *Engine) replayLine(l *trace.Event) error {
 	switch l.Ev {
 	case "wake", "deliver", "drop", "timer":
 		e.flushRoutes()
+	case "violation":
+		// What the recorded run broke: the replay's monitor finds it again
+		// (or not) by itself, but a property elect does not declare is no
+		// record of an elect run.
+		_, err := election.TraceViolation(l)
+		return err
 	case "crash":
 		e.flushRoutes()
 		return e.replayFault(l)

@@ -49,10 +49,10 @@ func PanicRecord(s Spec, p any) *Record {
 		Topology: s.Topology, Timing: s.Timing, Delivery: s.Delivery,
 		Announce: s.Announce, Forced: s.Force,
 		Result: &election.Result{
-			Outcome: election.OutcomeViolation, Violation: fmt.Sprintf("panic: the run panicked: %v", p),
-			LeaderIndex: -1, LeaderID: -1, MessagesByType: map[string]int64{},
+			Outcome: election.OutcomeViolation, LeaderIndex: -1, LeaderID: -1, MessagesByType: map[string]int64{},
 		},
 	}
+	rec.SetViolation(election.NewViolation(election.PropPanic, fmt.Sprintf("the run panicked: %v", p)))
 	if s.Runtime != "sim" {
 		rec.Runtime = s.Runtime
 	}

@@ -112,7 +112,7 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 			}
 		case elect.Right:
 			if e.uniRing {
-				e.mon.Violate("against-direction", fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i))
+				e.mon.Violate(election.PropAgainstDirection, fmt.Sprintf("node %d sent counterclockwise on a unidirectional ring", i), i)
 				return
 			}
 			to, q = i-1, elect.Left
@@ -120,18 +120,18 @@ func (e *engine) sendSlow(p elect.Port, m elect.Message) {
 				to = e.ringN - 1
 			}
 		default:
-			e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			e.mon.Violate(election.PropBadPort, fmt.Sprintf("node %d sent on port %d, which it does not have", i, p), i)
 			return
 		}
 	} else {
 		if p < 0 || int(p) >= e.g.Degree(int(i)) {
-			e.mon.Violate("bad-port", fmt.Sprintf("node %d sent on port %d, which it does not have", i, p))
+			e.mon.Violate(election.PropBadPort, fmt.Sprintf("node %d sent on port %d, which it does not have", i, p), i)
 			return
 		}
 		to, q = e.g.Neighbor(i, p)
 	}
 	if int(m.Type) >= len(e.typeCounts) {
-		e.mon.Violate("bad-message-type", fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type))
+		e.mon.Violate(election.PropBadMessageType, fmt.Sprintf("node %d sent undeclared message type %d", i, m.Type), i)
 		return
 	}
 	e.typeCounts[m.Type]++
@@ -201,15 +201,15 @@ func (e *engine) growStack() bool {
 func (e *engine) SetTimer(rounds, tag int64) {
 	i := e.current
 	if rounds < 0 {
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds))
+		e.mon.Violate(election.PropBadTimer, fmt.Sprintf("node %d set a timer for %d rounds; a timer cannot fire in the past", i, rounds), i)
 		return
 	}
 	if _, ok := e.nodes.node(i).(elect.TimerNode); !ok {
-		e.mon.Violate("bad-timer", fmt.Sprintf("node %d set a timer but cannot receive one", i))
+		e.mon.Violate(election.PropBadTimer, fmt.Sprintf("node %d set a timer but cannot receive one", i), i)
 		return
 	}
 	if rounds > (math.MaxInt64-e.now)/e.unit {
-		e.mon.Violate("time-overflow", fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds))
+		e.mon.Violate(election.PropTimeOverflow, fmt.Sprintf("node %d set a timer %d rounds ahead, past the largest representable time", i, rounds), i)
 		e.stepLimit = true
 		return
 	}

@@ -50,7 +50,7 @@ func Run(cfg election.Config) (*election.Result, error) {
 func (e *engine) loopRecovered() {
 	defer func() {
 		if p := recover(); p != nil {
-			e.mon.Violate("panic", election.PanicMessage(e.current, p))
+			e.mon.Violate(election.PropPanic, election.PanicMessage(e.current, p), e.current)
 			// Deliveries counted ahead (instant) and not reached are no
 			// events: the panicking one is the last.
 			if e.batchLen > 0 {

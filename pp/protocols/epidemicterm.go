@@ -3,7 +3,25 @@ package protocols
 import (
 	"math"
 
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/pp"
+)
+
+// epidemicTermName is the protocol's name.
+const epidemicTermName = "epidemic-term"
+
+// The protocol's own checks of a declaration (seed 000, Algorithm 3: the
+// declaring agent must hold the maximum ID, and only once every agent
+// holds it).
+var (
+	wrongDeclarer = &election.OwnCheck{
+		Owner: epidemicTermName, Name: "wrong-declarer", Kind: election.Safety,
+		Meaning: "the agent that declares itself leader holds the maximum ID",
+	}
+	declaredBeforeComplete = &election.OwnCheck{
+		Owner: epidemicTermName, Name: "declared-before-complete", Kind: election.Safety,
+		Meaning: "the election is declared complete only once every agent holds the maximum ID",
+	}
 )
 
 // EpidemicTerm is seed 000, Algorithm 3 ("Election with election
@@ -44,8 +62,8 @@ import (
 //
 // The goal is the first declaration; a declaration is correct when every
 // agent held the maximum ID at that step and the declaring agent is the
-// maximum. An incorrect declaration is reported as a violation named
-// "declared-before-complete" or "wrong-declarer".
+// maximum. An incorrect declaration is reported as a violation of one of
+// the protocol's own checks, declaredBeforeComplete or wrongDeclarer.
 //
 // Completion is measured without a counter in the protocol value: each
 // agent that adopts the maximum reports a tally bit, and completion is the
@@ -89,7 +107,7 @@ func NewEpidemicTerm(n, m, minInter int, variant string) *EpidemicTerm {
 // the start) have adopted it.
 func (p *EpidemicTerm) Spec() pp.Spec {
 	nn := float64(p.n)
-	spec := pp.Spec{Name: "epidemic-term", Goal: pp.GoalCount, Target: 1,
+	spec := pp.Spec{Name: epidemicTermName, Goal: pp.GoalCount, Target: 1,
 		DefaultMaxSteps: int64(50*nn*(math.Log(nn)+1)) + 10000}
 	spec.TallyTargets[tallyAdoptedMax] = int64(p.n - 1)
 	return spec
@@ -216,9 +234,11 @@ func (p *EpidemicTerm) Finish(states []termAgent, r *pp.Result) {
 	if r.Outcome == pp.Elected || r.Outcome == pp.MultipleLeaders {
 		switch {
 		case !holdsMax:
-			r.Outcome, r.Violation = pp.Violation, "wrong-declarer: an agent other than the maximum declared itself leader"
+			r.Outcome = pp.Violation
+			r.SetViolation(wrongDeclarer.Violation("an agent other than the maximum declared itself leader"))
 		case !after:
-			r.Outcome, r.Violation = pp.Violation, "declared-before-complete: the election was declared complete while some agent did not hold the maximum"
+			r.Outcome = pp.Violation
+			r.SetViolation(declaredBeforeComplete.Violation("the election was declared complete while some agent did not hold the maximum"))
 		}
 	}
 }
