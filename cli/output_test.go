@@ -61,14 +61,14 @@ func sameTree(before, after map[string]string) []string {
 	return diff
 }
 
-// writingCommands are the CLI's file-writing commands, each with the
-// output paths (under out) it writes; in holds the inputs they read.
-func writingCommands(t *testing.T, in, out string) [][]string {
+// writeInputs makes, in dir, the files the file-writing commands read: a
+// trace, a sweep and the sweep's two shards.
+func writeInputs(t *testing.T, dir string) (trace, sweep, shard1, shard2 string) {
 	t.Helper()
-	trace := filepath.Join(in, "lcr.jsonl")
-	sweep := filepath.Join(in, "sweep.jsonl")
-	shard1 := filepath.Join(in, "shard-1.jsonl")
-	shard2 := filepath.Join(in, "shard-2.jsonl")
+	trace = filepath.Join(dir, "lcr.jsonl")
+	sweep = filepath.Join(dir, "sweep.jsonl")
+	shard1 = filepath.Join(dir, "shard-1.jsonl")
+	shard2 = filepath.Join(dir, "shard-2.jsonl")
 	for _, args := range [][]string{
 		{"run", "lcr", "--n", "6", "--trace", trace},
 		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--out", sweep},
@@ -79,6 +79,14 @@ func writingCommands(t *testing.T, in, out string) [][]string {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
 	}
+	return trace, sweep, shard1, shard2
+}
+
+// writingCommands are the CLI's file-writing commands, each with the
+// output paths (under out) it writes; in holds the inputs they read.
+func writingCommands(t *testing.T, in, out string) [][]string {
+	t.Helper()
+	trace, sweep, shard1, shard2 := writeInputs(t, in)
 	o := func(name string) string { return filepath.Join(out, name) }
 	return [][]string{
 		{"run", "lcr", "--n", "6", "--trace", o("a")},

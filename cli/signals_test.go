@@ -182,20 +182,7 @@ func TestStandardOutputFullFails(t *testing.T) {
 // was.
 func TestOutputThatIsAnInputOrAnotherOutputRefused(t *testing.T) {
 	in := t.TempDir()
-	trace := filepath.Join(in, "lcr.jsonl")
-	sweep := filepath.Join(in, "sweep.jsonl")
-	shard1 := filepath.Join(in, "shard-1.jsonl")
-	shard2 := filepath.Join(in, "shard-2.jsonl")
-	for _, args := range [][]string{
-		{"run", "lcr", "--n", "6", "--trace", trace},
-		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--out", sweep},
-		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--shard", "1/2", "--out", shard1},
-		{"sweep", "lcr", "--n", "8,16", "--trials", "2", "--shard", "2/2", "--out", shard2},
-	} {
-		if code, _, errOut := runCLI(args...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
-	}
+	trace, sweep, shard1, shard2 := writeInputs(t, in)
 	protocol := filepath.Join(in, "p.yaml")
 	if data, err := os.ReadFile("../examples/protocols/angluin.yaml"); err != nil {
 		t.Fatal(err)
