@@ -113,7 +113,7 @@ func TestFaultsOnTCP(t *testing.T) {
 				t.Fatalf("\ntcp       %s\nsimulator %s", g, w)
 			}
 			merged := filepath.Join(traces, "merged.jsonl")
-			if err := mergeTraces(traces, n, merged); err != nil {
+			if err := mergeTraces(traces, n, merged, nil); err != nil {
 				t.Fatal(err)
 			}
 			f, err := os.Open(merged)

@@ -2,9 +2,7 @@ package cluster
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +18,7 @@ import (
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/election"
-	"github.com/electkit/elect/internal/atomicfile"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -134,7 +132,30 @@ func Up(ctx context.Context, dir string, opt UpOptions) (*scenario.Record, []*No
 		u.stop.Cause = context.Cause(ctx)
 		return nil, u.lines, u.stop
 	}
+	if err := u.refusedOutput(); err != nil {
+		return nil, u.lines, err
+	}
 	return u.judge(wall)
+}
+
+// refusedOutput is the error of the first node whose standard output was
+// refused (readResult), naming the others, or nil.
+func (u *upRun) refusedOutput() error {
+	var first error
+	var others []int
+	for i, err := range u.refused {
+		switch {
+		case err == nil:
+		case first == nil:
+			first = err
+		default:
+			others = append(others, i)
+		}
+	}
+	if len(others) > 0 {
+		return fmt.Errorf("%w (and %s's output too)", first, nodeList(others))
+	}
+	return first
 }
 
 // withDefaults fills the options left zero.
@@ -208,8 +229,12 @@ type upRun struct {
 	procs    []*exec.Cmd
 	lines    []*NodeResult
 	exits    []string
-	logMu    sync.Mutex
-	wg       sync.WaitGroup
+	// refused[i] is why node i's standard output was refused (readResult),
+	// killed[i] whether it ended on a signal.
+	refused []error
+	killed  []bool
+	logMu   sync.Mutex
+	wg      sync.WaitGroup
 	// Under mu: which nodes have exited and when, which were found silent
 	// or stopped by --stop, and the stop when ctx was cancelled.
 	mu       sync.Mutex
@@ -236,6 +261,7 @@ func newUpRun(d *Description, dir string, opt UpOptions) *upRun {
 	return &upRun{
 		d: d, dir: dir, opt: opt,
 		procs: make([]*exec.Cmd, d.N), lines: make([]*NodeResult, d.N), exits: make([]string, d.N),
+		refused: make([]error, d.N), killed: make([]bool, d.N),
 		exitedAt: make([]time.Duration, d.N), exited: make([]bool, d.N), silent: make([]string, d.N), stopped: make([]bool, d.N),
 		firstExit: make(chan struct{}), allDone: make(chan struct{}),
 	}
@@ -254,8 +280,10 @@ func (u *upRun) startNodes() error {
 			args = append(args, "--trace", filepath.Join(u.traceDir, NodeName(i)+".jsonl"))
 		}
 		cmd := exec.Command(u.opt.Command[0], args...)
-		out := new(bytes.Buffer)
-		cmd.Stdout = out
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return err
+		}
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			return err
@@ -265,40 +293,60 @@ func (u *upRun) startNodes() error {
 		}
 		u.procs[i] = cmd
 		u.wg.Add(1)
-		go u.watchNode(i, cmd, stderr, out)
+		go u.watchNode(i, cmd, stderr, stdout)
 	}
 	return nil
 }
 
-// watchNode copies node i's log lines, waits for it, and keeps its line
-// and how it exited.
-func (u *upRun) watchNode(i int, cmd *exec.Cmd, stderr io.Reader, out *bytes.Buffer) {
+// watchNode copies node i's log lines, reads its result line (readResult),
+// waits for it, and keeps its line, or why its output was refused, and
+// how it exited.
+func (u *upRun) watchNode(i int, cmd *exec.Cmd, stderr, stdout io.ReadCloser) {
 	defer u.wg.Done()
+	result := make(chan nodeOutput, 1)
+	go func() { result <- readResult(stdout, i, u.resultLimits(i)) }()
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		u.logMu.Lock()
 		fmt.Fprintf(u.opt.Log, "[node %d] %s\n", i, sc.Text())
 		u.logMu.Unlock()
 	}
+	out := <-result
 	err := cmd.Wait()
 	u.mu.Lock()
 	u.exited[i], u.exitedAt[i] = true, time.Since(u.start)
 	why := u.silent[i]
 	u.mu.Unlock()
 	u.firstOnce.Do(func() { close(u.firstExit) })
-	var line NodeResult
-	if json.Unmarshal(bytes.TrimSpace(out.Bytes()), &line) == nil {
-		u.lines[i] = &line
-	}
 	var ee *exec.ExitError
+	u.killed[i] = errors.As(err, &ee) && !ee.Exited()
+	switch {
+	case out.err != nil && out.cut && u.killed[i]:
+		// Killed while it printed its result: it has none.
+	case out.err != nil:
+		u.refused[i] = out.err
+	default:
+		u.lines[i] = out.line
+	}
 	switch {
 	case why != "":
 		u.exits[i] = why
-	case errors.As(err, &ee) && !ee.Exited():
+	case u.killed[i]:
 		u.exits[i] = fmt.Sprintf("was killed (%v)", ee)
 	case err != nil:
 		u.exits[i] = fmt.Sprintf("exited with %v", err)
 	}
+}
+
+// resultLimits are the limits of node i's standard output (resultLimits),
+// from the size of its description, which holds its part of the fault
+// plan.
+func (u *upRun) resultLimits(i int) bounded.Limits {
+	var desc int64
+	if info, err := os.Stat(filepath.Join(NodeDir(u.dir, i), DescriptionFile)); err == nil {
+		desc = info.Size()
+	}
+	return resultLimits(u.d.N, desc)
 }
 
 // injectFaults arms the --kill and --stop timers, timed from the run's
@@ -451,7 +499,7 @@ func (u *upRun) judge(wall time.Duration) (*scenario.Record, []*NodeResult, erro
 		if merged == "" {
 			merged = filepath.Join(u.traceDir, "merged.jsonl")
 		}
-		if err := mergeTraces(u.traceDir, u.d.N, merged); err != nil {
+		if err := mergeTraces(u.traceDir, u.d.N, merged, u.killed); err != nil {
 			return rec, u.lines, err
 		}
 		if u.d.Faults != "" && u.opt.Replay != nil {
@@ -486,85 +534,4 @@ func causeFromRecord(d *Description, cat *catalog.Catalog, rec *scenario.Record,
 	if err == nil && res.Faults != nil {
 		rec.Result.Faults.Cause = res.Faults.Cause
 	}
-}
-
-// mergeTraces merges the nodes' traces into one file ordered by (Lamport
-// time, node), keeping each node's own order: an order consistent with
-// causality, since a delivery's time exceeds that of the handler that sent
-// the message. Every node's trace begins with the same header (format
-// version 2) but for nothing; the merged file has it once, first. A node's
-// lines come in the order of its Lamport clock, which never goes back, so
-// the merge streams: it holds one line per node, never a whole trace.
-func mergeTraces(dir string, n int, out string) error {
-	type cursor struct {
-		sc   *bufio.Scanner
-		t    int64
-		node int
-		text []byte
-	}
-	// next reads c's next event line (false at the end of its file).
-	var header []byte
-	next := func(c *cursor) bool {
-		for c.sc.Scan() {
-			text := c.sc.Bytes()
-			var head struct {
-				T  int64  `json:"t"`
-				Ev string `json:"ev"`
-			}
-			if len(text) == 0 || json.Unmarshal(text, &head) != nil {
-				continue
-			}
-			if head.Ev == "header" {
-				if header == nil {
-					header = slices.Clone(text)
-				}
-				continue
-			}
-			c.t, c.text = head.T, text
-			return true
-		}
-		return false
-	}
-	var live []*cursor
-	for i := range n {
-		f, err := os.Open(filepath.Join(dir, NodeName(i)+".jsonl"))
-		if err != nil {
-			continue // a node that never started or died before writing
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		c := &cursor{sc: sc, node: i}
-		if next(c) {
-			live = append(live, c)
-		}
-	}
-	less := func(a, b *cursor) bool { return a.t < b.t || a.t == b.t && a.node < b.node }
-	f, err := atomicfile.Create(out, 0o666)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	w := bufio.NewWriter(f)
-	if header != nil {
-		w.Write(header)
-		w.WriteByte('\n')
-	}
-	for len(live) > 0 {
-		k := 0
-		for j := range live {
-			if less(live[j], live[k]) {
-				k = j
-			}
-		}
-		w.Write(live[k].text)
-		w.WriteByte('\n')
-		if !next(live[k]) {
-			live = slices.Delete(live, k, k+1)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Commit()
 }

@@ -39,6 +39,7 @@ package faultplan
 import (
 	"encoding/json"
 	"fmt"
+	"unsafe"
 
 	"github.com/electkit/elect"
 )
@@ -86,6 +87,17 @@ func NewPlan(n int) *Plan {
 		p.crash[i] = Crash{Node: int32(i), Steps: -1}
 	}
 	return p
+}
+
+// Bytes is the memory the plan holds: its arrays, by capacity. A runtime
+// holds it all through its run (each node's cursor reads its part), so
+// the plan comes out of the run's memory budget (package runner).
+func (p *Plan) Bytes() int64 {
+	b := int64(unsafe.Sizeof(*p)) + int64(cap(p.sends))*int64(unsafe.Sizeof([]Send(nil))) + int64(cap(p.crash)+cap(p.crashes))*int64(unsafe.Sizeof(Crash{}))
+	for _, l := range p.sends {
+		b += int64(cap(l)) * int64(unsafe.Sizeof(Send{}))
+	}
+	return b
 }
 
 // N is the number of nodes the plan is for.

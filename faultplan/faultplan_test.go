@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/electkit/elect"
 )
@@ -103,4 +104,24 @@ func FuzzPart(f *testing.F) {
 			t.Fatalf("%s reads back as %+v (%v), not %+v", again, q, err, p)
 		}
 	})
+}
+
+// TestBytesCountsTheArrays: a plan's memory is its record and its arrays
+// by capacity (on a 64-bit machine: the record 88 bytes, a slice header
+// 24, a Crash 24, a Send 32), what a runtime holds through its run.
+func TestBytesCountsTheArrays(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the sizes below are a 64-bit machine's")
+	}
+	p := NewPlan(2)
+	if got := p.Bytes(); got != 88+2*24+2*24 {
+		t.Errorf("an empty plan of 2 nodes: %d bytes, want 184", got)
+	}
+	p.Message(0, 1, 1).Dup = true
+	p.Message(0, 2, 2).Dup = true // node 0's array doubles to 2
+	p.Message(0, 2, 2).Lost = elect.FaultLoss
+	p.AddCrash(Crash{Node: 1, Steps: 1, At: 1})
+	if got := p.Bytes(); got != 184+2*32+24 {
+		t.Errorf("two sends and a crash: %d bytes, want 272", got)
+	}
 }

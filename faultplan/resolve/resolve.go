@@ -14,16 +14,17 @@
 package resolve
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/sim"
 )
 
@@ -73,6 +74,12 @@ func Faults(cfg election.Config) (*faultplan.Plan, error) {
 	return p, nil
 }
 
+// simTraceLimits are those of the resolving run's trace, read through the
+// pipe as the simulator writes it: its lines are a trace's, and it is as
+// long as the run (the simulator's own output, which nothing else holds),
+// its lines at most 64 MiB (a node's state).
+var simTraceLimits = bounded.Limits{What: "the resolving run's trace", MaxBytes: math.MaxInt64, MaxLine: 64 << 20}
+
 // read reads the resolving run's trace. It reads only what it needs of
 // each line, without decoding the JSON (the simulator's own Tracer wrote it,
 // with its fields in a fixed order): most lines are states and deliveries,
@@ -81,8 +88,7 @@ func read(r io.Reader, n int) (*faultplan.Plan, error) {
 	p := faultplan.NewPlan(n)
 	steps := make([]int64, n)
 	sent := make([]int64, n)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	sc := bounded.NewLines(r, "", simTraceLimits)
 	line := 0
 	var last struct{ from, k int64 }
 	for sc.Scan() {
@@ -106,7 +112,7 @@ func read(r io.Reader, n int) (*faultplan.Plan, error) {
 		}
 		i, ok := number(head, key)
 		if !ok || i < 0 || i >= int64(n) {
-			return nil, fmt.Errorf("line %d: no node in 0..%d: %s", line, n-1, l)
+			return nil, fmt.Errorf("line %d: no node in 0..%d: %s", line, n-1, bounded.Quote(l))
 		}
 		switch ev {
 		case "wake", "timer", "deliver":

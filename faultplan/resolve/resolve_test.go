@@ -10,6 +10,7 @@ import (
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
 	"github.com/electkit/elect/faults"
+	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/ring"
 	"github.com/electkit/elect/sim"
 	"github.com/electkit/elect/topology"
@@ -119,4 +120,15 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		read(bytes.NewReader(data), 4)
 	})
+}
+
+// TestReadQuotesAtMost200Bytes: a line the reader cannot place is refused
+// with its number and at most 200 bytes of it, however long it is.
+func TestReadQuotesAtMost200Bytes(t *testing.T) {
+	long := `{"t":0,"ev":"send","from":9,"pad":"` + strings.Repeat("x", 5000) + `"}`
+	_, err := read(strings.NewReader(long+"\n"), 4)
+	want := `line 1: no node in 0..3: ` + bounded.Quote([]byte(long))
+	if err == nil || err.Error() != want || len(want) > 260 {
+		t.Errorf("got %v, want %q", err, want)
+	}
 }
