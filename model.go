@@ -76,6 +76,18 @@ type Algorithm struct {
 	// branches on each value to compute exact probabilities. nil means the
 	// draws are not over one small range.
 	DrawRange func(n int, p Params) int
+	// InFlight, when set, is how many messages the memory estimate made
+	// before a run in context c (--mem-limit) counts as in flight at once,
+	// where that differs from its default: one per link in each direction
+	// the algorithm sends on (one per link of a unidirectional ring),
+	// capped by the declared message bounds; what the runtimes hold for
+	// them besides (the simulator's timers for acknowledgements) may be
+	// counted in. An algorithm whose nodes may hold several messages per
+	// link at once declares more (echo's waves); one that sends on few of
+	// its links declares less (ring-skip's ring in a complete graph). It is
+	// a typical run's peak, not a worst case: a run that outgrows its limit
+	// is stopped while it runs.
+	InFlight func(c BoundContext) float64
 	// New builds one node: all an algorithm must say about its nodes to run
 	// on every runtime.
 	New func(info NodeInfo) Node

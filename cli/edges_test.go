@@ -14,7 +14,7 @@ import (
 // is named before any other is built.
 func TestSweepOfAnImpossibleGridRefusedAtOnce(t *testing.T) {
 	wantBadInput(t, []string{"sweep", "lcr", "--n", "8..1000000000x2", "--mem-limit", "16GiB"},
-		"sweep: n = 536870912 (lcr) needs about 188.0 GiB of memory")
+		"sweep: n = 536870912 (lcr) needs about 108.0 GiB of memory")
 }
 
 // TestSweepSummaryMeasureFooRefusedBeforeTheRuns (issue 35: 'sweep

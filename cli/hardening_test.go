@@ -150,13 +150,13 @@ func TestMemoryGuard(t *testing.T) {
 	}
 	for _, c := range []badInput{
 		{[]string{"run", "echo", "--topology", "file:" + big, "--mem-limit", "16GiB"},
-			"n = 1000000000 (echo) needs about 290.6 GiB of memory (nodes 260.8 GiB, links 29.8 GiB), more than the limit of 16.0 GiB; use a smaller graph or raise --mem-limit"},
+			"n = 1000000000 (echo) needs about 156.5 GiB of memory (nodes 126.7 GiB, links 29.8 GiB), more than the limit of 16.0 GiB; use a smaller graph or raise --mem-limit"},
 		{[]string{"run", "all-to-all", "--n", "100000", "--mem-limit", "16GiB"},
-			"n = 100000 (all-to-all) needs about 596.1 GiB of memory (nodes 23.7 MiB, up to 1e+10 messages in flight 596.0 GiB), more than the limit of 16.0 GiB; choose n below 16383 or raise --mem-limit"},
+			"n = 100000 (all-to-all) needs about 1.0 TiB of memory (nodes 9.9 MiB, up to 1e+10 messages in flight 1.0 TiB), more than the limit of 16.0 GiB; choose n below 12386 or raise --mem-limit"},
 		{[]string{"run", "lcr", "--n", "16", "--trials", "1000000000", "--mem-limit", "16GiB"},
 			"kept results 29.8 GiB), more than the limit of 16.0 GiB; use fewer trials, --json (which keeps nothing), or raise --mem-limit"},
 		{[]string{"sweep", "all-to-all", "--n", "100,100000", "--mem-limit", "16GiB"},
-			"sweep: n = 100000 (all-to-all) needs about 596.1 GiB"},
+			"sweep: n = 100000 (all-to-all) needs about 1.0 TiB"},
 		{[]string{"sweep", "lcr", "--n", "16", "--trials", "10000000", "--summary", "--mem-limit", "1GiB"},
 			"sweep: 10000000 runs need about 6.3 GiB of memory for their jobs and summary rows, more than the limit of 1.0 GiB"},
 		{[]string{"run", "lcr", "--mem-limit", "6XB"}, `run: --mem-limit: "6XB" is not a size in bytes: write it as 6GiB, 500MB or 8e9`},
@@ -164,11 +164,11 @@ func TestMemoryGuard(t *testing.T) {
 		wantBadInput(t, c.args, c.want)
 	}
 	// The choice of n the refusal suggests fits, and the one above it not.
-	if code, _, errOut := runCLI("run", "all-to-all", "--n", "16382", "--mem-limit", "16GiB", "--max-events", "1"); code == 2 {
-		t.Errorf("n = 16382 was refused: %s", errOut)
+	if code, _, errOut := runCLI("run", "all-to-all", "--n", "12385", "--mem-limit", "16GiB", "--max-events", "1"); code == 2 {
+		t.Errorf("n = 12385 was refused: %s", errOut)
 	}
-	if code, _, _ := runCLI("run", "all-to-all", "--n", "16383", "--mem-limit", "16GiB", "--max-events", "1"); code != 2 {
-		t.Errorf("n = 16383 was not refused")
+	if code, _, _ := runCLI("run", "all-to-all", "--n", "12386", "--mem-limit", "16GiB", "--max-events", "1"); code != 2 {
+		t.Errorf("n = 12386 was not refused")
 	}
 }
 

@@ -115,8 +115,13 @@ var AfekGafni = &elect.Algorithm{
 		Help:  "seed (prose, no blocking), wait (ordinary parts wait for the answer to ASK; ANSWER_DENY_CANDIDATE sent), literal (dead candidates compare as in the pseudo-code)",
 		Check: checkChoice("variant", agVariantNames[:]...),
 	}},
-	New:  agNodes.New,
-	Init: agNodes.Init,
+	// Its nodes send on few of their links at once (candidates capture one link at a time, and
+	// the announcement goes once to every node): the memory estimate
+	// counts two messages a node in flight, not its message bound (O(n log
+	// n) in a whole run), nor one per link of the complete graph.
+	InFlight: func(c elect.BoundContext) float64 { return 2 * float64(c.N) },
+	New:      agNodes.New,
+	Init:     agNodes.Init,
 }
 
 var agNodes = elect.NodesOf(agInit)

@@ -101,8 +101,13 @@ var Humblet = &elect.Algorithm{
 		Help:  "all (the paper: a candidate captures all n-1 others) or majority (stop at size > n/2 and announce with LEADER, as the source framework)",
 		Check: checkChoice("variant", "all", "majority"),
 	}},
-	New:  humbletNodes.New,
-	Init: humbletNodes.Init,
+	// Its nodes send on few of their links at once (starters capture one link at a time, and
+	// the announcement goes once to every node): the memory estimate
+	// counts two messages a node in flight, not its message bound (O(n log
+	// n) in a whole run), nor one per link of the complete graph.
+	InFlight: func(c elect.BoundContext) float64 { return 2 * float64(c.N) },
+	New:      humbletNodes.New,
+	Init:     humbletNodes.Init,
 }
 
 var humbletElectionTypes = []string{"TEST", "ASK", "YES", "NO", "WINNER"}

@@ -116,8 +116,13 @@ var KMZ = &elect.Algorithm{
 		Help:  "order in which a king asks its links: shuffle (a random order per node, as the source framework) or index (the topology's port order)",
 		Check: checkChoice("order", "shuffle", "index"),
 	}},
-	New:  kmzNodes.New,
-	Init: kmzNodes.Init,
+	// Its nodes send on few of their links at once (kings ask one link at a time, and
+	// the announcement goes once to every node): the memory estimate
+	// counts two messages a node in flight, not its message bound (O(n log
+	// n) in a whole run), nor one per link of the complete graph.
+	InFlight: func(c elect.BoundContext) float64 { return 2 * float64(c.N) },
+	New:      kmzNodes.New,
+	Init:     kmzNodes.Init,
 }
 
 var kmzElectionTypes = []string{"ASK", "ACCEPT", "UPDATE", "YOUR_CITIZEN"}

@@ -68,8 +68,14 @@ var LMW = &elect.Algorithm{
 			Formula: "n-1", Source: "Loui, Matsushita and West 1986: the leader tells every other node",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N - 1) }},
 	},
-	New:  lmwNodes.New,
-	Init: lmwNodes.Init,
+	// Its nodes send on few of their links at once (active nodes send
+	// along the cycle, one message each, and the announcement goes once to
+	// every node): the memory estimate counts a message a node in flight,
+	// not its message bound (4.62n), nor one per link of the complete
+	// graph.
+	InFlight: func(c elect.BoundContext) float64 { return float64(c.N) },
+	New:      lmwNodes.New,
+	Init:     lmwNodes.Init,
 }
 
 // lmwPhi2 is phi^2 = phi + 1, phi the golden ratio.

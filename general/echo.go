@@ -74,8 +74,13 @@ var Echo = &elect.Algorithm{
 			Formula: "n-1", Source: "the announcement follows the winning wave's spanning tree",
 			Value: func(c elect.BoundContext) float64 { return float64(c.N - 1) }},
 	},
-	New:  echoNodes.New,
-	Init: echoNodes.Init,
+	// Several waves may cross a link in one instant (a node forwards each
+	// larger wave it receives on its other ports): the memory estimate
+	// counts two messages per port (measured: 13.5 deliveries' worth a
+	// node at the peak of a 300x300 grid, see docs/runtimes.md).
+	InFlight: func(c elect.BoundContext) float64 { return 4 * float64(c.Edges) },
+	New:      echoNodes.New,
+	Init:     echoNodes.Init,
 }
 
 var echoNodes = elect.NodesOf(echoInit)

@@ -68,8 +68,12 @@ var FloodMax = &elect.Algorithm{
 			Help:  "every-round (textbook: send max-uid in every round) or on-change (send only after max-uid grew)",
 			Check: checkFloodVariant},
 	},
-	New:  floodNodes.New,
-	Init: floodNodes.Init,
+	// Every node sends on every port in every round, and the next round's
+	// messages are sent while this round's are delivered: the memory
+	// estimate counts two messages per port in flight.
+	InFlight: func(c elect.BoundContext) float64 { return 4 * float64(c.Edges) },
+	New:      floodNodes.New,
+	Init:     floodNodes.Init,
 }
 
 var floodNodes = elect.NodesOf(floodInit)

@@ -15,17 +15,28 @@ import (
 	"github.com/electkit/elect/topology"
 )
 
-// engineBytesPerNode is the simulator's own memory per node besides the
-// node itself (footprint.NodeBytes): its status word beside the node (8
-// bytes), the monitor's arrays, its ID, a node's random
-// source when it draws.
-const engineBytesPerNode = 8 + 200
+// simBytesPerNode is the simulator's own memory per node besides the
+// node itself (footprint.NodeBytes): its status word (8 bytes), the
+// monitor's decision and leader arrays (9), and a node's random source
+// when it draws (about 40; measured: lcr-random on a ring of 2*10^5 nodes
+// holds 43 bytes a node more than lcr).
+const simBytesPerNode = 64
 
-// bytesPerMessage is the memory of one message in flight: a delivery
-// (receiver, port, and the 32-byte message) is 40 bytes, and the delivery
-// lists that hold them grow by doubling and come in pairs (due and soon),
-// so a list of m deliveries may take up to about 64m bytes.
-const bytesPerMessage = 64
+// simBytesPerTimer is the simulator's memory for the pending timer of a
+// node that takes timers (footprint.UsesTimers): a 32-byte entry of a
+// heap that grows by doubling, with the arrays it outgrew (measured:
+// time-slice on a ring holds 230 bytes a node, 96 beyond its state,
+// arrays and message).
+const simBytesPerTimer = 96
+
+// simBytesPerMessage is the simulator's memory for one message in flight
+// at its peak: a 40-byte delivery in the list of the instant it is due
+// in (the current one and the next each have a list), the lists grown by
+// doubling (up to twice what they hold) and the arrays outgrown garbage
+// until the collector takes them (measured, as bytes beyond the nodes and
+// links per message the estimate counts: 76 for lcr, 87 for hs, 99 for
+// yoyo on a grid, 68 for echo on a grid with its two per port).
+const simBytesPerMessage = 112
 
 // fallbackMemory is the memory assumed when the machine's is unknown (no
 // /proc/meminfo).
@@ -69,25 +80,30 @@ func (m MemoryEstimate) Total() float64 {
 	return m.Nodes + m.Graph + m.Messages + m.Kept
 }
 
-// estimateMemory estimates a run of alg on n nodes of topo. Messages in
-// flight at once are at most the algorithm's declared message bound (the
-// most it may send in a whole run) and, as an estimate, one per directed
-// link (what an instant of a run whose nodes all send on every port, like
-// all-to-all, holds).
+// estimateMemory estimates a run of alg on n nodes of topo: its nodes,
+// its links and its messages in flight at their peak. Messages in flight
+// at once are estimated as one per link in each direction the algorithm
+// sends on (one per link of a unidirectional ring: what an instant of a
+// run whose nodes all send, LCR's first, holds), or what the algorithm
+// declares (elect.Algorithm.InFlight), and at most its declared message
+// bound (the most it may send in a whole run). The estimate is a typical
+// run's peak, within 2x above it on the catalog's runs measured
+// (docs/runtimes.md); a run that holds more messages (LCR on decreasing
+// IDs, duplicates) is stopped while it runs when its queues outgrow its
+// limit (election.Config.MaxQueueBytes).
 //
 // On the goroutine runtime every node has a record of its own, and in a
-// synchronous run a goroutine (footprint.GoroutineNodeBytes); an
-// asynchronous run's messages in flight are estimated as the simulator's,
-// at footprint.GoroutineMessageBytes each. Its flow control bounds them by
-// the nodes' windows (footprint.GoroutineInFlightPerNode), which a run
-// fills only when its algorithm keeps that many in flight (LCR on
-// decreasing IDs): such a run is not refused on the estimate of the worst
-// case, but stopped while it runs when its buffers outgrow the limit
-// (election.Config.MaxQueueBytes).
+// synchronous run a goroutine (footprint.GoroutineNodeBytes), and every
+// port a counter (footprint.PortBytes); an asynchronous run's messages in
+// flight are estimated as the simulator's, at
+// footprint.GoroutineMessageBytes each, a synchronous run's at
+// footprint.SyncMessageBytes. Its flow control bounds them by the nodes'
+// windows (footprint.GoroutineInFlightPerNode), which a run fills only
+// when its algorithm keeps that many in flight (LCR on decreasing IDs).
 func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo string, fileEdges int64, announce bool, delivery election.Delivery, runtime string) MemoryEstimate {
 	nn := float64(n)
 	var m MemoryEstimate
-	m.Nodes = nn * float64(footprint.NodeBytes(alg, params)+engineBytesPerNode)
+	node := float64(footprint.NodeBytes(alg, params))
 	if topo == "complete" && alg.Model.Topology != elect.Complete {
 		m.Graph += nn * nn * 8
 	}
@@ -99,22 +115,40 @@ func estimateMemory(alg *elect.Algorithm, params elect.Params, n int, topo strin
 		m.Graph += float64(topology.MemoryBytes(topo, n))
 	}
 	edges := estimateEdges(topo, nn, fileEdges)
-	m.InFlight = 2 * edges
+	links := 2 * edges // the directed links
+	if alg.Model.Topology == elect.UniRing {
+		links = edges
+	}
+	sync := delivery == election.Sync
 	ctx := elect.BoundContext{
-		N: n, Edges: int(min(edges, math.MaxInt32)), Initiators: n, Announce: announce, Sync: delivery == election.Sync,
+		N: n, Edges: int(min(edges, math.MaxInt32)), Initiators: n, Announce: announce, Sync: sync,
 		AllAtZero: true, MinID: 0, MaxID: elect.ID(n - 1), MinInitiatorID: 0, Params: params,
+	}
+	m.InFlight = links
+	bursts := false
+	if alg.InFlight != nil {
+		m.InFlight = alg.InFlight(ctx)
+		bursts = m.InFlight > links
 	}
 	if b, ok := MessageBound(alg, ctx); ok {
 		m.InFlight = min(m.InFlight, b)
 	}
-	m.Messages = m.InFlight * bytesPerMessage
-	if runtime == "goroutines" {
-		degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
-		m.Nodes += nn * float64(footprint.GoroutineNodeBytes(degree, delivery == election.Sync))
-		if delivery != election.Sync {
-			m.InFlight = min(m.InFlight, nn*float64(footprint.GoroutineInFlightPerNode(degree)))
-			m.Messages = m.InFlight * footprint.GoroutineMessageBytes
+	if runtime != "goroutines" {
+		perNode := node + simBytesPerNode
+		if footprint.UsesTimers(alg, params) {
+			perNode += simBytesPerTimer
 		}
+		m.Nodes = nn * perNode
+		m.Messages = m.InFlight * simBytesPerMessage
+		return m
+	}
+	degree := int(min(math.Round(2*edges/max(nn, 1)), math.MaxInt32/4))
+	m.Nodes = nn*(node+float64(footprint.GoroutineNodeBytes(degree, sync, bursts))) + 2*edges*footprint.PortBytes
+	if sync {
+		m.Messages = m.InFlight * footprint.SyncMessageBytes
+	} else {
+		m.InFlight = min(m.InFlight, nn*float64(footprint.GoroutineInFlightPerNode(degree)))
+		m.Messages = m.InFlight * footprint.GoroutineMessageBytes
 	}
 	return m
 }

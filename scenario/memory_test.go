@@ -9,6 +9,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
+	"github.com/electkit/elect/election"
 )
 
 // TestMessageBoundFromDeclaredBounds: the worst case of a run's messages is
@@ -143,5 +144,53 @@ func TestEdgeListReadStopsAtTheMemoryLimit(t *testing.T) {
 	}
 	if cfg, err := Build(Spec{Algorithm: "echo", Topology: "file:" + path, MemLimit: 1 << 30}); err != nil || cfg.Graph.N != 1001 {
 		t.Fatalf("with room: %v", err)
+	}
+}
+
+// TestEstimateMemoryInBytes pins the estimate --mem-limit checks before a
+// run to its parts, from the sizes in internal/footprint and this
+// package's: a change of a size or a formula shows here (and should show
+// in the table of docs/runtimes.md, measured again with
+// docs/memory-table.sh). The nodes' states are footprint.NodeBytes: lcr
+// 40 bytes, time-slice 48, echo 72, afek-gafni 120.
+func TestEstimateMemoryInBytes(t *testing.T) {
+	cat := catalog.Default()
+	for _, c := range []struct {
+		alg, topo, runtime string
+		n                  int
+		delivery           election.Delivery
+		want               MemoryEstimate
+	}{
+		// A node and the simulator's arrays, 40 + 64 bytes; a message per
+		// link of the unidirectional ring, 112 bytes each.
+		{"lcr", "ring", "", 1000, election.FIFO, MemoryEstimate{Nodes: 104000, InFlight: 1000, Messages: 112000}},
+		// A pending timer per node besides, 96 bytes.
+		{"time-slice", "ring", "", 1000, election.Sync, MemoryEstimate{Nodes: 1000 * (48 + 64 + 96), InFlight: 1000, Messages: 112000}},
+		// Two messages a node (afek-gafni's declaration), below its
+		// message bound and the n(n-1) links.
+		{"afek-gafni", "complete", "", 1000, election.FIFO, MemoryEstimate{Nodes: 184000, InFlight: 2000, Messages: 224000}},
+		// Echo declares two messages per port: 4 * 2n edges estimated on a
+		// grid; the links as topology.MemoryBytes counts them (32 per
+		// edge and per node).
+		{"echo", "grid:10x10", "", 100, election.FIFO, MemoryEstimate{Nodes: 100 * (72 + 64), Graph: 32*200 + 32*100, InFlight: 800, Messages: 800 * 112}},
+		// On goroutines: a record of 384 bytes a node and 48 a port, 96
+		// bytes a message.
+		{"lcr", "ring", "goroutines", 1000, election.FIFO, MemoryEstimate{Nodes: 1000*(40+384) + 2000*48, InFlight: 1000, Messages: 96000}},
+		// A synchronous run's goroutine and record, 10 KiB a node, and 256
+		// bytes a message.
+		{"time-slice", "ring", "goroutines", 1000, election.Sync, MemoryEstimate{Nodes: 1000*(48+10240) + 2000*48, InFlight: 1000, Messages: 256000}},
+		// Echo's bursts fill an inbox and an output of a window (16
+		// messages on degree 4) at every node.
+		{"echo", "grid:10x10", "goroutines", 100, election.FIFO, MemoryEstimate{Nodes: 100*(72+384+16*96) + 400*48, Graph: 32*200 + 32*100, InFlight: 800, Messages: 800 * 96}},
+	} {
+		alg, _ := cat.Lookup(c.alg)
+		params := elect.Params{}
+		for _, p := range alg.Params {
+			params[p.Name] = p.Default
+		}
+		got := estimateMemory(alg, params, c.n, c.topo, 0, true, c.delivery, c.runtime)
+		if got != c.want {
+			t.Errorf("%s on %s (%s): %+v, want %+v", c.alg, c.topo, c.runtime, got, c.want)
+		}
 	}
 }
