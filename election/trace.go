@@ -43,7 +43,9 @@ const DefaultTraceLimit = 100 << 20
 // Every engine writes its traces with a Tracer, so that equal runs give equal
 // traces on every engine (the header's runtime aside).
 type Tracer struct {
-	w         *bufio.Writer
+	w         io.Writer
+	buffered  *bufio.Writer // w, unless w keeps each write (keepsEachWrite)
+	err       error         // the first error of a write to w
 	cfg       *Config
 	unit      int64
 	clock     func() int64
@@ -68,8 +70,28 @@ func NewTracer(w io.Writer, cfg *Config, clock func() int64) *Tracer {
 	if cfg.Delivery == NewestFirst || cfg.CausalTime {
 		unit = 1 // the clock gives causal depths (or Lamport times)
 	}
-	return &Tracer{w: bufio.NewWriterSize(w, 1<<16), cfg: cfg, unit: unit, clock: clock,
-		runtime: "sim", limit: cfg.TraceLimit}
+	t := &Tracer{w: w, cfg: cfg, unit: unit, clock: clock, runtime: "sim", limit: cfg.TraceLimit}
+	if _, ok := w.(keepsEachWrite); !ok {
+		t.buffered = bufio.NewWriterSize(w, 1<<16)
+		t.w = t.buffered
+	}
+	return t
+}
+
+// keepsEachWrite is a writer that keeps each write in its file as soon as
+// it returns, at the cost of a memory copy (internal/cmdio.Stream: its
+// buffer is the file's pages). A Tracer gives it each line directly: a
+// buffer of its own would hold lines that SIGKILL loses.
+type keepsEachWrite interface {
+	io.Writer
+	KeepsEachWrite()
+}
+
+// write hands b to the writer, keeping the first error for Flush.
+func (t *Tracer) write(b []byte) {
+	if _, err := t.w.Write(b); err != nil && t.err == nil {
+		t.err = err
+	}
 }
 
 // SetRuntime names the runtime in the header: "sim", "reference", "live",
@@ -204,11 +226,11 @@ func (t *Tracer) end() {
 		t.truncated = true
 		mark := strconv.AppendInt([]byte(`{"ev":"truncated","limit":`), t.limit, 10)
 		mark = append(mark, "}\n"...)
-		t.w.Write(mark)
+		t.write(mark)
 		return
 	}
 	t.written += int64(len(t.buf))
-	t.w.Write(t.buf)
+	t.write(t.buf)
 }
 
 func (t *Tracer) writeHeader() {
@@ -220,7 +242,7 @@ func (t *Tracer) writeHeader() {
 		panic("election: the trace header does not encode: " + err.Error()) // only plain values in it
 	}
 	t.written += int64(line.Len())
-	t.w.Write(line.Bytes())
+	t.write(line.Bytes())
 }
 
 // Wake writes node i's wake-up.
@@ -472,5 +494,10 @@ func (t *Tracer) Flush() error {
 	if !t.headed {
 		t.writeHeader()
 	}
-	return t.w.Flush()
+	if t.buffered != nil {
+		if err := t.buffered.Flush(); err != nil {
+			return err
+		}
+	}
+	return t.err
 }

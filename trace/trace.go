@@ -404,6 +404,9 @@ func (rd *Reader) Next() (Event, error) {
 			continue
 		}
 		ev, err := rd.event(text)
+		if err != nil && rd.sc.Cut() {
+			err = fmt.Errorf("trace: line %d, the last, was cut short: the trace's writer was killed while writing it (the lines before it are whole: remove this one to read them)", rd.line)
+		}
 		if err != nil {
 			rd.err = err
 			return Event{}, err

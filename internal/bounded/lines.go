@@ -13,6 +13,10 @@ import (
 // elect's line files (traces, sweep outputs, records, edge lists) reads
 // through it.
 //
+// A run of NUL bytes that ends the input is the unwritten end that a
+// killed writer left (MaxUnwritten): the input ends where it starts, and a
+// line it follows without a line break is Cut.
+//
 // Its memory is one buffer of at most MaxLine bytes (plus 64 KiB).
 type Lines struct {
 	r     *bufio.Reader
@@ -38,7 +42,7 @@ func NewLines(r io.Reader, name string, l Limits) *Lines {
 	if l.MaxLine > 0 {
 		size = min(size, max(16, l.MaxLine))
 	}
-	return &Lines{r: bufio.NewReaderSize(r, size), name: name, l: l}
+	return &Lines{r: bufio.NewReaderSize(dropUnwritten(r, name, l.What), size), name: name, l: l}
 }
 
 // Scan reads the next line, which Bytes then returns; it returns false at

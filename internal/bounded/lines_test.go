@@ -1,10 +1,13 @@
 package bounded
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestLinesHandsOutEachLineAsItIsRead(t *testing.T) {
@@ -87,3 +90,60 @@ func TestLinesPassTheReadersError(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("broken") }
+
+// TestUnwrittenEndDropped: a run of NUL bytes that ends the input is the
+// unwritten end a killed writer left (cmdio.Stream), not data: the input
+// ends where it starts, a line it follows without a line break is Cut, and
+// Read counts only the data; NUL bytes followed by anything else are data.
+func TestUnwrittenEndDropped(t *testing.T) {
+	nuls := func(n int) string { return strings.Repeat("\x00", n) }
+	for _, c := range []struct {
+		in    string
+		lines []string
+		cut   bool
+		read  int64
+	}{
+		{"a\nb\n" + nuls(300000), []string{"a", "b"}, false, 4},
+		{"a\nb\n", []string{"a", "b"}, false, 4},
+		{"a\n{\"b\"" + nuls(70000), []string{"a", "{\"b\""}, true, 6},
+		{nuls(5000), nil, false, 0},
+		{"a\x00\x00b\n" + nuls(3), []string{"a\x00\x00b"}, false, 5},
+		{"a\n" + nuls(100000) + "b\n", []string{"a", nuls(100000) + "b"}, false, 100004},
+	} {
+		// One byte at a time, and whole.
+		for _, r := range []io.Reader{strings.NewReader(c.in), iotest.OneByteReader(strings.NewReader(c.in))} {
+			sc := NewLines(r, "f", Limits{What: "a trace", MaxBytes: 1 << 30, MaxLine: 1 << 20})
+			var got []string
+			for sc.Scan() {
+				got = append(got, sc.Text())
+			}
+			if sc.Err() != nil || !slices.Equal(got, c.lines) || sc.Cut() != c.cut || sc.Read() != c.read {
+				t.Errorf("%.20q...: lines %.40q, cut %v, read %d, err %v; want %.40q, %v, %d", c.in, got, sc.Cut(), sc.Read(), sc.Err(), c.lines, c.cut, c.read)
+			}
+		}
+	}
+}
+
+// FuzzUnwrittenEnd: through Lines, an input is read as itself without the
+// run of NUL bytes that ends it.
+func FuzzUnwrittenEnd(f *testing.F) {
+	f.Add([]byte("a\nb\n\x00\x00"), 3)
+	f.Add([]byte("\x00\x00x\x00"), 1)
+	f.Fuzz(func(t *testing.T, in []byte, chunk int) {
+		r := io.Reader(bytes.NewReader(in))
+		if chunk%3 == 1 {
+			r = iotest.OneByteReader(r)
+		}
+		sc := NewLines(r, "f", Limits{What: "a file", MaxBytes: 1 << 30})
+		var got []byte
+		for sc.Scan() {
+			got = append(got, sc.Raw()...)
+		}
+		if sc.Err() != nil {
+			t.Fatal(sc.Err())
+		}
+		if want := bytes.TrimRight(in, "\x00"); !bytes.Equal(got, want) {
+			t.Fatalf("read %q, want %q", got, want)
+		}
+	})
+}

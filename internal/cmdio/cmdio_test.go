@@ -1,15 +1,20 @@
 package cmdio
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/electkit/elect/internal/bounded"
 )
 
 // TestDistinctSeesTheSameFileUnderEveryName: two outputs, or an output
@@ -67,8 +72,8 @@ func TestStreamWritesWholeLinesAtOnce(t *testing.T) {
 		if n, err := s.Write([]byte(c.write)); n != len(c.write) || err != nil {
 			t.Fatalf("Write(%q) = %d, %v", c.write, n, err)
 		}
-		if got, _ := os.ReadFile(path); string(got) != c.file {
-			t.Fatalf("after Write(%q) the file holds %q, want %q", c.write, got, c.file)
+		if got := records(t, path); got != c.file {
+			t.Fatalf("after Write(%q) the file holds %.100q, want %q", c.write, got, c.file)
 		}
 	}
 	if err := s.Close(); err != nil {
@@ -76,6 +81,104 @@ func TestStreamWritesWholeLinesAtOnce(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "{\"a\":1}\n{\"b\":2}\n{\"c\":3}" {
 		t.Fatalf("after Close the file holds %q", got)
+	}
+}
+
+// records is what a file holds before its unwritten end: the run of NUL
+// bytes that ends it (a mapped window's rest, which Close cuts off), which
+// must be NUL bytes only.
+func records(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimRight(data, "\x00"))
+}
+
+// TestStreamSurvivesSIGKILL: a process that writes records to a stream and
+// is killed by SIGKILL, with no chance to flush or cut anything, leaves
+// every record whose Write had returned, then only NUL bytes (the window's
+// unwritten end, which readers drop: internal/bounded).
+func TestStreamSurvivesSIGKILL(t *testing.T) {
+	if os.Getenv("ELECT_STREAM_CHILD") != "" {
+		s, err := CreateStream(os.Getenv("ELECT_STREAM_CHILD"), "")
+		if err != nil {
+			os.Exit(3)
+		}
+		for i := 0; ; i++ {
+			fmt.Fprintf(s, "{\"record\":%d}\n", i)
+			if i == 5000 {
+				os.Stdout.WriteString("5000 written\n")
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestStreamSurvivesSIGKILL$")
+	cmd.Env = append(os.Environ(), "ELECT_STREAM_CHILD="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "5000 written\n" {
+		cmd.Process.Kill()
+		t.Fatalf("the writer said %q, %v", line, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	data, _ := os.ReadFile(path)
+	kept := bytes.TrimRight(data, "\x00")
+	whole := kept[:bytes.LastIndexByte(kept, '\n')+1]
+	lines := strings.Split(string(whole), "\n")
+	lines = lines[:len(lines)-1]
+	if len(lines) <= 5000 {
+		t.Fatalf("%d records kept, want more than the 5000 the writer had reported", len(lines))
+	}
+	for i, l := range lines {
+		if want := fmt.Sprintf("{\"record\":%d}", i); l != want {
+			t.Fatalf("record %d is %q, want %q", i, l, want)
+		}
+	}
+	if cut := kept[len(whole):]; !strings.HasPrefix(fmt.Sprintf("{\"record\":%d}", len(lines)), string(cut)) {
+		t.Fatalf("after the whole records: %q, want the start of the next at most", cut)
+	}
+	if tail := len(data) - len(kept); tail > bounded.MaxUnwritten {
+		t.Fatalf("an unwritten end of %d bytes, more than bounded.MaxUnwritten", tail)
+	}
+}
+
+// TestStreamCutToItsRecords: Close and Discard leave the file holding
+// exactly its records (no unwritten end), across windows, and a resumed
+// stream cuts a killed stream's unwritten end off before it appends.
+func TestStreamCutToItsRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	s, err := CreateStream(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	for i := range 200000 { // about 3 MiB: several windows
+		fmt.Fprintf(io.MultiWriter(s, &want), "{\"record\":%d}\n", i)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("after Close the file has %d bytes, want its %d bytes of records", len(got), want.Len())
+	}
+	// A killed stream's file: records, then its window's unwritten end.
+	os.WriteFile(path, append([]byte("{\"a\":1}\n"), make([]byte, 300000)...), 0o644)
+	s, err = ResumeStream(path, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Write([]byte("{\"b\":2}\n"))
+	s.Discard()
+	if got, _ := os.ReadFile(path); string(got) != "{\"a\":1}\n{\"b\":2}\n" {
+		t.Fatalf("the resumed file holds %.60q (%d bytes)", got, len(got))
 	}
 }
 

@@ -93,6 +93,7 @@ func handle(ch chan os.Signal, done chan struct{}) {
 			continue
 		}
 		atomicfile.RemovePending()
+		trimStreams()
 		if first {
 			fmt.Fprintf(stderr, "elect: stopped by %s\n", Name(sig))
 		} else {
