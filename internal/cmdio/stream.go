@@ -287,6 +287,7 @@ func (s *Stream) trim() error {
 // the file to the bytes written, syncs it and closes it; it returns the
 // stream's first error.
 func (s *Stream) Close() error {
+	defer s.closed() // after the unlock: trimStreams locks streams, then s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f == nil {
@@ -307,7 +308,6 @@ func (s *Stream) Close() error {
 		err = fmt.Errorf("writing %s: %s", s.name, reason(cerr))
 	}
 	s.f = nil
-	s.closed()
 	if s.err == nil {
 		s.err = err
 	}
