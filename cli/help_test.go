@@ -48,8 +48,8 @@ func TestBadOutputsAndMeasures(t *testing.T) {
 		{[]string{"sweep", "lcr", "--n", "8", "--trials", "2", "--measure", "mesages", "--summary"}, `did you mean "messages"`},
 		// A file without line breaks is refused at the line limit, not read
 		// forever, and the error names the file and the line.
-		{[]string{"merge", "/dev/zero"}, "/dev/zero: line 1 is longer than 16 MiB, the longest line a sweep's output may have"},
-		{[]string{"plot", "/dev/zero", "--out", t.TempDir() + "/x.png"}, "/dev/zero: line 1 is longer than 16 MiB, the longest line a sweep's output may have"},
+		{[]string{"merge", "/dev/zero"}, "/dev/zero: holds a run of more than 16 MiB of NUL bytes: this is not a sweep's output"},
+		{[]string{"plot", "/dev/zero", "--out", t.TempDir() + "/x.png"}, "/dev/zero: holds a run of more than 16 MiB of NUL bytes: this is not a sweep's output"},
 	} {
 		wantBadInput(t, c.args, c.want)
 	}

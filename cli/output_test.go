@@ -255,7 +255,7 @@ func TestViewDevZeroRefusedQuickly(t *testing.T) {
 		}
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		wantBadInput(t, []string{"view", "/dev/zero", "--out", out}, "/dev/zero: line 1 is longer than 16 MiB")
+		wantBadInput(t, []string{"view", "/dev/zero", "--out", out}, "/dev/zero: holds a run of more than 16 MiB of NUL bytes: this is not a trace")
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Errorf("%d files in the directory, want only the input", len(es))
