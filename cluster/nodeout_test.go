@@ -141,7 +141,9 @@ func TestMergeTracesRefusesABadLine(t *testing.T) {
 	for _, killed := range [][]bool{nil, {false, true}} {
 		err := mergeTraces(writeTraces(t, node0, node1+cut), 2, merged, killed)
 		if killed == nil {
-			if err == nil || err.Error() != `node 1's trace: line 4: not a trace event: unexpected end of JSON input` {
+			// The trace reader refuses a last line without its line break
+			// (internal/bounded's rule for a writer killed mid-line).
+			if err == nil || !strings.HasPrefix(err.Error(), `node 1's trace: line 4, the last, was cut short`) {
 				t.Errorf("a cut line of a node that was not killed: %v", err)
 			}
 		} else if err != nil {
