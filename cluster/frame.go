@@ -11,8 +11,9 @@ import (
 )
 
 // FrameVersion is the version byte of every frame (2: message frames carry
-// the time they were handed over).
-const FrameVersion = 2
+// the time they were handed over; 3: hellos carry the digest of the
+// description, and the node dialled answers with its own hello).
+const FrameVersion = 3
 
 // MaxFrame is the largest frame body a node accepts (its length prefix
 // excluded). A message frame needs at most 1 + 1 + 1 + 7*10 bytes; the
@@ -24,8 +25,11 @@ type FrameType uint8
 
 // The frame types.
 const (
-	// FrameHello opens a connection: the dialler's index, and on a data
-	// link its port (on a control link, ControlPort).
+	// FrameHello opens a connection: the dialler's index, on a data link
+	// its port (on a control link, ControlPort), and the digest of its
+	// description (Digest). The node dialled answers with a hello of its
+	// own (its index, and its digest), refusal or not, so that both ends
+	// can name a mismatch.
 	FrameHello FrameType = 1
 	// FrameMessage is an algorithm message: its type and fields, the
 	// sender's Lamport time, the message's causal depth, and the sender's
@@ -47,15 +51,18 @@ const (
 const ControlPort = -1
 
 // Frame is one decoded frame. The fields used depend on the type: Hello
-// (A = index, B = port), Message (Msg, Lamport, Depth), Probe and Stop
-// (A = wave), Report (A = wave, B = sent, C = received), Abort (A = lost
-// node index).
+// (A = index, B = port, Digest), Message (Msg, Lamport, Depth), Probe and
+// Stop (A = wave), Report (A = wave, B = sent, C = received), Abort (A =
+// lost node index).
 type Frame struct {
 	Type           FrameType
 	Msg            elect.Message
 	Lamport, Depth int64
 	Sent           int64
 	A, B, C        int64
+	// Digest is a hello's digest of the sender's description (a pointer:
+	// only hellos carry one, and message frames stay small).
+	Digest *Digest
 }
 
 // AppendFrame appends f's encoding to b: a 4-byte big-endian length of
@@ -77,6 +84,17 @@ func AppendFrame(b []byte, f *Frame) []byte {
 		b = binary.AppendVarint(b, f.A)
 		b = binary.AppendVarint(b, f.B)
 		b = binary.AppendVarint(b, f.C)
+		if f.Type == FrameHello {
+			var none Digest
+			g := f.Digest
+			if g == nil {
+				g = &none
+			}
+			b = append(b, byte(len(g)))
+			for _, x := range g {
+				b = binary.BigEndian.AppendUint64(b, x)
+			}
+		}
 	}
 	binary.BigEndian.PutUint32(b[start:], uint32(len(b)-start-4))
 	return b
@@ -141,6 +159,9 @@ func DecodeFrame(body []byte, f *Frame) error {
 		f.Lamport, f.Depth, f.Sent = d.varint(), d.varint(), d.varint()
 	case FrameHello, FrameProbe, FrameReport, FrameStop, FrameAbort:
 		f.A, f.B, f.C = d.varint(), d.varint(), d.varint()
+		if f.Type == FrameHello {
+			f.Digest = d.digest()
+		}
 	case FrameBye:
 	default:
 		return fmt.Errorf("%w: unknown type %d", ErrFrame, body[1])
@@ -177,6 +198,25 @@ func (d *decoder) varint() int64 {
 	}
 	d.b = d.b[k:]
 	return x
+}
+
+// digest reads a hello's digest: the number of field digests, which must
+// be this node's (len(Digest)), then each, 8 bytes big-endian.
+func (d *decoder) digest() *Digest {
+	k := d.byte()
+	var g Digest
+	if d.err == nil && int(k) != len(g) {
+		d.fail(fmt.Sprintf("a hello with %d field digests, where this node sends %d", k, len(g)))
+	}
+	for i := range g {
+		if len(d.b) < 8 {
+			d.fail("truncated digest")
+			return nil
+		}
+		g[i] = binary.BigEndian.Uint64(d.b)
+		d.b = d.b[8:]
+	}
+	return &g
 }
 
 func (d *decoder) fail(msg string) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +20,7 @@ import (
 func TestFrameRoundTrip(t *testing.T) {
 	frames := []Frame{
 		{Type: FrameMessage, Msg: elect.Message{Type: 3, ID: -1 << 62, A: 1<<63 - 1, B: -7}, Lamport: 12, Depth: 5},
-		{Type: FrameHello, A: 3, B: ControlPort},
+		{Type: FrameHello, A: 3, B: ControlPort, Digest: &Digest{1, 2, 3, 4, 5, 6, 7, 8, 9, 1<<64 - 1}},
 		{Type: FrameBye},
 		{Type: FrameProbe, A: 9},
 		{Type: FrameReport, A: 9, B: 100, C: 99},
@@ -33,7 +34,7 @@ func TestFrameRoundTrip(t *testing.T) {
 	fr := NewFrameReader(bytes.NewReader(b))
 	for i, want := range frames {
 		var got Frame
-		if err := fr.Read(&got); err != nil || got != want {
+		if err := fr.Read(&got); err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("frame %d: got %+v, %v; want %+v", i, got, err, want)
 		}
 	}
@@ -55,6 +56,8 @@ var malformed = []struct {
 	{"truncated", "truncated body", []byte{0, 0, 0, 9, FrameVersion, byte(FrameMessage), 1}},
 	{"trailing garbage", "garbage after the fields", append(AppendFrame(nil, &Frame{Type: FrameProbe, A: 1})[4:], 0xff)},
 	{"bad varint", "bad varint", []byte{0, 0, 0, 4, FrameVersion, byte(FrameProbe), 0x80, 0x80}},
+	{"hello of another version", "a hello with 2 field digests, where this node sends 10", []byte{0, 0, 0, 22, FrameVersion, byte(FrameHello), 0, 0, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}},
+	{"truncated digest", "truncated digest", []byte{0, 0, 0, 14, FrameVersion, byte(FrameHello), 0, 0, 0, 10, 1, 2, 3, 4, 5, 6, 7, 8}},
 }
 
 func TestMalformedFrames(t *testing.T) {
@@ -111,6 +114,7 @@ func TestMalformedFrameFromAPeer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			digest := testDigest(t, dir)
 			ln, err := tls.Listen("tcp", d.Nodes[0].Address, tc)
 			if err != nil {
 				t.Fatal(err)
@@ -122,7 +126,14 @@ func TestMalformedFrameFromAPeer(t *testing.T) {
 					if err != nil {
 						return
 					}
-					go io.Copy(io.Discard, c)
+					go func() {
+						// It answers the nodes' hellos as node 0 would.
+						var hello Frame
+						if NewFrameReader(c).Read(&hello) == nil {
+							c.Write(AppendFrame(nil, &Frame{Type: FrameHello, A: 0, B: hello.B, Digest: &digest}))
+						}
+						io.Copy(io.Discard, c)
+					}()
 				}
 			}()
 			var log bytes.Buffer
@@ -149,7 +160,7 @@ func TestMalformedFrameFromAPeer(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			c.Write(AppendFrame(nil, &Frame{Type: FrameHello, A: 0, B: int64(elect.Left)}))
+			c.Write(AppendFrame(nil, &Frame{Type: FrameHello, A: 0, B: int64(elect.Left), Digest: &digest}))
 			c.Write(m.data)
 			err1, err2 := <-done, <-done
 			var fe *FaultError

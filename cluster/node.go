@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -41,10 +40,13 @@ type NodeOptions struct {
 	// name resolves to is exposed). ":7400" listens on every interface.
 	Listen string
 	// HandshakeTimeout bounds an incoming connection's TLS handshake and
-	// hello (0: DefaultHandshakeTimeout, or Timeout if shorter).
+	// hello, and each attempt of a dial (0: DefaultHandshakeTimeout, or
+	// Timeout if shorter); an incoming connection must send its first
+	// bytes within DefaultHelloTimeout or this, if shorter (admission.go).
 	HandshakeTimeout time.Duration
 	// MaxHandshakes caps the incoming connections not yet authenticated
-	// (0: DefaultMaxHandshakes); more wait in the listener's backlog.
+	// (0: DefaultMaxHandshakes): a new one takes the place of the oldest
+	// silent one (admission.go).
 	MaxHandshakes int
 	// waveInterval is the pause between termination waves (tests).
 	waveInterval time.Duration
@@ -54,8 +56,8 @@ type NodeOptions struct {
 // peer that says nothing for this long is dropped and its slot freed.
 const DefaultHandshakeTimeout = 3 * time.Second
 
-// DefaultMaxHandshakes is how many incoming connections a node
-// authenticates at once.
+// DefaultMaxHandshakes is how many incoming connections a node holds
+// unauthenticated at once.
 const DefaultMaxHandshakes = 32
 
 // NodeResult is what a node prints when it leaves: one JSON line.
@@ -148,6 +150,10 @@ type nodeRun struct {
 	tls   *tls.Config
 	start time.Time
 	log   io.Writer
+	// digest is the description's (hellos carry it); refused receives
+	// the fault of a peer that runs another description (admission.go).
+	digest  Digest
+	refused chan *FaultError
 
 	code    elect.Node
 	rec     *elect.Recorder
@@ -245,6 +251,7 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 	}
 	r := &nodeRun{
 		opt: opt, d: d, cfg: cfg, me: opt.Index, tls: tc, start: time.Now(), log: opt.Log,
+		digest: DescriptionDigest(d, cfg), refused: make(chan *FaultError, 1),
 		leader: -1, counts: make([]int64, len(cfg.Algorithm.Messages)),
 		data: make([]*link, cfg.Graph.Degree(opt.Index)), ready: make(chan struct{}),
 		sentOn: make([]int64, cfg.Graph.Degree(opt.Index)),
@@ -377,6 +384,8 @@ func (r *nodeRun) run() (*NodeResult, error) {
 			}
 		case <-r.ready:
 			waiting = false
+		case f := <-r.refused:
+			return r.result(f)
 		case <-timer.C:
 			return r.result(r.fault(r.firstMissing(), "no link to %s after %v: the peers did not connect", r.missing(), r.opt.Timeout))
 		}
@@ -425,184 +434,6 @@ func (r *nodeRun) firstMissing() int {
 		}
 	}
 	return -1
-}
-
-// dial connects to node to from port p (ControlPort: the control link),
-// retrying until the deadline: peers may start in any order.
-func (r *nodeRun) dial(to int, p elect.Port, deadline time.Time) error {
-	cfg := r.tls.Clone()
-	cfg.ServerName = NodeName(to) // the peer's certificate must name it
-	addr := r.d.Nodes[to].Address
-	var lastErr error
-	for time.Now().Before(deadline) {
-		conn, err := r.dialTLS(addr, cfg, deadline)
-		if err != nil {
-			lastErr = err
-			select {
-			case <-time.After(50 * time.Millisecond):
-			case <-r.closed:
-				return nil
-			}
-			continue
-		}
-		hello := AppendFrame(nil, &Frame{Type: FrameHello, A: int64(r.me), B: int64(p)})
-		conn.SetWriteDeadline(deadline)
-		if _, err := conn.Write(hello); err != nil {
-			conn.Close()
-			lastErr = err
-			continue
-		}
-		conn.SetWriteDeadline(time.Time{})
-		r.register(to, p, conn)
-		return nil
-	}
-	what := fmt.Sprintf("port %d", p)
-	if p == ControlPort {
-		what = "control"
-	}
-	return r.fault(to, "cannot reach node %d at %s (%s) within %v: %v", to, addr, what, r.opt.Timeout, lastErr)
-}
-
-// dialTLS dials addr through the node's transport and completes the TLS
-// handshake, both by deadline.
-func (r *nodeRun) dialTLS(addr string, cfg *tls.Config, deadline time.Time) (*tls.Conn, error) {
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	raw, err := r.opt.Transport.Dial(ctx, addr)
-	if err != nil {
-		return nil, err
-	}
-	conn := tls.Client(raw, cfg)
-	if err := conn.HandshakeContext(ctx); err != nil {
-		raw.Close()
-		return nil, err
-	}
-	return conn, nil
-}
-
-// accept serves the listener: every connection must complete a TLS
-// handshake with a certificate from the cluster's CA and say hello as the
-// node its certificate names, on a link that node is to dial, within the
-// handshake timeout. Anything else is refused with one log line, and the
-// node goes on serving. At most MaxHandshakes connections are being
-// authenticated at once (more wait in the listener's backlog), so idle
-// strangers cannot take every file descriptor. A temporary Accept error
-// (too many open files, say) is retried after a pause that doubles from
-// 5 ms to 1 s, as net/http's Server does, with one log line per burst;
-// the node keeps serving once it passes.
-func (r *nodeRun) accept(ln net.Listener) {
-	slots := make(chan struct{}, r.opt.MaxHandshakes)
-	failures := 0
-	var mu sync.Mutex
-	admitting := map[net.Conn]bool{}
-	var admits sync.WaitGroup
-	defer func() {
-		mu.Lock()
-		for c := range admitting {
-			c.Close()
-		}
-		mu.Unlock()
-		admits.Wait()
-	}()
-	for {
-		select {
-		case slots <- struct{}{}:
-		case <-r.closed:
-			return
-		}
-		conn, err := ln.Accept()
-		if err != nil {
-			<-slots
-			if !temporary(err) {
-				select {
-				case <-r.closed:
-				default:
-					r.logf("stopped accepting connections: %v", err)
-				}
-				return
-			}
-			failures++
-			if failures == 1 {
-				r.logf("accepting a connection: %v; retrying with backoff", err)
-			}
-			select {
-			case <-time.After(acceptBackoff(failures)):
-			case <-r.closed:
-				return
-			}
-			continue
-		}
-		if failures > 0 {
-			r.logf("accepting again after %d failed attempts", failures)
-			failures = 0
-		}
-		mu.Lock()
-		admitting[conn] = true
-		mu.Unlock()
-		admits.Add(1)
-		go func() {
-			defer admits.Done()
-			defer func() { <-slots }()
-			err := r.admit(conn)
-			mu.Lock()
-			delete(admitting, conn)
-			mu.Unlock()
-			if err != nil {
-				select {
-				case <-r.closed: // the node has left: the connection was closed for it
-				default:
-					r.logf("refused a connection from %s: %v", conn.RemoteAddr(), err)
-				}
-				conn.Close()
-			}
-		}()
-	}
-}
-
-func (r *nodeRun) admit(raw net.Conn) error {
-	conn := tls.Server(raw, r.tls)
-	conn.SetDeadline(time.Now().Add(r.opt.HandshakeTimeout))
-	if err := conn.Handshake(); err != nil {
-		return fmt.Errorf("TLS handshake: %v", err)
-	}
-	var f Frame
-	fr := NewFrameReader(conn)
-	if err := fr.Read(&f); err != nil {
-		return fmt.Errorf("no hello: %v", err)
-	}
-	if f.Type != FrameHello || f.A < 0 || f.A >= int64(r.d.N) {
-		return fmt.Errorf("the first frame is not a hello from a node of the cluster")
-	}
-	from, p := int(f.A), f.B
-	peerCert := conn.ConnectionState().PeerCertificates[0]
-	if err := peerCert.VerifyHostname(NodeName(from)); err != nil {
-		return fmt.Errorf("it says it is node %d, but its certificate names %v", from, peerCert.DNSNames)
-	}
-	port := elect.Port(ControlPort)
-	switch {
-	case p == ControlPort:
-		if r.me != 0 || from == 0 {
-			return fmt.Errorf("node %d asked for a control link, which only node 0 serves", from)
-		}
-	default:
-		if p < 0 || p >= int64(r.cfg.Graph.Degree(from)) || from >= r.me {
-			return fmt.Errorf("node %d dialled from port %d, which is not a link it dials to node %d", from, p, r.me)
-		}
-		to, q := r.cfg.Graph.Neighbor(int32(from), elect.Port(p))
-		if int(to) != r.me {
-			return fmt.Errorf("node %d's port %d does not lead to node %d", from, p, r.me)
-		}
-		port = q
-	}
-	conn.SetDeadline(time.Time{})
-	if !r.registerWith(from, port, conn, fr) {
-		return fmt.Errorf("node %d connected twice on one link", from)
-	}
-	return nil
-}
-
-func (r *nodeRun) register(peer int, p elect.Port, conn net.Conn) {
-	r.registerWith(peer, p, conn, NewFrameReader(conn))
 }
 
 // registerWith records a new link and starts its reader and writer.
