@@ -212,6 +212,9 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	}
 	d, _, err := cluster.Load(dir, cat)
 	if err == nil {
+		err = cluster.CheckUpDir(dir, d)
+	}
+	if err == nil {
 		err = cluster.CheckParts(dir, d)
 	}
 	if err != nil {

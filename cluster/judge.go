@@ -33,9 +33,10 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	cfg.CausalTime = true
 	mon := election.NewMonitor(cfg, nil, nil, nil)
 	end := election.End{TypeCounts: make([]int64, len(cfg.Algorithm.Messages))}
-	// The nodes that died or never ran come first: the others' faults
-	// follow from them.
-	var dead, faults []string
+	// The nodes that died or never ran come first, then the faults that
+	// name no lost peer (a port in use, another description): the others'
+	// faults, which name the peer they lost, follow from them.
+	var dead, faults, consequences []string
 	broke := false
 	depth := int64(0)
 	// The decisions and the injected faults go to the monitor in the
@@ -82,7 +83,11 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 			mon.Violate(l.Property, l.Detail, int32(i))
 			broke = true
 		}
-		if l.Fault != "" {
+		switch {
+		case l.Fault == "":
+		case l.Lost >= 0:
+			consequences = append(consequences, fmt.Sprintf("node %d: %s", i, l.Fault))
+		default:
 			faults = append(faults, fmt.Sprintf("node %d: %s", i, l.Fault))
 		}
 		if l.Leader >= 0 {
@@ -98,9 +103,9 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	end.Time = float64(depth)
 	res := mon.Finish(end)
 	res.Transport = transport(d, lines, res.Messages)
-	if len(dead)+len(faults) > 0 && !broke {
+	if len(dead)+len(faults)+len(consequences) > 0 && !broke {
 		res.Outcome = election.OutcomeFault
-		res.Violation = strings.Join(append(dead, faults...), "; ")
+		res.Violation = strings.Join(slices.Concat(dead, faults, consequences), "; ")
 	}
 	rec := scenario.NewRecord(spec, cfg, res)
 	rec.Runtime = "tcp"

@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/electkit/elect/election"
@@ -54,5 +55,10 @@ func TestJudgeReportsABrokenPropertyAsTheMonitorDoes(t *testing.T) {
 	}
 	if rec.Outcome != election.OutcomeFault || rec.Broken.Found() {
 		t.Errorf("nodes lost only: %s %q %+v", rec.Outcome, rec.Violation, rec.Broken)
+	}
+	// Issue 43: the port in use was named third, after two of its
+	// consequences; the cause comes first.
+	if want := "node 2: cannot listen on x: busy; node 0: lost the link to node 2"; !strings.HasPrefix(rec.Violation, want) {
+		t.Errorf("violation %q; want it to begin with %q", rec.Violation, want)
 	}
 }

@@ -97,6 +97,9 @@ func Up(ctx context.Context, dir string, opt UpOptions) (*scenario.Record, []*No
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := CheckUpDir(dir, d); err != nil {
+		return nil, nil, err
+	}
 	if err := CheckParts(dir, d); err != nil {
 		return nil, nil, err
 	}
