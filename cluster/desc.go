@@ -76,6 +76,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/electkit/elect"
@@ -205,6 +206,17 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	spec.Delivery = "fifo"
 	spec.Timing = ""
 	cfg, err := scenario.Build(spec)
+	var model *election.AssumptionError
+	switch {
+	case errors.As(err, &model) && model.Assumption == "synchronous model":
+		// Built with fifo delivery, a synchronous algorithm breaks its
+		// model; what init can say is that the runtime does not serve it.
+		return nil, refuseSynchronous(spec.Algorithm)
+	case errors.As(err, &model):
+		// No flag of init runs an algorithm off its model (its --force
+		// replaces a cluster's directory).
+		return nil, fmt.Errorf("%s (assumption: %s; a cluster runs an algorithm in its model only)", model.Detail, model.Assumption)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -343,26 +355,51 @@ func NodeDir(dir string, i int) string {
 }
 
 // KeyWarning returns a warning when the key file at path may be read or
-// written by others (users neither its owner nor in its group: a
-// Kubernetes Secret is handed to a pod's user through its group), or ""
-// when not (or when it cannot be examined).
+// written by anyone but its owner (any group or other permission bit), or
+// "" when not (or when it cannot be examined). One case is not warned
+// about: a key this process does not own and reads through its group, as
+// a Kubernetes Secret is handed to a pod's user (mode 0440, fsGroup), has
+// its group bits for this node's sake; its other bits still count.
 func KeyWarning(path string) string {
 	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm()&0o007 == 0 {
+	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("warning: the key %s may be read by others (mode %04o): anyone who reads it can act as this node; chmod 600 it", path, fi.Mode().Perm())
+	perm := fi.Mode().Perm()
+	exposed := perm & 0o077
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() && inGroup(int(st.Gid)) {
+		exposed &^= 0o070
+	}
+	if exposed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: the key %s may be read by others (mode %04o): anyone who reads it can act as this node; chmod 600 it", path, perm)
+}
+
+// inGroup reports whether this process is in group gid.
+func inGroup(gid int) bool {
+	if os.Getegid() == gid {
+		return true
+	}
+	groups, _ := os.Getgroups()
+	return slices.Contains(groups, gid)
 }
 
 // Serves returns an error for a run the TCP runtime cannot serve.
 func Serves(cfg *election.Config) error {
 	if cfg.Delivery == election.Sync {
-		return fmt.Errorf("%s is a synchronous algorithm, and the TCP runtime has no round synchroniser: run it in the simulator or on --runtime goroutines", cfg.Algorithm.Name)
+		return refuseSynchronous(cfg.Algorithm.Name)
 	}
 	if cfg.Graph.N < 2 {
 		return fmt.Errorf("a cluster needs at least 2 nodes")
 	}
 	return nil
+}
+
+// refuseSynchronous is the one refusal of a synchronous algorithm by
+// init, node and up: no option of theirs makes the runtime serve it.
+func refuseSynchronous(alg string) error {
+	return fmt.Errorf("%s is a synchronous algorithm, and the TCP runtime has no round synchroniser: run it in the simulator (elect run %s) or on --runtime goroutines", alg, alg)
 }
 
 // Spec is the run the description describes, as every node rebuilds it:
