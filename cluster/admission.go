@@ -484,15 +484,19 @@ func (l *refusalLog) dropped(evicted bool) {
 	}
 }
 
-// flush writes the summary of the counts, if any, and starts a new second.
+// flush writes the summary of the counts since the last summary (or the
+// start), if any, and starts a new second.
 func (l *refusalLog) flush() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.silent+l.evicted+l.other > 0 {
-		l.r.logf("refused %d connections in %.1f s: %d said nothing within the hello timeout (%v), %d were closed to make room for newer ones (silent, or stalled in their handshake), %d more were refused past %d lines a second",
-			l.silent+l.evicted+l.other, time.Since(l.since).Seconds(), l.silent, min(DefaultHelloTimeout, l.r.opt.HandshakeTimeout), l.evicted, l.other, refusalLines)
+	if l.since.IsZero() || l.silent+l.evicted+l.other > 0 {
+		if !l.since.IsZero() {
+			l.r.logf("refused %d connections in %.1f s: %d said nothing within the hello timeout (%v), %d were closed to make room for newer ones (silent, or stalled in their handshake), %d more were refused past %d lines a second",
+				l.silent+l.evicted+l.other, time.Since(l.since).Seconds(), l.silent, min(DefaultHelloTimeout, l.r.opt.HandshakeTimeout), l.evicted, l.other, refusalLines)
+		}
+		l.since = time.Now()
 	}
-	l.since, l.lines, l.silent, l.evicted, l.other = time.Now(), 0, 0, 0, 0
+	l.lines, l.silent, l.evicted, l.other = 0, 0, 0, 0
 }
 
 // summarize flushes the log once a second until the returned function is

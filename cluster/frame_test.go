@@ -79,6 +79,7 @@ func TestMalformedFrames(t *testing.T) {
 // re-encodes to the bytes it came from.
 func FuzzFrameReader(f *testing.F) {
 	f.Add(AppendFrame(AppendFrame(nil, &Frame{Type: FrameMessage, Msg: elect.Message{Type: 1, ID: 5}, Lamport: 3, Depth: 1}), &Frame{Type: FrameBye}))
+	f.Add(AppendFrame(nil, &Frame{Type: FrameHello, A: 2, B: ControlPort, Digest: &Digest{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}))
 	for _, m := range malformed {
 		f.Add(m.data)
 	}
