@@ -13,10 +13,13 @@
 // # Links and frames
 //
 // Every link of the network is one TLS 1.3 connection, dialled by the node
-// of smaller index, which says in its first frame (hello) who it is and
-// from which of its ports it dials; both ends require a certificate from
-// the cluster's CA, and each checks that the peer's names the node
-// expected on that link. Frames are length-prefixed (4 bytes, big-endian),
+// of smaller index, which says in its first frame (hello) who it is, from
+// which of its ports it dials, and the digest of its description; both
+// ends require a certificate from the cluster's CA, and each checks that
+// the peer's names the node expected on that link. The node dialled
+// answers with its own hello, and two nodes whose digests differ refuse
+// each other, naming the fields (digest.go). A node admits its peers ahead
+// of strangers (admission.go). Frames are length-prefixed (4 bytes, big-endian),
 // then a version byte, a type byte and varint fields; a body longer than
 // MaxFrame is refused before anything is allocated, and anything malformed
 // closes the connection. TCP keeps each link FIFO, so the runtime serves

@@ -30,8 +30,9 @@ type NodeOptions struct {
 	// Trace, when set, receives the node's events as election.Tracer lines
 	// stamped with Lamport times.
 	Trace io.Writer
-	// Log receives one line per refused connection, malformed frame or
-	// fault (nil: discarded).
+	// Log receives one line per refused connection (up to 10 a second,
+	// and a line a second summing up the rest and those dropped silent),
+	// malformed frame or fault (nil: discarded).
 	Log io.Writer
 	// Transport is where the node listens and how it dials (nil: TCP).
 	Transport Transport
