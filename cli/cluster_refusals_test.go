@@ -40,7 +40,7 @@ func TestClusterRefusesANodeOfAnotherDescription(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"algorithm": "lcr"`, `"algorithm": "hs"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI("cluster", "up", dir, "--json", "--timeout", "3s")
+	code, out, errOut := runCLI("cluster", "up", dir, "--json", "--timeout", "5s")
 	var rec map[string]any
 	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 3 || rec["outcome"] != "fault" {
 		t.Fatalf("exit %d, %v: %s\n%s", code, err, out, errOut)
