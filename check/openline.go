@@ -148,7 +148,7 @@ func OpenLine(opt OpenOptions) (*OpenResult, error) {
 				cfg, err := openConfig(base, j.ids)
 				if err != nil {
 					mu.Lock()
-					failed = cmpErr(failed, err)
+					failed = firstErr(failed, err)
 					mu.Unlock()
 					continue
 				}
@@ -182,8 +182,8 @@ func OpenLine(opt OpenOptions) (*OpenResult, error) {
 	return res, nil
 }
 
-// cmpErr keeps the first error.
-func cmpErr(old, err error) error {
+// firstErr keeps the first error.
+func firstErr(old, err error) error {
 	if old != nil {
 		return old
 	}
@@ -368,9 +368,6 @@ func MostOpen(spec scenario.Spec, ids []elect.ID, maxStates int64) (*OpenExecuti
 	total := x.nq() - 2
 	return &OpenExecution{cfg: cfg, edge: int32(cfg.Graph.N - 1), steps: x.schedule(total, true), Messages: hi[total]}, nil
 }
-
-// Steps is the execution's length: wake-ups and deliveries.
-func (e *OpenExecution) Steps() int { return len(e.steps) }
 
 // keysOf is keysOf for m's states. An open search computes no time (its
 // extremes of time are not reported), so states that differ only in
