@@ -8,6 +8,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/scenario"
 )
 
@@ -183,6 +184,9 @@ func openRow(alg string, sizes []burnsOpen, p *check.Pasting) Row {
 		case r.Complete():
 			measured = append(measured, fmt.Sprintf("n=%d: %d over %d assignments (IDs %s)", s.n, r.Max, r.Assignments, idList(r.MaxIDs)))
 			ok = ok && r.Max >= t
+		case r.Violation != nil && r.Violation.Property == election.PropNonTermination:
+			// An open execution without end sends without bound.
+			measured = append(measured, fmt.Sprintf("n=%d: unbounded (an open execution without end, IDs %s)", s.n, idList(r.ViolationIDs)))
 		case s.n == 16 && r.Violation == nil && p.Execution() != nil:
 			measured = append(measured, fmt.Sprintf("n=16: the search goes past %d states; the construction's open execution sends %d", r.States/int64(r.Assignments), p.Messages))
 			ok = ok && p.Messages >= t

@@ -9,6 +9,7 @@ import (
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/check"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/trace"
 )
 
@@ -75,6 +76,16 @@ func TestBurnsRowsCanFail(t *testing.T) {
 	unfinished := &check.OpenResult{N: 4, Assignments: 24, Finished: 23, Max: 9, LeastMax: 4}
 	if r := openRow("x", []burnsOpen{{4, unfinished}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "23 of 24") {
 		t.Errorf("an unfinished search: %s (%s)", r.Verdict, r.Measured)
+	}
+	loop := election.NewViolation(election.PropNonTermination, "round and round")
+	unbounded := &check.OpenResult{N: 4, Assignments: 24, Finished: 23, Max: 9, LeastMax: 4, Violation: &loop, ViolationIDs: []elect.ID{1, 2, 3, 4}}
+	if r := openRow("x", []burnsOpen{{4, unbounded}}, &check.Pasting{}); r.Verdict != Pass || !strings.Contains(r.Measured, "unbounded") {
+		t.Errorf("an open execution without end: %s (%s)", r.Verdict, r.Measured)
+	}
+	broken := election.NewViolation(election.PropMultipleLeaders, "two")
+	unbounded.Violation = &broken
+	if r := openRow("x", []burnsOpen{{4, unbounded}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "multiple-leaders") {
+		t.Errorf("a broken property: %s (%s)", r.Verdict, r.Measured)
 	}
 	apart := &check.Pasting{N: 16, Halves: [2]int64{10, 10}, S: []int32{8}, S2: []int32{0}}
 	if r := pasteRow("x", apart, nil, nil, nil); r.Verdict != Fail || !strings.Contains(r.Measured, "not adjacent") {
