@@ -66,25 +66,25 @@ func TestNodeList(t *testing.T) {
 // that never meet, or a τ with too few messages fail their rows.
 func TestBurnsRowsCanFail(t *testing.T) {
 	ok := &check.OpenResult{N: 2, Assignments: 2, Finished: 2, Max: 1, LeastMax: 1}
-	if r := openRow("x", []burnsOpen{{2, ok}}, &check.Pasting{}); r.Verdict != Pass {
+	if r := openRow("x", []burnsOpen{{2, ok, ""}}, &check.Pasting{}); r.Verdict != Pass {
 		t.Errorf("most 1 at n = 2: %s (%s)", r.Verdict, r.Measured)
 	}
 	low := &check.OpenResult{N: 8, Assignments: 70, Finished: 70, Max: 1, LeastMax: 1}
-	if r := openRow("x", []burnsOpen{{2, ok}, {8, low}}, &check.Pasting{}); r.Verdict != Fail {
+	if r := openRow("x", []burnsOpen{{2, ok, ""}, {8, low, "the proof's family"}}, &check.Pasting{}); r.Verdict != Fail {
 		t.Errorf("most 1 at n = 8 (T = 2): %s", r.Verdict)
 	}
 	unfinished := &check.OpenResult{N: 4, Assignments: 24, Finished: 23, Max: 9, LeastMax: 4}
-	if r := openRow("x", []burnsOpen{{4, unfinished}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "23 of 24") {
+	if r := openRow("x", []burnsOpen{{4, unfinished, ""}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "23 of 24") {
 		t.Errorf("an unfinished search: %s (%s)", r.Verdict, r.Measured)
 	}
 	loop := election.NewViolation(election.PropNonTermination, "round and round")
 	unbounded := &check.OpenResult{N: 4, Assignments: 24, Finished: 23, Max: 9, LeastMax: 4, Violation: &loop, ViolationIDs: []elect.ID{1, 2, 3, 4}}
-	if r := openRow("x", []burnsOpen{{4, unbounded}}, &check.Pasting{}); r.Verdict != Pass || !strings.Contains(r.Measured, "unbounded") {
+	if r := openRow("x", []burnsOpen{{4, unbounded, ""}}, &check.Pasting{}); r.Verdict != Pass || !strings.Contains(r.Measured, "unbounded") {
 		t.Errorf("an open execution without end: %s (%s)", r.Verdict, r.Measured)
 	}
 	broken := election.NewViolation(election.PropMultipleLeaders, "two")
 	unbounded.Violation = &broken
-	if r := openRow("x", []burnsOpen{{4, unbounded}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "multiple-leaders") {
+	if r := openRow("x", []burnsOpen{{4, unbounded, ""}}, &check.Pasting{}); r.Verdict != Fail || !strings.Contains(r.Measured, "multiple-leaders") {
 		t.Errorf("a broken property: %s (%s)", r.Verdict, r.Measured)
 	}
 	apart := &check.Pasting{N: 16, Halves: [2]int64{10, 10}, S: []int32{8}, S2: []int32{0}}
@@ -113,7 +113,7 @@ func TestBurnsLCR(t *testing.T) {
 	if len(rows) != 2 || rows[0].Verdict != Pass || rows[1].Verdict != Pass {
 		t.Fatalf("rows %+v", rows)
 	}
-	for _, want := range []string{"n=2: 3 ", "n=4: 10 ", "n=8: 36 over 70", "n=16: 136 over 2"} {
+	for _, want := range []string{"n=2: 3 ", "n=4: 10 ", "n=8: 36 over the 70 assignments of the proof's family", "n=16: 136 over the 2"} {
 		if !strings.Contains(rows[0].Measured, want) {
 			t.Errorf("measured %q lacks %q", rows[0].Measured, want)
 		}
