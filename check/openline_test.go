@@ -310,3 +310,26 @@ func TestOpenLineAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestPasteIsAnOpenExecutionTheSearchFinds: the construction's σ1σ2σ3τ on
+// 8 nodes is an open execution of the line that starts after its open
+// edge, so the search of that line (the IDs rotated to put the open edge
+// between node 7 and node 0) finds at least as many messages.
+func TestPasteIsAnOpenExecutionTheSearchFinds(t *testing.T) {
+	for _, alg := range burnsRingAlgorithms {
+		low, high := pasteHalves(8)
+		p, err := Paste(PasteOptions{Spec: scenario.Spec{Algorithm: alg, N: 8, Announce: true}, Low: low, High: high})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := int(p.OpenEdge[1]) // the node after the open edge becomes node 0
+		ids := append(slices.Clone(p.IDs[first:]), p.IDs[:first]...)
+		r, err := OpenLine(OpenOptions{Spec: scenario.Spec{Algorithm: alg, N: 8, Announce: true}, IDs: [][]elect.ID{ids}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Complete() || r.Max < p.Messages {
+			t.Errorf("%s: the construction sends %d (open at %v), the search of the line %v finds at most %d", alg, p.Messages, p.OpenEdge, ids, r.Max)
+		}
+	}
+}
