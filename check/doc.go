@@ -145,4 +145,7 @@
 // it writes (counterexample.go). Run (check.go) is the list of those
 // steps; Session (session.go) walks one configuration's states by hand;
 // population protocols have their own small search (population.go).
+// Burns' open executions (an edge that delivers nothing) are searched by
+// the same model and search (openline.go), and his pasting construction
+// built from them (paste.go) and written as a trace (opentrace.go).
 package check

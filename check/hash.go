@@ -232,7 +232,7 @@ func (a *flightArena) release(m arenaMark) { a.chunk, a.used = m.chunk, m.used }
 // distinct states have equal sums when the differences of their parts'
 // hashes cancel, which for hashes with random seeds happens with
 // probability about 2^-128 per pair, as for one hash of the whole state.
-func (m *model) keys(s *state) (behaviour, full stateKey) { return keysOf(s.sumH, s.sumD) }
+func (m *model) keys(s *state) (behaviour, full stateKey) { return m.keysOf(s.sumH, s.sumD) }
 
 // keysOf returns the keys of a state whose parts' hashes sum to sumH
 // (behaviour) and sumD (depths).

@@ -121,6 +121,9 @@ type model struct {
 	inLinks  []int64
 	linkTo   []int32
 	linkPort []elect.Port
+	// open marks, by link, the links that deliver nothing: the open edge
+	// of an open execution (see openline.go); nil: none.
+	open []bool
 	// liveIn[i] is how many of node i's incoming links can carry
 	// messages: all, but one on a unidirectional ring (its nodes send on
 	// one port only, as Route allows, so receive on one).
@@ -345,7 +348,7 @@ func (m *model) enabled(s *state, out []step) []step {
 	// The links in order: by receiving node, then port.
 	for key, l := range s.links {
 		switch {
-		case len(l) == 0:
+		case len(l) == 0, m.open != nil && m.open[key]:
 		case !m.bag:
 			out = append(out, step{node: m.linkTo[key], port: m.linkPort[key]})
 		default:

@@ -103,7 +103,7 @@ func (x *stateSpace) knownStep(s *state, st step, mk stateKey, sent []int64, u *
 		x.changed = append(x.changed, changedLink{key: c, h: h, d: hd})
 		sumH, sumD = addKey(subKey(sumH, s.linkH[c]), h), addKey(subKey(sumD, s.linkD[c]), hd)
 	}
-	behaviour, full := keysOf(sumH, sumD)
+	behaviour, full := x.keysOf(sumH, sumD)
 	if x.onPath.find(behaviour) >= 0 {
 		return 0, false, false
 	}

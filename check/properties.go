@@ -23,6 +23,9 @@ func broke(p election.Property, detail string, nodes ...int32) *election.Violati
 // ID, what the other nodes know; then, when announcing, that every node
 // decided.
 func (m *model) terminal(s *state) *election.Violation {
+	if m.waitsOnOpenEdge(s) {
+		return nil // the end of an open execution, not of a run (openline.go)
+	}
 	if m.crashK > 0 {
 		return m.terminalCrashed(s)
 	}

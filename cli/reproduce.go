@@ -195,6 +195,20 @@ func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, c
 		}
 		fmt.Fprintf(&md, "\n![%s](%s.svg)\n", fig.Title, base)
 	}
+	if len(rep.Files) > 0 {
+		md.WriteString("\nWritten beside this table (traces open with `elect view FILE`):")
+		for _, f := range rep.Files {
+			fmt.Fprintf(&md, " [%s](%s)", f.Name, f.Name)
+		}
+		md.WriteString(".\n")
+	}
+	for _, f := range rep.Files {
+		path := filepath.Join(dir, f.Name)
+		if err := atomicfile.WriteFile(path, f.Data, 0o666); err != nil {
+			return nil, outputError(err)
+		}
+		files = append(files, path)
+	}
 	path := filepath.Join(dir, r.Name+".md")
 	if err := atomicfile.WriteFile(path, []byte(md.String()), 0o666); err != nil {
 		return nil, outputError(err)

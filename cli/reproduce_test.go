@@ -37,6 +37,10 @@ func TestReproduceQuickPasses(t *testing.T) {
 			}
 		}
 	}
+	// A reproduction's other files (the traces of Burns' construction).
+	if _, err := os.Stat(filepath.Join(dir, "burns-lcr.jsonl")); err != nil {
+		t.Errorf("missing burns' trace: %v", err)
+	}
 	md, _ := os.ReadFile(filepath.Join(dir, "chang-roberts.md"))
 	if !strings.Contains(string(md), "elect reproduce chang-roberts --quick --out") || !strings.Contains(string(md), "| n(n+1)/2 |") {
 		t.Errorf("chang-roberts.md lacks its command or the worst-case row:\n%s", md)

@@ -74,6 +74,16 @@ type Figure struct {
 type Report struct {
 	Rows    []Row
 	Figures []Figure
+	// Files are other outputs (traces of the executions a claim built),
+	// written beside the table.
+	Files []File
+}
+
+// File is an output of a reproduction: its name (a base name, unique
+// within the reproduction and starting with its name) and contents.
+type File struct {
+	Name string
+	Data []byte
 }
 
 // Env configures a reproduction's run.

@@ -110,19 +110,17 @@ func TestSmallestOrderClass(t *testing.T) {
 }
 
 // TestBurnsRecurrence: Burns' recurrence (seed 001 §5.4.1) gives T(2) = 1,
-// n lg n / 4 - 3n/4 + 2 at powers of two, and an election bound T(n) - 2n
-// that first turns positive at n = 2047.
+// T(4) = 1, T(8) = 2, T(16) = 6, and n lg n / 4 - 3n/4 + 2 at powers of two.
 func TestBurnsRecurrence(t *testing.T) {
-	for _, n := range []int{2, 4, 8, 16, 1024} {
-		lg := 0
-		for 1<<lg < n {
-			lg++
-		}
-		if want := float64(n*lg)/4 - 3*float64(n)/4 + 2; burnsT(n) != want {
-			t.Errorf("T(%d) = %v, want %v", n, burnsT(n), want)
+	for n, want := range map[int]int64{2: 1, 4: 1, 8: 2, 16: 6} {
+		if burnsT(n) != want {
+			t.Errorf("T(%d) = %d, want %d", n, burnsT(n), want)
 		}
 	}
-	if burnsElection(2046) > 0 || burnsElection(2047) <= 0 {
-		t.Errorf("T(n) - 2n at 2046, 2047: %v, %v", burnsElection(2046), burnsElection(2047))
+	for lg := 1; lg <= 20; lg++ {
+		n := 1 << lg
+		if want := int64(n*lg/4 - 3*n/4 + 2); burnsT(n) != want {
+			t.Errorf("T(%d) = %d, want %d", n, burnsT(n), want)
+		}
 	}
 }
