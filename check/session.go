@@ -31,15 +31,16 @@ type Session struct {
 	opt   Options
 	cfgs  []*config
 	xs    []*stateSpace // by configuration, searched when needed; only the chosen one is kept
-	// rootHi and rootLo are each configuration's extremes from its start,
-	// kept when its search is dropped.
-	rootHi, rootLo [][]int64
-	cur            int // the configuration chosen, -1 before
-	x              *stateSpace
-	s              *state
-	undos          []undo
-	sent           [][]int64 // the messages each step taken sent, by quantity
-	steps          []step
+	// roots are each configuration's extremes from its start, found by
+	// SearchRoots (in the background while the page is served) or when a
+	// configuration is chosen, and kept when its search is dropped.
+	roots rootSearch
+	cur   int // the configuration chosen, -1 before
+	x     *stateSpace
+	s     *state
+	undos []undo
+	sent  [][]int64 // the messages each step taken sent, by quantity
+	steps []step
 }
 
 // Choice is a step the scheduler may take.
@@ -48,10 +49,13 @@ type Choice struct {
 	// Adds is what the step itself counts, by quantity; Max and Min the
 	// most and fewest of each quantity an execution can reach in all,
 	// from the start, if it takes this step (time: the largest causal
-	// depth at the end).
-	Adds []int64 `json:"adds"`
-	Max  []int64 `json:"max"`
-	Min  []int64 `json:"min"`
+	// depth at the end). An ID assignment whose search has not ended yet
+	// has neither (Pending); one whose search failed has Error instead.
+	Adds    []int64 `json:"adds"`
+	Max     []int64 `json:"max"`
+	Min     []int64 `json:"min"`
+	Pending bool    `json:"pending,omitempty"`
+	Error   string  `json:"error,omitempty"`
 }
 
 // NewSession prepares a session for the algorithm and network of
@@ -59,7 +63,7 @@ type Choice struct {
 // opt.Delivery ("fifo" or "bag") and opt.MaxStates per configuration.
 func NewSession(opt Options) (*Session, error) {
 	if opt.Delivery == "sync" {
-		return nil, errors.New("check: explore schedules asynchronous runs (--delivery fifo or bag): a synchronous run has one schedule")
+		return nil, errors.New("explore: it schedules asynchronous runs (--delivery fifo or bag): a synchronous run has one schedule")
 	}
 	if opt.Delivery == "" {
 		opt.Delivery = "fifo"
@@ -75,25 +79,21 @@ func NewSession(opt Options) (*Session, error) {
 		return nil, err
 	}
 	if _, ok := base.Algorithm.New(elect.NodeInfo{ID: 1, N: 2, Degree: 2, Params: base.Params}).(elect.Snapshotter); !ok {
-		return nil, fmt.Errorf("check: %s's nodes do not implement elect.Snapshotter: explore needs to copy and compare their states", base.Algorithm.Name)
+		return nil, fmt.Errorf("explore: %s's nodes do not implement elect.Snapshotter: it needs to copy and compare their states", base.Algorithm.Name)
 	}
 	if base.Algorithm.RunModel(base.Params).Randomized {
-		return nil, fmt.Errorf("check: %s draws random numbers; explore schedules deterministic algorithms", base.Algorithm.Name)
+		return nil, fmt.Errorf("explore: %s draws random numbers; explore schedules deterministic algorithms", base.Algorithm.Name)
 	}
 	cfgs, err := configurations(opt, base)
 	if err != nil {
 		return nil, err
 	}
-	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*stateSpace, len(cfgs)), cur: -1, rootHi: make([][]int64, len(cfgs)), rootLo: make([][]int64, len(cfgs))}
+	ss := &Session{opt: opt, cfgs: cfgs, xs: make([]*stateSpace, len(cfgs)), cur: -1}
+	ss.roots.init(len(cfgs))
 	for _, m := range base.Algorithm.Messages {
 		ss.Names = append(ss.Names, m.Name)
 	}
 	ss.Names = append(ss.Names, "messages", "time")
-	if len(cfgs) == 1 {
-		if err := ss.choose(0); err != nil {
-			return nil, err
-		}
-	}
 	return ss, nil
 }
 
@@ -102,13 +102,9 @@ func (ss *Session) search(k int) (*stateSpace, error) {
 	if ss.xs[k] != nil {
 		return ss.xs[k], nil
 	}
-	x := newStateSpace(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
-	x.reduce = false
-	if _, err := x.search(); err != nil {
-		if x.violation != nil {
-			return nil, fmt.Errorf("check: with IDs %s an execution breaks a property (%s): 'elect check' writes it as a counterexample", idsText(ss.cfgs[k].cfg.IDs), x.violation)
-		}
-		return nil, fmt.Errorf("check: with IDs %s the search passed %d states: explore is for small networks", idsText(ss.cfgs[k].cfg.IDs), ss.opt.MaxStates)
+	x, err := ss.searchConfig(k, nil)
+	if err != nil {
+		return nil, err
 	}
 	ss.xs[k] = x
 	return x, nil
@@ -121,6 +117,15 @@ func (ss *Session) choose(k int) error {
 	}
 	ss.cur, ss.x, ss.s = k, x, x.initial()
 	return nil
+}
+
+// chooseOnly chooses the only configuration, when there is one (fixed
+// IDs), the first time it is needed.
+func (ss *Session) chooseOnly() error {
+	if ss.cur >= 0 || len(ss.cfgs) != 1 {
+		return nil
+	}
+	return ss.choose(0)
 }
 
 // IDs is the chosen ID assignment (nil before it is chosen).
@@ -159,14 +164,26 @@ func (ss *Session) id() int32 {
 // Reach is the most and fewest of each quantity an execution can reach in
 // all from the start, given the steps taken (before the ID assignment is
 // chosen: over every assignment).
+//
+// Before the assignment is chosen, while SearchRoots runs, they are over
+// the assignments searched so far (nil before the first).
 func (ss *Session) Reach() (hi, lo []int64, err error) {
+	if err := ss.chooseOnly(); err != nil {
+		return nil, nil, err
+	}
 	if ss.cur < 0 {
 		cs, err := ss.Choices()
 		if err != nil {
 			return nil, nil, err
 		}
-		hi, lo = slices.Clone(cs[0].Max), slices.Clone(cs[0].Min)
-		for _, c := range cs[1:] {
+		for _, c := range cs {
+			if c.Max == nil {
+				continue
+			}
+			if hi == nil {
+				hi, lo = slices.Clone(c.Max), slices.Clone(c.Min)
+				continue
+			}
 			for q := range hi {
 				hi[q], lo[q] = max(hi[q], c.Max[q]), min(lo[q], c.Min[q])
 			}
@@ -190,23 +207,26 @@ func (ss *Session) total(left []int64) []int64 {
 }
 
 // Choices lists the steps the scheduler may take now: the ID assignments
-// first, when none is chosen; none at the end of the execution.
+// first, when none is chosen (each with its extremes once SearchRoots or
+// a choice has searched it); none at the end of the execution.
 func (ss *Session) Choices() ([]Choice, error) {
+	if err := ss.chooseOnly(); err != nil {
+		return nil, err
+	}
 	if ss.cur < 0 {
-		var out []Choice
+		out := make([]Choice, 0, len(ss.cfgs))
 		for k, c := range ss.cfgs {
-			if ss.rootHi[k] == nil {
-				x, err := ss.search(k)
-				if err != nil {
-					return nil, err
-				}
-				_, key := x.keys(x.initial())
-				id, _ := x.memo.get(key)
-				h, l := x.extremes(id)
-				ss.rootHi[k], ss.rootLo[k] = slices.Clone(h), slices.Clone(l)
-				ss.xs[k] = nil // searched again if chosen: the searches of every assignment need not all be held
+			ch := Choice{Label: "IDs " + idsLabel(c.cfg.IDs), Adds: make([]int64, len(ss.Names))}
+			hi, lo, err := ss.roots.get(k)
+			switch {
+			case err != nil:
+				ch.Error = err.Error()
+			case hi == nil:
+				ch.Pending = true
+			default:
+				ch.Max, ch.Min = hi, lo
 			}
-			out = append(out, Choice{Label: "IDs " + strings.TrimPrefix(idsText(c.cfg.IDs), "list:"), Adds: make([]int64, len(ss.Names)), Max: ss.rootHi[k], Min: ss.rootLo[k]})
+			out = append(out, ch)
 		}
 		return out, nil
 	}
@@ -262,6 +282,9 @@ func (ss *Session) label(st step) string {
 
 // Step takes choice j of Choices.
 func (ss *Session) Step(j int) error {
+	if err := ss.chooseOnly(); err != nil {
+		return err
+	}
 	if ss.cur < 0 {
 		if j < 0 || j >= len(ss.cfgs) {
 			return fmt.Errorf("check: no ID assignment %d", j)

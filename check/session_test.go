@@ -50,6 +50,10 @@ func TestSessionReachesTheCheckersExtremes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := ss.SearchFirst(); err != nil {
+		t.Fatal(err)
+	}
+	ss.SearchRoots(2, nil)
 	hi, lo, err := ss.Reach()
 	if err != nil {
 		t.Fatal(err)
@@ -122,5 +126,48 @@ func TestSessionUndoRestoresTheState(t *testing.T) {
 	}
 	if ss.Taken() == 0 {
 		t.Fatal("no step taken")
+	}
+}
+
+// TestSessionSearchRootsAgreesWithOneSearchEach: Chang-Roberts on a ring of 5 over
+// every ID assignment (24 up to rotation), bag delivery: the extremes
+// from the start that SearchRoots records on two workers (each reusing
+// its last search's memory) equal those of a fresh search of each
+// configuration alone; before the search the assignments are pending and
+// the reach is unknown; afterwards the progress counts every one.
+func TestSessionSearchRootsAgreesWithOneSearchEach(t *testing.T) {
+	opt := Options{Spec: scenario.Spec{Algorithm: "chang-roberts", N: 5}, IDs: "all", Delivery: "bag"}
+	ss, err := NewSession(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs, _ := ss.Choices(); len(cs) != 24 || !cs[0].Pending || cs[0].Max != nil {
+		t.Fatalf("before the search: %d choices, the first %+v; want 24 pending", len(cs), cs[0])
+	}
+	if hi, lo, err := ss.Reach(); hi != nil || lo != nil || err != nil {
+		t.Fatalf("before the search the reach is %v..%v (%v), want unknown", lo, hi, err)
+	}
+	ss.SearchRoots(2, nil)
+	cs, err := ss.Choices()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, _ := NewSession(opt)
+	var states int64
+	for k, c := range cs {
+		x, err := alone.searchConfig(k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states += x.states
+		_, key := x.keys(x.initial())
+		id, _ := x.memo.get(key)
+		hi, lo := x.extremes(id)
+		if fmt.Sprint(hi, lo) != fmt.Sprint(c.Max, c.Min) {
+			t.Errorf("%s: SearchRoots found %v..%v, a search alone %v..%v", c.Label, c.Min, c.Max, lo, hi)
+		}
+	}
+	if p := ss.Progress(); p.Done != 24 || p.Failed != 0 || p.States != states || p.SecondsLeft != 0 {
+		t.Errorf("progress %+v, want 24 done, none failed, %d states", p, states)
 	}
 }

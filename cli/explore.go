@@ -3,11 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/check"
 	"github.com/electkit/elect/explore"
 	"github.com/electkit/elect/ids"
+	"github.com/electkit/elect/internal/cmdio"
 	"github.com/electkit/elect/scenario"
 	"github.com/electkit/elect/topology"
 	"github.com/electkit/elect/view"
@@ -30,6 +33,12 @@ and their runs to the end reach exactly what 'elect check' reports (LCR at
 n = 5: 15 and 9 election messages). Each configuration is searched whole,
 with no partial-order reduction: keep n small (up to 6 on rings and small
 complete graphs).
+
+The first ID assignment is searched before the page is served (a network
+too large is refused then, with an estimate); the others are searched on
+every processor while you use the page, which fills in their extremes as
+they are found (an assignment you take is searched at once). On a terminal
+a progress line shows the states searched, states/s and the time left.
 
 examples:
   elect explore lcr --n 5
@@ -69,12 +78,21 @@ func exploreCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 	if err != nil {
 		return usagef("%v", err)
 	}
+	ln, err := view.Listen(*addr)
+	if err != nil {
+		return usagef("explore: %v", strings.TrimPrefix(err.Error(), "view: "))
+	}
+	defer ln.Close()
+	stop := cmdio.Watch()
 	// The first configuration's search, now: a bad one fails here, not in
 	// the page.
-	if _, _, err := ss.Reach(); err != nil {
-		return usagef("%v", err)
+	first := watchExplore(ss, stderr, "explore: first IDs", 0)
+	err = ss.SearchFirst()
+	first()
+	if stop.Err() != nil {
+		fmt.Fprintf(stderr, "elect: explore %s during the first search; nothing served\n", stoppedBy())
+		return errInterrupted
 	}
-	ln, err := view.Listen(*addr)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -82,5 +100,54 @@ func exploreCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "elect: warning: %s is not a loopback address; anyone who can reach it can take the scheduler's steps\n", *addr)
 	}
 	fmt.Fprintf(stdout, "elect explore: %s (Ctrl-C stops)\n", ln.URLs[0])
+	if p := ss.Progress(); p.Done < p.Configurations {
+		go func() {
+			done := watchExplore(ss, stderr, "explore: all IDs", int64(p.Configurations))
+			ss.SearchRoots(0, stop.Done())
+			done()
+			if stop.Err() == nil {
+				p := ss.Progress()
+				fmt.Fprintf(stderr, "elect explore: searched all %d ID assignments (%s states) in %.1f s%s\n", p.Configurations, groupInt(p.States), p.Seconds, failedNote(p.Failed))
+			}
+		}()
+	}
 	return serveUntilSignal(ln, explore.Handler(ss), stderr)
+}
+
+func failedNote(failed int) string {
+	if failed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d could not be searched (the page says why)", failed)
+}
+
+// watchExplore shows an explorer search's progress on stderr (a terminal)
+// until the returned function is called: the states searched, states/s
+// and, over configurations (total > 0), the time left.
+func watchExplore(ss *check.Session, stderr io.Writer, name string, total int64) (stop func()) {
+	bar := newProgressBar(stderr, name, total, "")
+	if bar == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(check.ProgressInterval)
+		defer tick.Stop()
+		for {
+			p := ss.Progress()
+			bar.set(int64(p.Done), fmt.Sprintf("%s states, %s states/s", groupInt(p.States), groupInt(int64(p.StatesPerSecond))))
+			select {
+			case <-tick.C:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		bar.finish()
+	}
 }

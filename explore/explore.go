@@ -16,6 +16,7 @@ package explore
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -44,7 +45,10 @@ type state struct {
 	Taken     int            `json:"taken"`
 	CanUndo   bool           `json:"can_undo"`
 	Bounds    []bound        `json:"bounds"`
-	Error     string         `json:"error,omitempty"`
+	// Search is how far the search of every ID assignment's extremes has
+	// gone (it runs while the page is served).
+	Search check.SearchProgress `json:"search"`
+	Error  string               `json:"error,omitempty"`
 }
 
 type bound struct {
@@ -86,9 +90,10 @@ func Handler(ss *check.Session) http.Handler {
 		reply(w, nil)
 	})
 	mux.HandleFunc("GET /step", changes(func(r *http.Request) error {
-		j, err := strconv.Atoi(r.URL.Query().Get("j"))
+		q := r.URL.Query().Get("j")
+		j, err := strconv.Atoi(q)
 		if err != nil {
-			return err
+			return fmt.Errorf("explore: step j=%.40q is not a choice's number (0, 1, ...)", q)
 		}
 		return ss.Step(j)
 	}))
@@ -104,12 +109,14 @@ func Handler(ss *check.Session) http.Handler {
 }
 
 func snapshot(ss *check.Session) state {
+	hi, lo, reachErr := ss.Reach() // first: with fixed IDs it chooses them
 	h := ss.Header()
 	st := state{Algorithm: h.Algorithm, Title: h.Title, N: h.N, Topology: h.Topology.Name, Delivery: h.Delivery,
-		IDs: ss.IDs(), Names: ss.Names, Counts: ss.Counts(), Taken: ss.Taken(), CanUndo: ss.CanUndo()}
+		IDs: ss.IDs(), Names: ss.Names, Counts: ss.Counts(), Taken: ss.Taken(), CanUndo: ss.CanUndo(),
+		Max: hi, Min: lo, Search: ss.Progress()}
 	var err error
-	if st.Max, st.Min, err = ss.Reach(); err != nil {
-		st.Error = err.Error()
+	if reachErr != nil {
+		st.Error = reachErr.Error()
 	}
 	if st.Choices, err = ss.Choices(); err != nil {
 		st.Error = err.Error()

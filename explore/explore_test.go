@@ -72,6 +72,10 @@ func TestBeTheSchedulerReachesTheCheckersExtremes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := ss.SearchFirst(); err != nil {
+		t.Fatal(err)
+	}
+	ss.SearchRoots(0, nil)
 	srv := httptest.NewServer(explore.Handler(ss))
 	defer srv.Close()
 	ctx := browser(t)
@@ -118,5 +122,41 @@ func TestBeTheSchedulerReachesTheCheckersExtremes(t *testing.T) {
 	}
 	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#counts td.ok").length`)); err != nil || n != 2 {
 		t.Errorf("%d bounds green at the end (err %v), want the 2 election bounds", n, err)
+	}
+}
+
+// TestThePageFillsInTheExtremesAsTheyAreFound (issue 44: the explorer
+// serves the page at once): LCR at n = 5, served after the first of its 24
+// ID assignments is searched; the page says so, shows the other 23 as
+// being searched, and, while SearchRoots runs beside the server, fills
+// them in by itself (it asks every half second) until the reach is the
+// checker's 9..15 election messages and it says all 24 were searched.
+func TestThePageFillsInTheExtremesAsTheyAreFound(t *testing.T) {
+	ss, err := check.NewSession(check.Options{Spec: scenario.Spec{Algorithm: "lcr", N: 5}, IDs: "all", Delivery: "fifo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.SearchFirst(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(explore.Handler(ss))
+	defer srv.Close()
+	ctx := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, "#search"); !strings.HasPrefix(got, "Searching the ID assignments: 1 of 24 done") {
+		t.Errorf("before the search: %q", got)
+	}
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#choices td.pending").length`)); err != nil || n != 23 {
+		t.Errorf("%d assignments shown as being searched (err %v), want 23", n, err)
+	}
+	go ss.SearchRoots(0, nil)
+	until(t, ctx, `explore.state.search.done === 24 && document.getElementById("reach-max") !== null && document.querySelectorAll("#choices td.pending").length === 0`)
+	if lo, hi := text(t, ctx, "#reach-min"), text(t, ctx, "#reach-max"); lo != "9" || hi != "15" {
+		t.Errorf("once searched: %s..%s election messages reachable, want 9..15", lo, hi)
+	}
+	if got := text(t, ctx, "#search"); !strings.HasPrefix(got, "Searched all 24 ID assignments") {
+		t.Errorf("once searched: %q", got)
 	}
 }
