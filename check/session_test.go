@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/electkit/elect/scenario"
@@ -169,5 +171,48 @@ func TestSessionSearchRootsAgreesWithOneSearchEach(t *testing.T) {
 	}
 	if p := ss.Progress(); p.Done != 24 || p.Failed != 0 || p.States != states || p.SecondsLeft != 0 {
 		t.Errorf("progress %+v, want 24 done, none failed, %d states", p, states)
+	}
+}
+
+// TestSessionSearchRootsSurvivesFailedSearches: with a state limit that
+// about half of Chang-Roberts' 24 configurations of 5 nodes (bag
+// delivery) pass, one worker searching them in turn (each search taking
+// over the memory of the one before, failed or not) finds for every
+// configuration under the limit the extremes of a search alone, and for
+// every one over it the limit's error.
+func TestSessionSearchRootsSurvivesFailedSearches(t *testing.T) {
+	opt := Options{Spec: scenario.Spec{Algorithm: "chang-roberts", N: 5}, IDs: "all", Delivery: "bag"}
+	alone, _ := NewSession(opt)
+	var sizes []int64
+	want := map[int]string{}
+	for k := range alone.cfgs {
+		x, err := alone.searchConfig(k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, x.states)
+		h, l, _ := alone.roots.get(k)
+		want[k] = fmt.Sprint(h, l)
+	}
+	sorted := slices.Clone(sizes)
+	slices.Sort(sorted)
+	opt.MaxStates = sorted[len(sorted)/2]
+	ss, _ := NewSession(opt)
+	ss.SearchRoots(1, nil)
+	failed := 0
+	for k, size := range sizes {
+		h, l, err := ss.roots.get(k)
+		switch {
+		case size > opt.MaxStates:
+			failed++
+			if err == nil || !strings.Contains(err.Error(), "(--max-states)") {
+				t.Errorf("configuration %d (%d states, limit %d): %v, want the limit's error", k, size, opt.MaxStates, err)
+			}
+		case err != nil || fmt.Sprint(h, l) != want[k]:
+			t.Errorf("configuration %d: %v %v (%v), alone %s", k, h, l, err, want[k])
+		}
+	}
+	if p := ss.Progress(); failed == 0 || p.Failed != failed || p.Done != len(sizes) {
+		t.Errorf("%d configurations over the limit, progress %+v", failed, p)
 	}
 }

@@ -73,7 +73,9 @@ var errTooMany = errors.New("explore is for small networks")
 // searchConfig searches configuration k whole (no reduction: every step
 // the user may take leads to a state whose extremes are known), reusing
 // spare's memory when it is not nil, and records its extremes from the
-// start.
+// start. It returns the search even when it failed: the memory spare gave
+// it is its own now (its tables grew), so a worker's next search must
+// take it over from this one, not from spare.
 func (ss *Session) searchConfig(k int, spare *stateSpace) (*stateSpace, error) {
 	x := newStateSpace(ss.cfgs[k].cfg, ss.opt.Delivery == "bag", ss.opt.MaxStates)
 	x.reuseMemory(spare)
@@ -85,15 +87,12 @@ func (ss *Session) searchConfig(k int, spare *stateSpace) (*stateSpace, error) {
 	case err != nil && x.violation != nil:
 		err = fmt.Errorf("explore: with IDs %s an execution breaks a property (%s): 'elect check' writes it as a counterexample", idsLabel(ss.cfgs[k].cfg.IDs), x.violation)
 	case err != nil && x.interrupted:
-		return nil, fmt.Errorf("explore: the search with IDs %s was stopped", idsLabel(ss.cfgs[k].cfg.IDs))
+		return x, fmt.Errorf("explore: the search with IDs %s was stopped", idsLabel(ss.cfgs[k].cfg.IDs))
 	case err != nil:
 		err = fmt.Errorf("explore: with IDs %s the search passed %d states (--max-states): %w", idsLabel(ss.cfgs[k].cfg.IDs), ss.opt.MaxStates, errTooMany)
 	}
 	ss.roots.put(k, x, err)
-	if err != nil {
-		return nil, err
-	}
-	return x, nil
+	return x, err
 }
 
 // SearchFirst searches the first configuration, so that a network or
@@ -103,7 +102,7 @@ func (ss *Session) searchConfig(k int, spare *stateSpace) (*stateSpace, error) {
 func (ss *Session) SearchFirst() error {
 	x, err := ss.searchConfig(0, nil)
 	if err != nil {
-		if len(ss.cfgs) > 1 && x == nil && errors.Is(err, errTooMany) {
+		if len(ss.cfgs) > 1 && errors.Is(err, errTooMany) {
 			err = fmt.Errorf("%w; with %d ID assignments the whole search would pass about %.2g states if each is as large", err, len(ss.cfgs), float64(len(ss.cfgs))*float64(ss.opt.MaxStates))
 		}
 		return err
@@ -146,9 +145,7 @@ func (ss *Session) SearchRoots(workers int, stop <-chan struct{}) {
 				if hi, _, err := ss.roots.get(k); hi != nil || err != nil {
 					continue
 				}
-				if x, err := ss.searchConfig(k, spare); err == nil {
-					spare = x
-				}
+				spare, _ = ss.searchConfig(k, spare)
 			}
 		})
 	}
