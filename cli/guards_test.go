@@ -95,13 +95,21 @@ const simDupMessages = "299000"
 // TestFaultDelaysOverAnHourRefused (issue 42): on goroutines and TCP a
 // time unit of a delay fault lasts --fault-tick of wall time, and a delay
 // that holds a message back more than an hour makes a run look hung: it
-// is refused before the run, saying what is allowed, unless --force. The
+// is refused before the run, saying what is allowed, unless --force, and
+// so is one whose delays add up to more than an hour along the network's
+// diameter (the shortest chain of messages an election needs). The
 // simulator, whose time is simulated, takes any delay.
 func TestFaultDelaysOverAnHourRefused(t *testing.T) {
 	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--runtime", "goroutines", "--faults", "delay:p=1,d=3600001"},
 		"delay:p=1,d=3600001 holds a message back 3600001 time units of --fault-tick 1ms, 1h0m0.001s of wall time, more than 1h0m0s; use d <= 3600000 at this tick (or a shorter --fault-tick), or --force")
 	wantBadInput(t, []string{"run", "lcr", "--n", "4", "--runtime", "goroutines", "--faults", "delay:p=0.5,d=1", "--fault-tick", "1000h"},
 		"--fault-tick 1000h0m0s is longer than 1h0m0s")
+	// Each delay of 1000 s is under the hour, but LCR's news crosses 8
+	// hops of a ring of 16 (its diameter), each late by 10^6 time units.
+	wantBadInput(t, []string{"run", "lcr", "--n", "16", "--runtime", "goroutines", "--faults", "delay:p=1,d=1000000"},
+		"delay:p=1,d=1000000 makes the run wait 2h13m20s of wall time at least (its news crosses 8 hops, each late by 1000000 time units of --fault-tick 1ms on average), more than 1h0m0s; use smaller delays, a shorter --fault-tick, or --force")
+	wantBadInput(t, []string{"run", "lcr", "--n", "16", "--runtime", "goroutines", "--faults", "delay:p=0.25,d=2000000"},
+		"makes the run wait 1h6m40s of wall time at least (its news crosses 8 hops, each late by 500000 time units")
 	dir := filepath.Join(t.TempDir(), "c")
 	wantBadInput(t, []string{"cluster", "init", dir, "--alg", "lcr", "--n", "4", "--faults", "delay:p=1,d=1000", "--fault-tick", "4s"},
 		"cluster init: delay:p=1,d=1000 holds a message back 1000 time units of --fault-tick 4s, 1h6m40s of wall time")
@@ -112,7 +120,13 @@ func TestFaultDelaysOverAnHourRefused(t *testing.T) {
 	if code, _, errOut := runCLI("run", "lcr", "--n", "4", "--faults", "delay:p=1,d=1000000", "--json"); code == 2 {
 		t.Errorf("the simulator refused a long delay: %s", errOut)
 	}
-	if code, _, errOut := runCLI("run", "lcr", "--n", "4", "--runtime", "goroutines", "--faults", "delay:msg=1,d=10", "--json"); code == 2 {
-		t.Errorf("goroutines refused a delay of 10 ms: %s", errOut)
+	if code, _, errOut := runCLI("run", "lcr", "--n", "4", "--runtime", "goroutines", "--faults", "delay:msg=1,d=10", "--json"); code == 2 || errOut != "" {
+		t.Errorf("goroutines refused a delay of 10 ms, or said something: exit %d, %s", code, errOut)
+	}
+	// A wait under the hour but over 10 s is said before the run starts
+	// (stopped here at once by its --time-limit).
+	code, _, errOut := runCLI("run", "lcr", "--n", "4", "--runtime", "goroutines", "--faults", "delay:msg=1,d=20000", "--time-limit", "1ms", "--json")
+	if code == 2 || !strings.HasPrefix(errOut, "elect: the delays of delay:msg=1,d=20000 make this run wait 20s of wall time at least (each time unit lasts --fault-tick 1ms); Ctrl-C stops it\n") {
+		t.Errorf("a 20 s wait: exit %d, stderr %q", code, errOut)
 	}
 }

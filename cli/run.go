@@ -222,6 +222,14 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		}
 		defer traceFile.Discard()
 	}
+	if f.runtime == "goroutines" && firstCfg.Faults != nil {
+		// A delay lasts --fault-tick of wall time there: a run that will
+		// wait long says so before it starts, rather than look hung.
+		if wait := scenario.FaultWait(firstCfg.Faults, f.faultTick, firstCfg.Graph.DiameterLowerBound()); wait >= longFaultWait {
+			fmt.Fprintf(stderr, "elect: the delays of %s make this run wait %v of wall time at least (each time unit lasts --fault-tick %v); Ctrl-C stops it\n",
+				firstCfg.Faults, wait.Round(time.Second), f.faultTick)
+		}
+	}
 	t := runTrials{f: &f, first: first, firstCfg: firstCfg, stdout: stdout, stderr: stderr}
 	if traceFile != nil {
 		t.trace = traceFile
@@ -306,6 +314,10 @@ func (f *runFlags) check() error {
 	}
 	return declareFiles("run", append(inputs, input("--replay", f.replay)), output("--trace", f.trace))
 }
+
+// longFaultWait is how long the delays of a run on goroutines must make
+// it wait, at least, for run to say so before it starts.
+const longFaultWait = 10 * time.Second
 
 // traceNote says, after a stop, where the trace of what ran is.
 func traceNote(path string) string {

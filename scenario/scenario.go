@@ -350,6 +350,11 @@ func (d *description) checkRun(cfg *election.Config) error {
 		if err := cfg.CheckConfig(d.delivery.Unit()); err != nil {
 			return errorf("%v", err)
 		}
+		if d.spec.Runtime == "goroutines" && !d.spec.Force {
+			if err := CheckFaultWait(d.faults, d.spec.FaultTick, cfg.Graph); err != nil {
+				return err
+			}
+		}
 	}
 	if d.alg.CheckRun != nil {
 		if err := d.alg.CheckRun(cfg.BoundContext()); err != nil {
