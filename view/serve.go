@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The server shows the whole trace to whoever reaches it, so it answers
@@ -129,10 +130,26 @@ func ServeWith(ln *Listener, data []byte, opt Options) error {
 	return ServeHandler(ln, h)
 }
 
+// The server's limits on what a client may hold: a connection that has
+// not sent a whole request header HeaderTimeout after it opened (or after
+// its previous request) is closed, and so is a keep-alive connection idle
+// for idleTimeout; a header may take at most maxHeaderBytes. Without them
+// 300 connections that sent half a header stayed open (with a goroutine
+// each) for as long as their clients liked. There is no write or whole
+// request timeout: a window's answer waits for the background check to
+// pass its end, tens of seconds into a trace of 10^7 events, and a GET
+// has no body to wait for.
+var headerTimeout = 10 * time.Second
+
+const (
+	idleTimeout    = 60 * time.Second
+	maxHeaderBytes = 64 << 10
+)
+
 // ServeHandler serves h (from NewHandler) on ln until ln is closed,
 // behind Guard with ln's URLs.
 func ServeHandler(ln *Listener, h http.Handler) error {
-	srv := &http.Server{Handler: Guard(h, ln.URLs)}
+	srv := &http.Server{Handler: Guard(h, ln.URLs), ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	err := srv.Serve(ln)
 	if errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -136,5 +137,47 @@ func TestBrowserRefusedUnderAForeignName(t *testing.T) {
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(ln.URLs[1]), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
 		t.Fatalf("%s: %v", ln.URLs[1], err)
+	}
+}
+
+// TestServerClosesHalfOpenConnections: 300 connections to the viewer's
+// own server (view.ServeHandler on a loopback listener) that send half a
+// request header and then nothing are all closed by the server once its
+// header timeout (10 s; 300 ms here) has passed, where they stayed open
+// as long as their clients liked; a whole request is still answered.
+func TestServerClosesHalfOpenConnections(t *testing.T) {
+	if d := view.SetHeaderTimeout(300 * time.Millisecond); d != 10*time.Second {
+		t.Errorf("the header timeout is %v, want 10 s", d)
+	}
+	t.Cleanup(func() { view.SetHeaderTimeout(10 * time.Second) })
+	ln := serve(t, "127.0.0.1:0", lcrTrace(t, 3))
+	conns := make([]net.Conn, 300)
+	for i := range conns {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: " + ln.Addr().String() + "\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+	}
+	// Each connection is read to its end; a read that reaches the guard
+	// (30 s, a hundred times the timeout) finds it still open.
+	guard := time.Now().Add(30 * time.Second)
+	open := 0
+	for _, c := range conns {
+		c.SetReadDeadline(guard)
+		_, err := io.Copy(io.Discard, c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			open++
+		}
+	}
+	if open > 0 {
+		t.Errorf("%d of 300 half-open connections were still open after 30 s", open)
+	}
+	if code, _ := request(t, ln, "GET", "", ""); code != http.StatusOK {
+		t.Errorf("a whole request afterwards: status %d", code)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/electkit/elect/internal/bounded"
 	"github.com/electkit/elect/trace"
@@ -311,8 +312,8 @@ func (ix *index) checkAll() error {
 	if firstV < 0 && k > 0 && !ix.trunc && !cut && len(cp.Elected) == 0 {
 		firstV = k - 1
 	}
-	if checkGate != nil {
-		<-checkGate
+	if gate := checkGate.Load(); gate != nil {
+		<-*gate
 	}
 	ix.mu.Lock()
 	ix.firstV = firstV
@@ -320,9 +321,11 @@ func (ix *index) checkAll() error {
 	return nil
 }
 
-// checkGate, when not nil, holds every check before its end until it is
-// closed: a test's way to open a page before its first violation is known.
-var checkGate chan struct{}
+// checkGate, when set, holds every check before its end until the channel
+// is closed: a test's way to open a page before its first violation is
+// known. It is read by the check's goroutine while a test sets it, hence
+// atomic.
+var checkGate atomic.Pointer[chan struct{}]
 
 // checkpoint waits for the check to pass the end of window k (or ctx's
 // end), so that every line served has been checked, and returns the
