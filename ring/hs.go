@@ -48,10 +48,10 @@ var HS = &elect.Algorithm{
 		{Name: "leader", Fields: []string{"j"}},
 	},
 	Bounds: []elect.Bound{
-		{Name: "election messages", Quantity: elect.Messages, Types: []string{"ELECTION", "REPLY"}, Relation: elect.AtMost,
+		{Name: "ELECTION and REPLY messages", Quantity: elect.Messages, Types: []string{"ELECTION", "REPLY"}, Relation: elect.AtMost,
 			Formula: "8n(1+ceil(lg n))", Source: "seed 003: at most 4*2^k messages per phase-k starter, at most n/2^(k-1) starters",
 			Value: func(c elect.BoundContext) float64 { return 8 * float64(c.N) * float64(1+elect.CeilLog2(c.N)) }},
-		{Name: "election messages", Quantity: elect.Messages, Types: []string{"ELECTION", "REPLY"}, Relation: elect.AtLeast,
+		{Name: "ELECTION and REPLY messages", Quantity: elect.Messages, Types: []string{"ELECTION", "REPLY"}, Relation: elect.AtLeast,
 			Formula: "4*2^ceil(lg n) + 4n - 6", Source: "the maximum is never stopped: 4*2^k messages in each phase k < ceil(lg n), " +
 				"2n in the last; every other node sends its two phase-0 probes",
 			Value: hsMinMessages},
