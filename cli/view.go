@@ -62,25 +62,36 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if err := declareFiles("view", []cmdio.Path{input("the trace", file)}, output("--out", *out), output("--shiviz", *shiviz), output("--svg", *svg)); err != nil {
 		return err
 	}
-	// Served, a trace file is not read whole (view.OpenFile); the exports
-	// read and check it a line at a time first (readExported), refusing a
-	// trace above view.DefaultPageLimit events for --out, or above
-	// view.ShivizMaxEvents for --shiviz, at the first event past it.
+	// Served, a trace file is not read whole (view.OpenFile), nor for its
+	// page (view.OpenPage: checked, then copied from the file window by
+	// window); --shiviz and --svg read and check it a line at a time first
+	// (readExported), refusing a trace above view.ShivizMaxEvents for
+	// --shiviz at the first event past it.
 	if *out == "" && *shiviz == "" && *svg == "" {
 		return serveView(file, *addr, stdout, stderr)
 	}
-	data, tr, err := readExported(file, *out != "", *shiviz != "", *svg != "")
-	if err != nil {
-		return err
+	var tr *trace.Trace
+	if *shiviz != "" || *svg != "" {
+		_, tr, err = readExported(file, *shiviz != "", *svg != "")
+		if err != nil {
+			return err
+		}
+		if tr.Header.Population() {
+			return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
+		}
 	}
-	if tr.Header.Population() && (*shiviz != "" || *svg != "") {
-		return usagef("view: %s is a population protocol's run (state counts over time): --shiviz and --svg draw message-passing runs; --out writes its page", file)
+	var page *view.PageFile
+	if *out != "" {
+		if page, err = view.OpenPage(file, view.Options{}); err != nil {
+			return usagef("%v", err)
+		}
+		defer page.Close()
 	}
 	for _, w := range []struct {
 		path  string
 		write func(io.Writer) error
 	}{
-		{*out, func(w io.Writer) error { return view.Page(w, data) }},
+		{*out, func(w io.Writer) error { return page.Write(w) }},
 		{*shiviz, func(w io.Writer) error { return view.ShiViz(w, tr) }},
 		{*svg, func(w io.Writer) error { return view.SVG(w, tr) }},
 	} {
@@ -140,30 +151,24 @@ func serveView(file, addr string, stdout, stderr io.Writer) error {
 	return serveUntilSignal(ln, h, stderr)
 }
 
-// readExported reads the trace file for the exports asked for, parsing
-// each line before it reads the next (view.ReadTrace): its lines for the
-// page, its events for ShiViz and SVG, at most the events the page
-// (view.DefaultPageLimit) and a ShiViz log (view.ShivizMaxEvents) hold.
-func readExported(file string, page, shiviz, svg bool) ([]byte, *trace.Trace, error) {
+// readExported reads the trace file for --shiviz and --svg, parsing each
+// line before it reads the next (view.ReadTrace): its events, at most the
+// events a ShiViz log (view.ShivizMaxEvents) holds.
+func readExported(file string, shiviz, svg bool) ([]byte, *trace.Trace, error) {
 	f, err := bounded.Open(file, view.MemoryLimits)
 	if err != nil {
 		return nil, nil, usagef("view: %v", err)
 	}
 	defer f.Close()
 	limit := 0
-	if page {
-		limit = view.DefaultPageLimit
-	}
 	if shiviz {
 		limit = view.ShivizMaxEvents
 	}
 	data, tr, err := view.ReadTrace(f, file, limit, shiviz || svg)
 	var many *view.TooManyEventsError
 	switch {
-	case errors.As(err, &many) && shiviz:
-		return nil, nil, usagef("%v", view.ShivizTooLong(0))
 	case errors.As(err, &many):
-		return nil, nil, usagef("%v", view.PageTooLong(0, view.Options{}))
+		return nil, nil, usagef("%v", view.ShivizTooLong(0))
 	case err != nil:
 		return nil, nil, usagef("%v", err)
 	}

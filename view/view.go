@@ -116,7 +116,9 @@ func page(w io.Writer, data []byte) error {
 
 // pageWindows writes the page of a trace in windows: the header and the
 // index in the trace's script element, then window K (its checkpoint and
-// its lines) in a script element with the id wK.
+// its lines) in a script element with the id wK. The lines are copied from
+// the source through one buffer of copyChunk bytes (escaped on the way),
+// so that writing the page holds no window.
 func pageWindows(w io.Writer, ix *index) error {
 	k := bytes.Index(pageHTML, traceMark)
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -124,18 +126,142 @@ func pageWindows(w io.Writer, ix *index) error {
 	bw.Write(escapeScript(ix.header))
 	bw.WriteByte('\n')
 	bw.Write(escapeScript(ix.meta()))
+	buf := make([]byte, copyChunk)
 	for i := range ix.checks {
 		fmt.Fprintf(bw, `</script>`+"\n"+`<script type="application/x-ndjson" id="w%d">`, i)
 		bw.Write(escapeScript(ix.checks[i]))
 		bw.WriteByte('\n')
-		lines := make([]byte, ix.offsets[i+1]-ix.offsets[i])
-		if _, err := ix.src.ReadAt(lines, ix.offsets[i]); err != nil {
+		end, err := trimmedEnd(ix.src, ix.offsets[i], ix.offsets[i+1], buf)
+		if err != nil {
 			return err
 		}
-		bw.Write(escapeScript(bytes.TrimRight(lines, "\r\n")))
+		for at := ix.offsets[i]; at < end; {
+			m := int(min(int64(len(buf)), end-at))
+			if _, err := ix.src.ReadAt(buf[:m], at); err != nil && err != io.EOF {
+				return err
+			}
+			writeEscaped(bw, buf[:m])
+			at += int64(m)
+		}
 	}
 	bw.Write(pageHTML[k+len(traceMark):])
 	return bw.Flush()
+}
+
+// copyChunk is the size of pageWindows' reads.
+const copyChunk = 256 << 10
+
+// trimmedEnd is the end of the bytes from..to of src without the line
+// ends (and blank lines) they end with, read backwards through buf.
+func trimmedEnd(src io.ReaderAt, from, to int64, buf []byte) (int64, error) {
+	for to > from {
+		m := int(min(int64(len(buf)), to-from))
+		if _, err := src.ReadAt(buf[:m], to-int64(m)); err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndexFunc(buf[:m], func(r rune) bool { return r != '\r' && r != '\n' }); i >= 0 {
+			return to - int64(m) + int64(i) + 1, nil
+		}
+		to -= int64(m)
+	}
+	return from, nil
+}
+
+// writeEscaped writes data as escapeScript makes it, without a copy.
+func writeEscaped(w *bufio.Writer, data []byte) {
+	for {
+		i := bytes.IndexByte(data, '<')
+		if i < 0 {
+			w.Write(data)
+			return
+		}
+		w.Write(data[:i])
+		w.WriteString(`\u003c`)
+		data = data[i+1:]
+	}
+}
+
+// A PageFile is a trace file made ready for its page (OpenPage): checked
+// whole, and either held (a trace of at most Options.Threshold events, or
+// one from a pipe) or indexed in windows, whose lines stay in the file
+// until Write copies them into the page.
+type PageFile struct {
+	// Events is the number of events of the trace.
+	Events int
+	f      *os.File
+	data   []byte // the trace, when it is held
+	ix     *index // its windows, when it is not
+	opt    Options
+}
+
+// OpenPage reads the trace file path for a self-contained page (Page)
+// without holding it: a regular file's first opt.Threshold+1 events are
+// parsed a line at a time (a file that is not a trace is refused at its
+// first bad line); a trace of more events is then indexed from the file
+// in two passes as OpenFile indexes it (the first only counts lines, the
+// second decodes and checks every line, keeping each window's
+// checkpoint), and refused when it has more than opt.PageLimit events. A
+// trace from a pipe, which cannot be read twice, is held, up to
+// opt.PageLimit events. What OpenPage accepts, Write writes whole; the
+// file stays open until Close.
+func OpenPage(path string, opt Options) (*PageFile, error) {
+	opt = opt.norm()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	limit := opt.PageLimit
+	if st.Mode().IsRegular() {
+		limit = opt.Threshold
+	}
+	data, _, err := readTrace(f, path, limit, true, false)
+	var many *TooManyEventsError
+	switch {
+	case errors.As(err, &many) && !st.Mode().IsRegular():
+		f.Close()
+		return nil, PageTooLong(0, opt)
+	case err == nil:
+		f.Close()
+		return &PageFile{Events: CountEvents(data), data: data, opt: opt}, nil
+	case !errors.As(err, &many):
+		f.Close()
+		return nil, err
+	}
+	ix, err := scanIndex(f, st.Size(), opt.Window)
+	if err == nil && ix.events > opt.PageLimit {
+		err = PageTooLong(ix.events, opt)
+	}
+	if err == nil {
+		ix.check()
+		err = ix.err
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	ix.inline = true
+	return &PageFile{Events: ix.events, f: f, ix: ix, opt: opt}, nil
+}
+
+// Write writes the page: what PageWith writes for the file's contents.
+func (p *PageFile) Write(w io.Writer) error {
+	if p.ix != nil {
+		return pageWindows(w, p.ix)
+	}
+	return PageWith(w, p.data, p.opt)
+}
+
+// Close closes the trace file.
+func (p *PageFile) Close() error {
+	if p.f == nil {
+		return nil
+	}
+	return p.f.Close()
 }
 
 // Handler serves the page at "/" and nothing else, or, for a trace of
