@@ -83,6 +83,7 @@ func exploreCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 		return usagef("explore: %v", strings.TrimPrefix(err.Error(), "view: "))
 	}
 	defer ln.Close()
+	ln.Command = "elect explore"
 	stop := cmdio.Watch()
 	// The first configuration's search, now: a bad one fails here, not in
 	// the page.

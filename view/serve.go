@@ -33,6 +33,9 @@ type Listener struct {
 	URLs []string
 	// Loopback reports whether only this machine can reach it.
 	Loopback bool
+	// Command names the command serving, in the guard's refusals
+	// ("elect view" when empty; "elect explore" for the explorer).
+	Command string
 }
 
 // Listen opens addr ("" means 127.0.0.1 on a free port).
@@ -89,7 +92,8 @@ func Listen(addr string) (*Listener, error) {
 // Guard wraps h so that it answers only GET and HEAD requests whose Host
 // is the host:port of one of urls, and whose Origin, if any, is one of
 // urls: the defence against DNS rebinding and cross-site requests.
-func Guard(h http.Handler, urls []string) http.Handler {
+// Its refusals name command ("elect view", say).
+func Guard(h http.Handler, urls []string, command string) http.Handler {
 	allowed := map[string]bool{}
 	for _, u := range urls {
 		allowed[strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/"))] = true
@@ -100,16 +104,16 @@ func Guard(h http.Handler, urls []string) http.Handler {
 			host = net.JoinHostPort(strings.Trim(host, "[]"), "80")
 		}
 		if !allowed[host] {
-			http.Error(w, "elect view: this server answers only requests to the addresses it printed ("+strings.Join(urls, ", ")+"), not to "+r.Host, http.StatusForbidden)
+			http.Error(w, command+": this server answers only requests to the addresses it printed ("+strings.Join(urls, ", ")+"), not to "+r.Host, http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !allowed[strings.ToLower(strings.TrimPrefix(o, "http://"))] {
-			http.Error(w, "elect view: requests from another origin are refused", http.StatusForbidden)
+			http.Error(w, command+": requests from another origin are refused", http.StatusForbidden)
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "elect view: only GET and HEAD", http.StatusMethodNotAllowed)
+			http.Error(w, command+": only GET and HEAD", http.StatusMethodNotAllowed)
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -149,7 +153,11 @@ const (
 // ServeHandler serves h (from NewHandler) on ln until ln is closed,
 // behind Guard with ln's URLs.
 func ServeHandler(ln *Listener, h http.Handler) error {
-	srv := &http.Server{Handler: Guard(h, ln.URLs), ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
+	command := ln.Command
+	if command == "" {
+		command = "elect view"
+	}
+	srv := &http.Server{Handler: Guard(h, ln.URLs, command), ReadHeaderTimeout: headerTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	err := srv.Serve(ln)
 	if errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
 		return nil
