@@ -3,6 +3,7 @@ package cluster
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -169,14 +170,22 @@ func processMemory() (peak, anon int64) {
 		return 0, 0
 	}
 	defer f.Close()
+	return readStatus(f)
+}
+
+// readStatus reads VmHWM and RssAnon from a /proc/PID/status file, in
+// bytes (0 for a field that is missing or not a count of kB). It reads at
+// most statusLimit bytes, in lines of at most 4 KiB.
+func readStatus(r io.Reader) (peak, anon int64) {
 	kib := func(v string) int64 {
 		k, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-		if err != nil {
+		if err != nil || k < 0 || k > 1<<40 {
 			return 0
 		}
 		return k << 10
 	}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(r, statusLimit))
+	sc.Buffer(nil, 4<<10)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
 			peak = kib(v)
@@ -186,6 +195,9 @@ func processMemory() (peak, anon int64) {
 	}
 	return peak, anon
 }
+
+// statusLimit bounds what readStatus reads: a status file is about 1.5 KiB.
+const statusLimit = 64 << 10
 
 // upBytesPerNode is what `cluster up` holds for each node it runs: the
 // process's handle and pipes, the goroutines that read its log and its

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -190,4 +191,33 @@ func TestGuardCountsTheArraysItIsTold(t *testing.T) {
 	if none.over() {
 		t.Error("a nil guard is over")
 	}
+}
+
+// TestReadStatus: a node's line takes its peak and its own memory from
+// /proc/self/status, in bytes; a field that is missing or not a count of
+// kB is 0.
+func TestReadStatus(t *testing.T) {
+	status := "Name:\telect\nVmPeak:\t 1300000 kB\nVmHWM:\t   13312 kB\nVmRSS:\t 13000 kB\nRssAnon:\t    2048 kB\nRssFile:\t 10000 kB\n"
+	if peak, anon := readStatus(strings.NewReader(status)); peak != 13312<<10 || anon != 2048<<10 {
+		t.Errorf("peak %d, anon %d", peak, anon)
+	}
+	if peak, anon := readStatus(strings.NewReader("VmHWM:\tlots kB\nRssAnon: -5 kB\n")); peak != 0 || anon != 0 {
+		t.Errorf("bad fields: peak %d, anon %d", peak, anon)
+	}
+	if peak, _ := processMemory(); peak < 0 {
+		t.Errorf("this process's peak %d", peak)
+	}
+}
+
+// FuzzReadStatus: no status file makes readStatus panic or report a
+// negative size.
+func FuzzReadStatus(f *testing.F) {
+	f.Add([]byte("VmHWM:\t   13312 kB\nRssAnon:\t    2048 kB\n"))
+	f.Add([]byte("VmHWM: 99999999999999999999 kB\n"))
+	f.Add([]byte(strings.Repeat("x", 5000) + "\nVmHWM: 1 kB\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if peak, anon := readStatus(bytes.NewReader(data)); peak < 0 || anon < 0 {
+			t.Fatalf("peak %d, anon %d", peak, anon)
+		}
+	})
 }
