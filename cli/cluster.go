@@ -33,7 +33,7 @@ func init() {
 }
 
 const clusterUsage = `usage: elect cluster init DIR --alg ALGORITHM [flags]
-       elect cluster up DIR [--json] [--kill I@DELAY] [--stop I@DELAY] [--grace D] [--timeout D] [--trace FILE]
+       elect cluster up DIR [--json] [--kill I@DELAY] [--stop I@DELAY] [--grace D] [--timeout D] [--trace FILE] [--mem-limit SIZE]
 
 Runs an asynchronous algorithm's nodes as separate processes that talk over
 TCP, each link a mutual TLS 1.3 connection authenticated by the cluster's own
@@ -65,6 +65,13 @@ With --faults on init (the vocabulary of 'elect run', docs/faults.md), the
 nodes lose, duplicate and delay messages and crash as the schedule says,
 and 'up' reports them as 'elect run' does (faults, cause, verdict).
 
+Before it starts a process, 'up' estimates the memory the cluster takes
+on this machine (each node process's own, by its links; the program's
+pages, which they share, once; its own) and refuses one over --mem-limit
+(exit 2); each node gets its share as its own --mem-limit, and a node
+whose inbox, pending writes and late messages outgrow it stops, and the
+outcome is memory-limit (docs/performance.md).
+
 SIGINT or SIGTERM stops 'up': it forwards SIGTERM to the nodes (and
 SIGCONT to those --stop stopped), waits for them (5 s at most, then kills
 them; a second signal: at once), removes its temporary files, says where
@@ -74,7 +81,7 @@ it stopped and which nodes ended how, and exits 130 (SIGINT) or 143
 Exit status: 0 elected and every check held; 3 a fault (a node lost,
 killed, never started, or silent past --grace: the output names it); 4
 failed under a --faults schedule its algorithm does not tolerate; 1
-otherwise; 2 for bad input; 130 or 143 when a signal stopped it.
+otherwise (outcome memory-limit included); 2 for bad input; 130 or 143 when a signal stopped it.
 
 flags of init:
 `
@@ -203,6 +210,8 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long a node waits for a peer to connect or speak")
 	trace := fs.String("trace", "", "write the nodes' merged events to this file (replayable: elect run ALG ... --replay FILE)")
 	skip := fs.String("skip", "", "nodes not to start, I[,J...] (their peers report them)")
+	var memLimit int64
+	fs.Var(bytesFlag{&memLimit}, "mem-limit", "refuse a cluster whose node processes are estimated to need more memory than this on this machine, and share it among the nodes, each stopped (outcome memory-limit) when what it holds outgrows its share, as 6GiB, 500MB or 8e9 (default "+scenario.DefaultMemLimitText()+")")
 	dir, err := parseOne(fs, args, stdout, "cluster up takes one directory (got %d arguments)")
 	if err != nil {
 		return err
@@ -210,12 +219,16 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive, got %v", *timeout)
 	}
-	d, _, err := cluster.Load(dir, cat)
+	d, cfg, err := cluster.Load(dir, cat)
 	if err == nil {
 		err = cluster.CheckUpDir(dir, d)
 	}
 	if err == nil {
 		err = cluster.CheckParts(dir, d)
+	}
+	var memLimits []int64
+	if err == nil {
+		memLimits, err = cluster.CheckMemory(dir, d, cfg, memLimit)
 	}
 	if err != nil {
 		return usagef("%v", err)
@@ -231,7 +244,7 @@ func clusterUp(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) er
 		return usagef("--grace must not be negative, got %v", *grace)
 	}
 	opt := cluster.UpOptions{Command: []string{exe, "node"}, Catalog: cat, Timeout: *timeout, Trace: *trace, Log: stderr,
-		Grace: *grace, Late: prefixWriter{stderr, "elect: cluster up: "}, Replay: reference.Replay}
+		Grace: *grace, Late: prefixWriter{stderr, "elect: cluster up: "}, Replay: reference.Replay, MemLimits: memLimits}
 	for _, list := range []struct {
 		flag, text string
 		to         *[]cluster.Kill
@@ -314,7 +327,9 @@ timeout, so the nodes may start in any order), authenticates every link with
 mutual TLS 1.3 against the cluster's CA, runs the algorithm's node code, and
 when the cluster has detected termination prints one JSON line (its
 decision, the leader it learned, its counts) and exits 0. A node that cannot
-reach or loses a peer prints the line with "fault" and exits 3.
+reach or loses a peer prints the line with "fault" and exits 3; one whose
+inbox, pending writes and late messages outgrow what --mem-limit leaves
+them prints it with "memory_limit": true and exits 1.
 
 --index hostname takes the index from the number that ends this machine's
 host name (elect-3 is node 3), as in a Kubernetes StatefulSet.
@@ -328,6 +343,8 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	timeout := fs.Duration("timeout", cluster.DefaultTimeout, "how long to wait for a peer to connect or speak before giving up (exit 3)")
 	trace := fs.String("trace", "", "write this node's events, with Lamport times, to this file")
 	listen := fs.String("listen", "", "the address to listen on, host:port (default: the node's own address from cluster.json; :PORT for every interface)")
+	var memLimit int64
+	fs.Var(bytesFlag{&memLimit}, "mem-limit", "refuse to start when the node's process and links are estimated to need more memory than this, and stop (outcome memory-limit, exit 1) when what it holds outgrows it, as 6GiB, 500MB or 8e9 (default "+scenario.DefaultMemLimitText()+")")
 	dir, err := parseOne(fs, args, stdout, "node takes one cluster directory (got %d arguments)")
 	if err != nil {
 		return err
@@ -344,7 +361,7 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 			return usagef("--listen %q: write host:port or :port (%v)", *listen, err)
 		}
 	}
-	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr, Listen: *listen}
+	opt := cluster.NodeOptions{Index: index, Catalog: cat, Timeout: *timeout, Log: stderr, Listen: *listen, MemLimit: memLimit}
 	var traceFile *cmdio.Stream
 	if *trace != "" {
 		// A stream of events, each in the file as soon as it is written:
@@ -362,6 +379,7 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	var fe *cluster.FaultError
+	var limited *cluster.MemoryLimitError
 	if res != nil {
 		line, jerr := json.Marshal(res)
 		if jerr != nil {
@@ -372,6 +390,8 @@ func nodeCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	switch {
 	case errors.As(err, &fe):
 		return errFault
+	case errors.As(err, &limited):
+		return errFailed // as 'elect run' stopped at its --mem-limit
 	case err != nil:
 		return usagef("%v", err)
 	}

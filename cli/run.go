@@ -533,6 +533,13 @@ func printTransport(w io.Writer, t *election.Transport) {
 	lat := t.Latency
 	fmt.Fprintf(w, "latency   p50 <= %s, p99 <= %s, max %s over %d deliveries (hand-over to receipt)\n",
 		seconds(lat.P50), seconds(lat.P99), seconds(lat.Max), lat.Count)
+	if t.ElectionSeconds > 0 {
+		fmt.Fprintf(w, "election  %s messages/s over %s s, from the first message sent to the last received\n", format.Number(math.Round(t.ElectionMessagesPerSecond), 4), format.Number(t.ElectionSeconds, 3))
+	}
+	if p, a := t.NodePeakBytes, t.NodeAnonBytes; p != nil && a != nil {
+		fmt.Fprintf(w, "memory    node processes peaked at %s (median; %s to %s, VmHWM, the program's shared pages included), %s their own (%s to %s)\n",
+			scenario.BytesString(p.Median), scenario.BytesString(p.Min), scenario.BytesString(p.Max), scenario.BytesString(a.Median), scenario.BytesString(a.Min), scenario.BytesString(a.Max))
+	}
 	if t.MaxInbox > 0 || t.Overflows > 0 {
 		fmt.Fprintf(w, "inboxes   at most %d messages in one; %d overflows to break cycles of waiting nodes\n", t.MaxInbox, t.Overflows)
 	}

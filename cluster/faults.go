@@ -8,6 +8,7 @@ import (
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
+	"github.com/electkit/elect/internal/footprint"
 )
 
 // Faults (the description's "faults") on the TCP runtime: `elect cluster
@@ -99,7 +100,9 @@ func CheckParts(dir string, d *Description) error {
 func (r *nodeRun) note(ev FaultEvent) {
 	r.seq++
 	ev.Lamport, ev.Seq = r.lamport, r.seq
+	before := cap(r.faults)
 	r.faults = append(r.faults, ev)
+	r.mem.grew(before, cap(r.faults), faultEventBytes)
 }
 
 // stepped counts a step, after which the node crashes if the plan says so.
@@ -163,7 +166,11 @@ func (r *nodeRun) sendFaulty(p elect.Port, to int32, m elect.Message, fr *Frame)
 		// waves cannot see the run as over before it arrives.
 		r.wire++
 		late, l := *fr, r.data[p]
-		time.AfterFunc(time.Duration(s.Delay)*f.tick, func() { r.post(input{kind: inLate, link: l, frame: late}) })
+		r.mem.add(footprint.TCPLateBytes)
+		time.AfterFunc(time.Duration(s.Delay)*f.tick, func() {
+			r.mem.add(-footprint.TCPLateBytes) // in the inbox from now on
+			r.post(input{kind: inLate, link: l, frame: late})
+		})
 	} else {
 		r.wire++
 		r.queue(r.data[p], fr)

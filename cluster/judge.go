@@ -23,7 +23,9 @@ import (
 // (each line lists those its node applied) go to the monitor in the merged
 // record's order; the report's cause is then the first of them, since
 // Judge does not see the messages that make the promised leader's causal
-// path (Up takes the cause from the replay of the merged record).
+// path (Up takes the cause from the replay of the merged record). A node
+// that stopped at its memory limit (its line's MemoryLimit) makes the
+// outcome memory-limit, as on every runtime, the losses it caused aside.
 func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []string) (*scenario.Record, error) {
 	spec := d.Spec(cat)
 	cfg, err := scenario.Build(spec)
@@ -84,6 +86,9 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 			broke = true
 		}
 		switch {
+		case l.MemoryLimit:
+			// Its peers lost it: their faults follow from it.
+			end.MemoryLimit = true
 		case l.Fault == "":
 		case l.Lost >= 0:
 			consequences = append(consequences, fmt.Sprintf("node %d: %s", i, l.Fault))
@@ -103,7 +108,7 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 	end.Time = float64(depth)
 	res := mon.Finish(end)
 	res.Transport = transport(d, lines, res.Messages)
-	if len(dead)+len(faults)+len(consequences) > 0 && !broke {
+	if len(dead)+len(faults)+len(consequences) > 0 && !broke && !end.MemoryLimit {
 		res.Outcome = election.OutcomeFault
 		res.Violation = strings.Join(slices.Concat(dead, faults, consequences), "; ")
 	}
@@ -114,16 +119,28 @@ func Judge(d *Description, cat *catalog.Catalog, lines []*NodeResult, exits []st
 
 // transport is the run report of a cluster run from the nodes' lines: the
 // messages per link (each node's by port, to its neighbours), the merged
-// latencies, and the rate over the slowest node's wall time (Up replaces
-// it with the run's own).
+// latencies, the rate over the slowest node's wall time (Up replaces
+// it with the run's own), the election phase (from the first message sent
+// to the last received, by the nodes' clocks: one machine's, or clocks
+// kept in step) and the nodes' peak memory.
 func transport(d *Description, lines []*NodeResult, messages int64) *election.Transport {
 	var links []election.LinkCount
 	var lat election.Latency
+	var peaks, anons []int64
+	var firstSend, lastReceive int64
 	wall := 0.0
 	for i, l := range lines {
 		if l == nil {
 			continue
 		}
+		if l.PeakRSS > 0 && l.AnonRSS > 0 {
+			peaks = append(peaks, l.PeakRSS)
+			anons = append(anons, l.AnonRSS)
+		}
+		if l.FirstSend > 0 && (firstSend == 0 || l.FirstSend < firstSend) {
+			firstSend = l.FirstSend
+		}
+		lastReceive = max(lastReceive, l.LastReceive)
 		for p, c := range l.SentByPort {
 			if p < len(d.Nodes[i].Neighbors) {
 				links = append(links, election.LinkCount{From: i, To: d.Nodes[i].Neighbors[p], Messages: c})
@@ -134,7 +151,21 @@ func transport(d *Description, lines []*NodeResult, messages int64) *election.Tr
 		}
 		wall = max(wall, l.WallSeconds)
 	}
-	return election.NewTransport(links, &lat, messages, wall)
+	t := election.NewTransport(links, &lat, messages, wall)
+	if firstSend > 0 && lastReceive > firstSend {
+		t.ElectionSeconds = float64(lastReceive-firstSend) / 1e9
+		t.ElectionMessagesPerSecond = float64(messages) / t.ElectionSeconds
+	}
+	if len(peaks) > 0 {
+		t.NodePeakBytes, t.NodeAnonBytes = peakStats(peaks), peakStats(anons)
+	}
+	return t
+}
+
+// peakStats summarises the memory of processes.
+func peakStats(b []int64) *election.PeakStats {
+	slices.Sort(b)
+	return &election.PeakStats{Min: b[0], Median: b[len(b)/2], Max: b[len(b)-1]}
 }
 
 // happening is a node's decision, or a fault it applied.

@@ -68,6 +68,9 @@ func (r *nodeRun) loop() (err error) {
 		r.batchAt = time.Now().UnixNano()
 		for _, in := range batch {
 			done, err := r.handle(in)
+			if err == nil && r.mem.over() {
+				err = r.mem.stop(r.me)
+			}
 			if err != nil || done {
 				r.flush()
 				return err
@@ -120,6 +123,9 @@ func (r *nodeRun) call(input int, port elect.Port, m elect.Message) error {
 				return r.violated(v)
 			}
 			r.counts[f.Msg.Type]++
+			if r.sent == 0 {
+				r.firstSend = r.batchAt
+			}
 			r.sent++
 			if r.trace != nil {
 				r.trace.Send(int32(r.me), f.Port, to, f.Msg)
@@ -204,6 +210,7 @@ func (r *nodeRun) handle(in input) (done bool, err error) {
 // deliver hands a message to the node, waking it first if needed.
 func (r *nodeRun) deliver(l *link, f *Frame) error {
 	r.recv++
+	r.lastReceive = r.batchAt
 	r.latency.Add(r.batchAt - f.Sent)
 	r.events++
 	r.lamport = max(r.lamport, f.Lamport) + 1
@@ -403,15 +410,20 @@ func (r *nodeRun) result(err error) (*NodeResult, error) {
 		Depth: r.depth, Lamport: r.lamport, WallSeconds: time.Since(r.start).Seconds(), Lost: -1,
 		SentByPort: r.sentOn, Latency: &r.latency,
 		Faults: r.faults, DecidedLamport: r.decLamport, DecidedSeq: r.decSeq,
+		FirstSend: r.firstSend, LastReceive: r.lastReceive,
 	}
+	res.PeakRSS, res.AnonRSS = processMemory()
 	for t, mt := range r.cfg.Algorithm.Messages {
 		res.MessagesByType[mt.Name] = r.counts[t]
 	}
 	if err != nil {
-		if fe, ok := err.(*FaultError); ok {
-			res.Fault, res.Lost = fe.Msg, fe.Lost
-			res.Property, res.Detail = fe.Broken.Property, fe.Broken.Detail
-		} else {
+		switch e := err.(type) {
+		case *FaultError:
+			res.Fault, res.Lost = e.Msg, e.Lost
+			res.Property, res.Detail = e.Broken.Property, e.Broken.Detail
+		case *MemoryLimitError:
+			res.Fault, res.MemoryLimit = e.Error(), true
+		default:
 			res.Fault = err.Error()
 		}
 		r.logf("%s", res.Fault)

@@ -49,6 +49,11 @@ type NodeOptions struct {
 	// (0: DefaultMaxHandshakes): a new one takes the place of the oldest
 	// silent one (admission.go).
 	MaxHandshakes int
+	// MemLimit is the memory the node may hold (0: the default of every
+	// --mem-limit, scenario.DefaultMemLimit): a node that would need more
+	// from its start is refused, and one whose messages outgrow it stops
+	// with outcome memory-limit (guard.go).
+	MemLimit int64
 	// waveInterval is the pause between termination waves (tests).
 	waveInterval time.Duration
 }
@@ -99,6 +104,20 @@ type NodeResult struct {
 	Faults         []FaultEvent `json:"faults,omitempty"`
 	DecidedLamport int64        `json:"decided_lamport,omitempty"`
 	DecidedSeq     int64        `json:"decided_seq,omitempty"`
+	// MemoryLimit says the node stopped at its memory limit (guard.go;
+	// Fault says what it held).
+	MemoryLimit bool `json:"memory_limit,omitempty"`
+	// PeakRSS is the node process's peak resident memory in bytes (VmHWM,
+	// the program's shared pages included), AnonRSS its own (anonymous)
+	// resident memory at its end (0 where the system does not say:
+	// processMemory).
+	PeakRSS int64 `json:"peak_rss,omitempty"`
+	AnonRSS int64 `json:"anon_rss,omitempty"`
+	// FirstSend and LastReceive are the wall clock (Unix ns) of the batch
+	// of inputs in which the node sent its first message and received its
+	// last (0: none): over all nodes, the election phase.
+	FirstSend   int64 `json:"first_send,omitempty"`
+	LastReceive int64 `json:"last_receive,omitempty"`
 }
 
 // FaultError is a node's fault: the node could not finish the election.
@@ -187,6 +206,10 @@ type nodeRun struct {
 	faults             []FaultEvent
 	seq                int64
 	decLamport, decSeq int64
+	// mem holds the node to its memory limit (guard.go); firstSend and
+	// lastReceive time the election phase (NodeResult).
+	mem                    *memGuard
+	firstSend, lastReceive int64
 
 	data    []*link // by port
 	control []*link // node 0: by index; others: [0] is the link to node 0
@@ -280,6 +303,9 @@ func RunNode(dir string, opt NodeOptions) (*NodeResult, error) {
 		if err := r.newFaults(); err != nil {
 			return nil, err
 		}
+	}
+	if r.mem, err = newMemGuard(r, opt.MemLimit); err != nil {
+		return nil, err
 	}
 	res, err := r.run()
 	if r.trace != nil {
@@ -511,7 +537,9 @@ func (r *nodeRun) write(l *link) {
 // post adds an input to the main loop's inbox; it never blocks.
 func (r *nodeRun) post(in input) {
 	r.inMu.Lock()
+	before := cap(r.inbox)
 	r.inbox = append(r.inbox, in)
+	r.mem.grew(before, cap(r.inbox), inputBytes)
 	r.inMu.Unlock()
 	select {
 	case r.inSig <- struct{}{}:
@@ -522,7 +550,9 @@ func (r *nodeRun) post(in input) {
 // queue appends a frame to a link's pending writes.
 func (r *nodeRun) queue(l *link, f *Frame) {
 	l.mu.Lock()
+	before := cap(l.pending)
 	l.pending = AppendFrame(l.pending, f)
+	r.mem.grew(before, cap(l.pending), 1)
 	l.mu.Unlock()
 }
 

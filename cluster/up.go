@@ -80,6 +80,9 @@ type UpOptions struct {
 	// once.
 	StopWait time.Duration
 	Hurry    <-chan struct{}
+	// MemLimits, when set, are the nodes' memory limits, by node (each
+	// node gets --mem-limit: CheckMemory's shares of the cluster's).
+	MemLimits []int64
 }
 
 // Up runs every node of the cluster in dir as a child process, gathers
@@ -281,6 +284,9 @@ func (u *upRun) startNodes() error {
 		args := append(slices.Clone(u.opt.Command[1:]), NodeDir(u.dir, i), "--index", strconv.Itoa(i), "--timeout", u.opt.Timeout.String())
 		if u.traceDir != "" {
 			args = append(args, "--trace", filepath.Join(u.traceDir, NodeName(i)+".jsonl"))
+		}
+		if u.opt.MemLimits != nil {
+			args = append(args, "--mem-limit", strconv.FormatInt(u.opt.MemLimits[i], 10))
 		}
 		cmd := exec.Command(u.opt.Command[0], args...)
 		stdout, err := cmd.StdoutPipe()

@@ -35,6 +35,26 @@ type Transport struct {
 	// Overflows counts the times the goroutine runtime let a node hand
 	// over past a full inbox to break a cycle of waiting nodes.
 	Overflows int64 `json:"overflows,omitempty"`
+	// ElectionSeconds is the TCP cluster's election phase, from the first
+	// message a node sent to the last one a node received (WallSeconds
+	// adds the processes' start, their connections and termination), and
+	// ElectionMessagesPerSecond the messages over it.
+	ElectionSeconds           float64 `json:"election_seconds,omitempty"`
+	ElectionMessagesPerSecond float64 `json:"election_messages_per_second,omitempty"`
+	// NodePeakBytes is the peak resident memory (VmHWM) of the TCP
+	// cluster's node processes, the smallest, median and largest (nil
+	// where the system does not say): it counts the pages of the program
+	// each touched, which the processes of one machine share.
+	// NodeAnonBytes is their own (anonymous) resident memory at their end.
+	NodePeakBytes *PeakStats `json:"node_peak_bytes,omitempty"`
+	NodeAnonBytes *PeakStats `json:"node_anon_bytes,omitempty"`
+}
+
+// PeakStats summarise the memory of processes, in bytes.
+type PeakStats struct {
+	Min    int64 `json:"min"`
+	Median int64 `json:"median"`
+	Max    int64 `json:"max"`
 }
 
 // BusiestLinks is how many links Transport.Busiest lists.

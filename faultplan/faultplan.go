@@ -157,6 +157,18 @@ type Part struct {
 	Crash *Crash // nil: the node does not crash
 }
 
+// Bytes is the memory the part holds: its messages' array, by capacity,
+// and its crash. A node holds it through its run (its cursor reads it), so
+// it comes out of the node's memory budget (package cluster), as a whole
+// plan does out of a goroutine run's (Plan.Bytes).
+func (p Part) Bytes() int64 {
+	b := int64(unsafe.Sizeof(p)) + int64(cap(p.Sends))*int64(unsafe.Sizeof(Send{}))
+	if p.Crash != nil {
+		b += int64(unsafe.Sizeof(*p.Crash))
+	}
+	return b
+}
+
 // Sender returns the node's cursor on its messages.
 func (p Part) Sender() Sender { return Sender{plan: p.Sends} }
 

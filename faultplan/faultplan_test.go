@@ -125,3 +125,19 @@ func TestBytesCountsTheArrays(t *testing.T) {
 		t.Errorf("two sends and a crash: %d bytes, want 272", got)
 	}
 }
+
+// TestPartBytesCountsItsArray: a node's part is its record (a node index,
+// a slice header and a pointer: 40 bytes), its sends by capacity (32 each)
+// and its crash (24), what a TCP node holds through its run.
+func TestPartBytesCountsItsArray(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the sizes below are a 64-bit machine's")
+	}
+	if got := (Part{Node: 3}).Bytes(); got != 40 {
+		t.Errorf("an empty part: %d bytes, want 40", got)
+	}
+	p := Part{Node: 1, Sends: make([]Send, 2, 4), Crash: &Crash{Node: 1, Steps: 2}}
+	if got := p.Bytes(); got != 40+4*32+24 {
+		t.Errorf("4 sends' room and a crash: %d bytes, want 192", got)
+	}
+}
