@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/electkit/elect/election"
+	"github.com/electkit/elect/internal/format"
+	"github.com/electkit/elect/scenario"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 )
@@ -131,4 +136,52 @@ func stepLimitNote(done, limit int64, flag string, elapsed time.Duration) string
 	}
 	return fmt.Sprintf("; the %s limit (%.3g) is about %.1f days away at this speed: --time-limit bounds the run",
 		flag, float64(limit), left.Hours()/24)
+}
+
+// runProgressBar is the progress bar of one simulated run of s, built as
+// cfg: messages against the algorithm's declared message bound, whose
+// estimate of the time left is then an upper one, or a spinner when it
+// declares none.
+func runProgressBar(stderr io.Writer, s scenario.Spec, cfg *election.Config) *progressBar {
+	if !isTerminal(stderr) || s.Runtime != "" && s.Runtime != "sim" {
+		return nil
+	}
+	bound, ok := scenario.MessageBound(cfg.Algorithm, cfg.BoundContext())
+	if !ok || bound > math.MaxInt64/2 {
+		return newProgressBar(stderr, s.Algorithm, 0, "")
+	}
+	return newProgressBar(stderr, s.Algorithm, int64(bound), "at most: the bound")
+}
+
+// runProgress is the simulator's progress report: it moves bar (warning
+// when the run's event limit, maxEvents, is days away) and stops the run
+// after limit of wall-clock time (0: no limit) or once stop is cancelled
+// (a signal); nil when none of these is wanted.
+func runProgress(bar *progressBar, limit time.Duration, maxEvents int64, stop context.Context) func(election.Progress) bool {
+	if bar == nil && limit <= 0 && stop.Done() == nil {
+		return nil
+	}
+	start := time.Now()
+	return func(p election.Progress) bool {
+		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4))+
+			bar.limitNote(p.Events, maxEvents, "--max-events", time.Since(start)))
+		return (limit <= 0 || time.Since(start) < limit) && stop.Err() == nil
+	}
+}
+
+// longFaultWait is how long the delays of a run with real timing must
+// make it wait, at least, for run to say so before it starts.
+const longFaultWait = 10 * time.Second
+
+// sayFaultWait says on stderr, before a run on goroutines starts, that
+// its delays (which last --fault-tick of wall time each) make it wait
+// longFaultWait or more, rather than let it look hung.
+func sayFaultWait(stderr io.Writer, cfg *election.Config, tick time.Duration) {
+	if cfg.Faults == nil {
+		return
+	}
+	if wait := scenario.FaultWait(cfg.Faults, tick, cfg.Graph.DiameterLowerBound()); wait >= longFaultWait {
+		fmt.Fprintf(stderr, "elect: the delays of %s make this run wait %v of wall time at least (each time unit lasts --fault-tick %v); Ctrl-C stops it\n",
+			cfg.Faults, wait.Round(time.Second), tick)
+	}
 }

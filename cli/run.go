@@ -222,13 +222,8 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 		}
 		defer traceFile.Discard()
 	}
-	if f.runtime == "goroutines" && firstCfg.Faults != nil {
-		// A delay lasts --fault-tick of wall time there: a run that will
-		// wait long says so before it starts, rather than look hung.
-		if wait := scenario.FaultWait(firstCfg.Faults, f.faultTick, firstCfg.Graph.DiameterLowerBound()); wait >= longFaultWait {
-			fmt.Fprintf(stderr, "elect: the delays of %s make this run wait %v of wall time at least (each time unit lasts --fault-tick %v); Ctrl-C stops it\n",
-				firstCfg.Faults, wait.Round(time.Second), f.faultTick)
-		}
+	if f.runtime == "goroutines" {
+		sayFaultWait(stderr, firstCfg, f.faultTick)
 	}
 	t := runTrials{f: &f, first: first, firstCfg: firstCfg, stdout: stdout, stderr: stderr}
 	if traceFile != nil {
@@ -314,10 +309,6 @@ func (f *runFlags) check() error {
 	}
 	return declareFiles("run", append(inputs, input("--replay", f.replay)), output("--trace", f.trace))
 }
-
-// longFaultWait is how long the delays of a run on goroutines must make
-// it wait, at least, for run to say so before it starts.
-const longFaultWait = 10 * time.Second
 
 // traceNote says, after a stop, where the trace of what ran is.
 func traceNote(path string) string {
@@ -582,37 +573,6 @@ func crashedList(nodes []int32) string {
 		fmt.Fprintf(&b, " %d", i)
 	}
 	return b.String()
-}
-
-// runProgressBar is the progress bar of one simulated run of s, built as
-// cfg: messages against the algorithm's declared message bound, whose
-// estimate of the time left is then an upper one, or a spinner when it
-// declares none.
-func runProgressBar(stderr io.Writer, s scenario.Spec, cfg *election.Config) *progressBar {
-	if !isTerminal(stderr) || s.Runtime != "" && s.Runtime != "sim" {
-		return nil
-	}
-	bound, ok := scenario.MessageBound(cfg.Algorithm, cfg.BoundContext())
-	if !ok || bound > math.MaxInt64/2 {
-		return newProgressBar(stderr, s.Algorithm, 0, "")
-	}
-	return newProgressBar(stderr, s.Algorithm, int64(bound), "at most: the bound")
-}
-
-// runProgress is the simulator's progress report: it moves bar (warning
-// when the run's event limit, maxEvents, is days away) and stops the run
-// after limit of wall-clock time (0: no limit) or once stop is cancelled
-// (a signal); nil when none of these is wanted.
-func runProgress(bar *progressBar, limit time.Duration, maxEvents int64, stop context.Context) func(election.Progress) bool {
-	if bar == nil && limit <= 0 && stop.Done() == nil {
-		return nil
-	}
-	start := time.Now()
-	return func(p election.Progress) bool {
-		bar.set(p.Messages, fmt.Sprintf("%s messages, time %s", format.Number(float64(p.Messages), 4), format.Number(p.Time, 4))+
-			bar.limitNote(p.Events, maxEvents, "--max-events", time.Since(start)))
-		return (limit <= 0 || time.Since(start) < limit) && stop.Err() == nil
-	}
 }
 
 // trialBytes is what a trialSummary keeps per trial: four measures.
