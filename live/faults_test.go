@@ -21,11 +21,9 @@ import (
 // runtime) and the synchronous bully and ring-skip behind the round
 // barrier, under fault schedules that hit messages by number, at random,
 // by partition, and crash nodes after a step or at a time. A synchronous
-// node's inputs within one round are taken in port order on goroutines and
-// in sending order in the simulator: a crash after a step in the middle of
-// a round may fall between other inputs there, so the step crashes of the
-// synchronous cases fall at the end of a round (step 1, an initiator's
-// wake-up), as timed crashes always do.
+// node takes its inputs of a round in the simulator's sending order on
+// goroutines too (TestSyncRunsAreTheSimulatorsToTheEvent), so a crash after
+// any step falls alike.
 var faultCases = []struct {
 	alg    string
 	n      int

@@ -222,6 +222,17 @@ type syncNode struct {
 	cancelSeq     uint64 // its timers with seq <= cancelSeq are cancelled
 	deferred      []op   // monitor and trace calls, applied after the barrier
 	countedEvents int64
+	// The round's inputs (sync.go's syncNext): batch, taken in round
+	// takenRound (-1: none yet), of which pos are handled.
+	batch      []envelope
+	pos        int
+	takenRound int64
+	// marks ends each event of the phase (sync.go's syncMark), and the
+	// coordinator's walk has carried out markAt of them, up to outAt,
+	// lateAt, timersAt and opsAt.
+	marks                          []syncMark
+	markAt                         int
+	outAt, lateAt, timersAt, opsAt int32
 	// panicked is what the node's code panicked with in a round (nil: it
 	// did not).
 	panicked *any
@@ -360,7 +371,7 @@ func newRun(cfg *election.Config) *run {
 		if sync {
 			sy := &syns[i]
 			nd.syn = sy
-			sy.wakeAt = -1
+			sy.wakeAt, sy.takenRound = -1, -1
 			nd.inbox = inboxes[2*i*slots : 2*i*slots : (2*i+1)*slots]
 			sy.spare = inboxes[(2*i+1)*slots : (2*i+1)*slots : (2*i+2)*slots]
 			nd.out = outs[i*slots : i*slots : (i+1)*slots]
