@@ -254,3 +254,77 @@ func TestOldFaultyDescriptionIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDelaysOnTCPHitThePlansMessages states what holds on TCP under
+// delays (docs/faults.md, "Delays"): a late message is held back in wall
+// time there, so the order of a node's inputs, and from it the counts, can
+// differ from the simulator's; but LCR still elects the maximum within its
+// bounds, and each node delays exactly the messages of the plan among
+// those it sent: for every k up to its count of messages sent, its k-th
+// message is delayed, by the plan's d, if and only if the plan says so.
+func TestDelaysOnTCPHitThePlansMessages(t *testing.T) {
+	cases := []struct {
+		faults string
+		seed   uint64
+	}{
+		{"delay:p=0.3,d=3", 3},
+		{"delay:p=0.5,d=2;dup:p=0.1", 1},
+	}
+	if testing.Short() {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		t.Run(c.faults, func(t *testing.T) {
+			n := 8
+			dir, d := initCluster(t, scenario.Spec{Algorithm: "lcr", N: n, Seed: c.seed, Faults: c.faults})
+			cfg, err := scenario.Build(d.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := resolve.Faults(*cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, errs := runInProcess(t, dir, n, NodeOptions{Timeout: 10 * time.Second})
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("node %d: %v", i, err)
+				}
+			}
+			rec, err := Judge(d, nil, res, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			maxID := slices.Max(cfg.IDs)
+			if rec.Result.Outcome != election.OutcomeElected || rec.Result.LeaderID != maxID {
+				t.Errorf("outcome %s, leader %d: want the maximum, %d, elected", rec.Result.Outcome, rec.Result.LeaderID, maxID)
+			}
+			for _, chk := range rec.Result.Checks {
+				if chk.Name == "election messages" && !chk.Holds {
+					t.Errorf("a bound broken: %+v", chk)
+				}
+			}
+			delayed := 0
+			for i, r := range res {
+				var want, got []string
+				for _, s := range plan.Hits(int32(i)) {
+					if s.Delay > 0 && s.K <= r.Sent {
+						want = append(want, fmt.Sprintf("no %d by %d", s.No, s.Delay))
+					}
+				}
+				for _, ev := range r.Faults {
+					if ev.Ev == "delay" {
+						got = append(got, fmt.Sprintf("no %d by %d", ev.No, ev.By))
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("node %d sent %d messages and delayed %v; the plan delays %v of them", i, r.Sent, got, want)
+				}
+				delayed += len(got)
+			}
+			if delayed == 0 {
+				t.Errorf("nothing was delayed: the case says nothing")
+			}
+		})
+	}
+}

@@ -91,6 +91,12 @@ type asyncRun struct {
 	lastParked atomic.Int32
 	overflows  atomic.Int64 // deadlocks broken (reported in tests)
 	timeLimit  atomic.Bool  // Config.Progress stopped the run
+
+	// Faults: the late messages their senders hold (faults.go), and the
+	// nodes that hold some (or did, until the next releaseQuiescent).
+	heldCount atomic.Int64
+	heldMu    sync.Mutex
+	heldNodes []*node
 }
 
 // runAsync runs every node on its own goroutine until no input is left.
@@ -400,6 +406,12 @@ func (a *asyncRun) work(nd *node, w *worker) {
 // parked nodes wait on each other and one of them is given overflow.
 func (a *asyncRun) countOut(w *worker) {
 	if a.busy.Add(-1) == 0 && a.pending.Load() > 0 && !a.stopped.Load() {
+		if a.pending.Load() == a.heldCount.Load() {
+			// Every input left is a late message its sender holds
+			// (faults.go): no node is parked, none can run.
+			a.releaseQuiescent()
+			return
+		}
 		a.breakDeadlock(w)
 	}
 }
@@ -672,20 +684,23 @@ func (a *asyncRun) handle(nd *node, wake bool, batch []envelope) (goOn bool) {
 	}
 	// Count the messages before anyone can receive them, and discount the
 	// batch only now that its handlers have returned (see the package doc).
-	late := 0
-	if nd.flt != nil {
-		late = len(nd.flt.late)
+	// Late messages held (faults.go) count from when they are held; those
+	// released into the output were counted then.
+	sent := len(nd.out)
+	if f := nd.flt; f != nil {
+		if len(f.held) > 0 {
+			a.releaseDue(nd)
+		}
+		sent = len(nd.out) + f.newHeld - f.released
+		f.newHeld, f.released = 0, 0
 	}
 	// A batch that sends as many messages as it had inputs (every node
 	// on a forwarding path) leaves the count as it is, and cannot bring
 	// it to zero (its inputs are still in it): it is not touched, so that
 	// the workers do not contend for it.
-	if d := int64(len(nd.out) + late - inputs); d != 0 && a.pending.Add(d) == 0 {
+	if d := int64(sent - inputs); d != 0 && a.pending.Add(d) == 0 {
 		a.end()
 		return false
-	}
-	if late > 0 {
-		a.holdLate(nd)
 	}
 	return true
 }
@@ -719,9 +734,9 @@ const (
 // doubling, and the output it was in.
 const pendingBytes = 4 * envelopeBytes
 
-// lateBytes is what a late message of an asynchronous run holds while it
-// waits: its envelope, a runtime timer and the closure that hands it over.
-const lateBytes = 256
+// lateBytes is what a late message of an asynchronous run holds while its
+// sender holds it: its heldMsg, in a list that grows by doubling.
+const lateBytes = 2 * 64
 
 // overQueueLimit reports whether held messages of a synchronous run, at
 // the end of a round, pass Config.MaxQueueBytes (pendingBytes each), and

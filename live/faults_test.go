@@ -36,9 +36,8 @@ var faultCases = []struct {
 	{"lcr", 8, "dup:msg=5;loss:msg=12", ""},
 	{"lcr", 8, "loss:p=0.1", ""},
 	{"lcr", 8, "dup:p=0.2", ""},
-	// A late message may be overtaken, on goroutines in wall time: its
-	// delay must not decide what happens (under increasing IDs, node 1's
-	// ID is swallowed by node 2 whenever it arrives).
+	// A late message may be overtaken, on goroutines as in the
+	// simulator (delay_test.go).
 	{"lcr", 8, "delay:msg=2,d=3", "increasing"},
 	{"lcr", 8, "partition:0-3|4-7@1-3", ""},
 	{"lcr", 8, "crash:node=4@step=1", ""},
@@ -58,22 +57,19 @@ var faultCases = []struct {
 // reports its faults in the order they happened there, so the crashed
 // nodes are compared as a set, and the cause (the first fault) when only
 // one fault happened, and no crash was timed (a crash's time is then the
-// node's own clock, its causal depth at its last step). Its time is the
-// causal depth, which a delay does not lengthen: a time bound that a
-// delay breaks in the simulator holds there, so the verdict is compared
-// when nothing was delayed.
+// node's own clock, its causal depth at its last step). The verdict is
+// compared always: a late message lengthens the causal depth as it does
+// the simulator's time (faults.go), so a time bound it breaks there
+// breaks on goroutines too.
 func faultSummary(r *election.Result, exact bool) string {
 	f := r.Faults
 	if f == nil {
 		return fmt.Sprintf("%s leader %d messages %d, no fault report", r.Outcome, r.LeaderID, r.Messages)
 	}
 	crashed := slices.Sorted(slices.Values(f.Crashed))
-	cause, verdict := "", ""
+	cause, verdict := "", f.Verdict
 	if exact || f.Lost+f.Duplicated+f.Delayed+int64(len(f.Crashed)) == 1 {
 		cause = f.Cause
-	}
-	if exact || f.Delayed == 0 {
-		verdict = f.Verdict
 	}
 	return fmt.Sprintf("%s leader %d messages %d; injected %s lost %d dup %d delayed %d crashed %v undecided %d verdict %s; %s",
 		r.Outcome, r.LeaderID, r.Messages, f.Injected, f.Lost, f.Duplicated, f.Delayed, crashed, f.Undecided, verdict, cause)

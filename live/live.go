@@ -91,10 +91,6 @@ func Run(cfg election.Config) (*election.Result, error) {
 
 // Options are what a run on goroutines takes besides its Config.
 type Options struct {
-	// FaultTick is the wall time of one time unit of a delay fault
-	// (Config.Faults): a message late by d units is held back d ticks
-	// before it is handed over (0: election.DefaultFaultTick).
-	FaultTick time.Duration
 	// Plan is the run's fault schedule (Config.Faults) resolved before the
 	// run by whoever starts it (package faultplan/resolve): the runtime
 	// applies it and resolves nothing itself. A run with faults needs one.
@@ -111,7 +107,7 @@ func RunWith(cfg election.Config, opt Options) (*election.Result, error) {
 	}
 	r := newRun(&cfg)
 	if cfg.Faults != nil {
-		if err := r.newFaults(opt.Plan, opt.FaultTick); err != nil {
+		if err := r.newFaults(opt.Plan); err != nil {
 			return nil, err
 		}
 	}
@@ -309,7 +305,6 @@ type run struct {
 	maxDepth int64
 	start    time.Time
 	async    *asyncRun
-	tick     time.Duration // a time unit of a delay fault (faults.go)
 
 	// The messages sent, by node and type (node i's of type t at
 	// i*types+t), and by node and port (node i's port p at its

@@ -95,7 +95,7 @@ func RunBuilt(s scenario.Spec, cfg *election.Config) (rec *scenario.Record, err 
 // 2000 --faults dup:p=1 --mem-limit 50MB' peaked at 65 MiB, over the limit
 // and the program's own 12; now 49).
 func runGoroutines(s scenario.Spec, cfg *election.Config) (*election.Result, error) {
-	opt := live.Options{FaultTick: s.FaultTick}
+	var opt live.Options
 	if cfg.Faults == nil {
 		return live.RunWith(*cfg, opt)
 	}
