@@ -3,10 +3,9 @@ package cluster
 import (
 	"fmt"
 	"path/filepath"
-	"time"
+	"slices"
 
 	"github.com/electkit/elect"
-	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faultplan"
 	"github.com/electkit/elect/internal/footprint"
 )
@@ -16,8 +15,8 @@ import (
 // writes each node's part into the node's own description (fault_plan), so
 // that a node applies it alone, where it sends and where it has taken a
 // step. A lost message is never written to
-// its link; a duplicate is written twice; a late one is written after its
-// delay in real time (its time units times the fault tick); a node that
+// its link; a duplicate is written twice; a late one is held until nothing
+// can pass it on its link (below: late in the simulator's time); a node that
 // crashes stops taking steps and drops what reaches it, but its process
 // stays up and keeps answering the termination waves, so that the run ends
 // as the others see it (a killed process, --kill, is another fault: a lost
@@ -57,7 +56,10 @@ type nodeFaults struct {
 	crash  faultplan.Crash // Steps < 0: it does not crash
 	steps  int64
 	at     int64 // the node's causal depth at the step being taken
-	tick   time.Duration
+	// held are its late messages not yet written, by arrival then
+	// sending (heldFrame).
+	held    []heldFrame
+	heldSeq int64
 }
 
 // newFaults takes the node's part of the run's schedule from its
@@ -68,11 +70,7 @@ func (r *nodeRun) newFaults() error {
 	if part == nil || int(part.Node) != r.me {
 		return fmt.Errorf("node %d: the description has faults (%s) but not this node's part of their schedule (fault_plan), which 'elect cluster init' writes since the nodes stopped resolving it themselves: run 'elect cluster init' again", r.me, r.d.Faults)
 	}
-	f := &nodeFaults{sender: part.Sender(), crash: part.CrashOf(), tick: election.DefaultFaultTick}
-	if r.d.FaultTick != "" {
-		f.tick, _ = time.ParseDuration(r.d.FaultTick) // checked by ParseDescription
-	}
-	r.flt = f
+	r.flt = &nodeFaults{sender: part.Sender(), crash: part.CrashOf()}
 	return nil
 }
 
@@ -105,9 +103,13 @@ func (r *nodeRun) note(ev FaultEvent) {
 	r.mem.grew(before, cap(r.faults), faultEventBytes)
 }
 
-// stepped counts a step, after which the node crashes if the plan says so.
+// stepped counts a step, after which the node writes the held late
+// messages nothing can pass any more, and crashes if the plan says so.
 func (r *nodeRun) stepped() {
 	f := r.flt
+	if len(f.held) > 0 {
+		r.releaseDue()
+	}
 	f.steps++
 	if f.steps == f.crash.Steps {
 		r.crash()
@@ -127,14 +129,12 @@ func (r *nodeRun) crash() {
 }
 
 // sendFaulty writes message m, sent on port p, as the plan says: not at all
-// (lost), late (after its delay, through the main loop), and twice
-// (duplicated).
+// (lost), late (held, below), and twice (duplicated).
 func (r *nodeRun) sendFaulty(p elect.Port, to int32, m elect.Message, fr *Frame) {
 	f := r.flt
 	s, hit := f.sender.Next()
 	if !hit {
-		r.wire++
-		r.queue(r.data[p], fr)
+		r.writeOnTime(p, fr)
 		return
 	}
 	ev := FaultEvent{No: s.No, Port: int(p), To: int(to), Type: int(m.Type), ID: m.ID, A: m.A, B: m.B, Time: f.at}
@@ -162,21 +162,112 @@ func (r *nodeRun) sendFaulty(p elect.Port, to int32, m elect.Message, fr *Frame)
 		r.note(ev)
 	}
 	if s.Delay > 0 {
-		// Counted as written now: it is in transit, so the termination
-		// waves cannot see the run as over before it arrives.
-		r.wire++
-		late, l := *fr, r.data[p]
-		r.mem.add(footprint.TCPLateBytes)
-		time.AfterFunc(time.Duration(s.Delay)*f.tick, func() {
-			r.mem.add(-footprint.TCPLateBytes) // in the inbox from now on
-			r.post(input{kind: inLate, link: l, frame: late})
-		})
+		late := *fr
+		late.Depth += s.Delay
+		r.hold(p, &late)
 	} else {
-		r.wire++
-		r.queue(r.data[p], fr)
+		r.writeOnTime(p, fr)
 	}
 	if s.Dup {
-		r.wire++
-		r.queue(r.data[p], fr)
+		r.writeOnTime(p, fr)
 	}
 }
+
+// A late message is late in the simulator's time, as on goroutines
+// (live/faults.go): sent at the node's depth t, it arrives at t+1+d (its
+// frame's depth), and on one link the simulator delivers by arrival, a late
+// message before an on-time one arriving with it. The node holds it, not
+// counted as written, and writes it behind what it wrote before on its
+// link only when nothing it can still send there may pass it: when it
+// writes an on-time message on that link arriving no earlier
+// (writeOnTime), after a step once its depth has reached the arrival less
+// one (releaseDue), or when the termination waves find nothing left in the
+// whole cluster but held messages: node 0 then asks every node for its
+// earliest held arrival and count (a held wave: a probe with B =
+// probeHeld), and has the earliest everywhere written (a probe with B =
+// probeRelease and C = that arrival), since every step from then is at
+// that time or later. So each link delivers in the simulator's order, and
+// a node whose inputs come on one link (LCR's) sends the simulator's
+// messages.
+
+// heldFrame is a late message the node holds: on its port, its seq-th.
+type heldFrame struct {
+	port  elect.Port
+	seq   int64
+	frame Frame
+}
+
+// hold keeps a late message, in order of arrival, then of sending.
+func (r *nodeRun) hold(p elect.Port, fr *Frame) {
+	f := r.flt
+	f.heldSeq++
+	k := len(f.held)
+	for k > 0 && f.held[k-1].frame.Depth > fr.Depth {
+		k--
+	}
+	f.held = slices.Insert(f.held, k, heldFrame{port: p, seq: f.heldSeq, frame: *fr})
+	r.mem.add(footprint.TCPLateBytes)
+}
+
+// writeOnTime writes an on-time message, after the held ones on its link
+// that arrive no later.
+func (r *nodeRun) writeOnTime(p elect.Port, fr *Frame) {
+	f := r.flt
+	for k := 0; k < len(f.held) && f.held[k].frame.Depth <= fr.Depth; {
+		if f.held[k].port != p {
+			k++
+			continue
+		}
+		r.writeHeld(k)
+	}
+	r.wire++
+	r.queue(r.data[p], fr)
+}
+
+// releaseDue writes, after a step, the held messages that nothing the node
+// sends from now on can pass: those arriving no later than its depth plus
+// one.
+func (r *nodeRun) releaseDue() {
+	f := r.flt
+	for len(f.held) > 0 && f.held[0].frame.Depth <= r.depth+1 {
+		r.writeHeld(0)
+	}
+}
+
+// releaseHeld writes the held messages arriving at or before arrive (node
+// 0's release, when nothing else is left in the cluster).
+func (r *nodeRun) releaseHeld(arrive int64) {
+	f := r.flt
+	for len(f.held) > 0 && f.held[0].frame.Depth <= arrive {
+		r.writeHeld(0)
+	}
+}
+
+// writeHeld writes the k-th held message.
+func (r *nodeRun) writeHeld(k int) {
+	f := r.flt
+	h := f.held[k]
+	f.held = slices.Delete(f.held, k, k+1)
+	r.mem.add(-footprint.TCPLateBytes) // in its link's pending writes from now on
+	h.frame.Sent = r.batchAt
+	r.wire++
+	r.queue(r.data[h.port], &h.frame)
+}
+
+// heldReport is the node's answer to a held wave: its earliest held
+// arrival (-1: none) and how many it holds.
+func (r *nodeRun) heldReport() (first, count int64) {
+	if r.flt == nil || len(r.flt.held) == 0 {
+		return -1, 0
+	}
+	return r.flt.held[0].frame.Depth, int64(len(r.flt.held))
+}
+
+// The kinds of probe (Frame.B of a FrameProbe): a termination wave's, a
+// held wave's, and a release of the held messages arriving at or before
+// Frame.C.
+const (
+	probeCounters = 0
+	probeHeld     = 1
+	probeRelease  = 2
+)

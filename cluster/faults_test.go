@@ -255,29 +255,39 @@ func TestOldFaultyDescriptionIsRefused(t *testing.T) {
 	}
 }
 
-// TestDelaysOnTCPHitThePlansMessages states what holds on TCP under
-// delays (docs/faults.md, "Delays"): a late message is held back in wall
-// time there, so the order of a node's inputs, and from it the counts, can
-// differ from the simulator's; but LCR still elects the maximum within its
-// bounds, and each node delays exactly the messages of the plan among
-// those it sent: for every k up to its count of messages sent, its k-th
-// message is delayed, by the plan's d, if and only if the plan says so.
-func TestDelaysOnTCPHitThePlansMessages(t *testing.T) {
+// TestDelaysOnTCPAsInTheSimulator: on TCP a late message is late in the
+// simulator's time (its sender holds it until nothing can pass it on its
+// link, and node 0's waves release the earliest held messages when nothing
+// else is left: faults.go), so LCR, whose node has one incoming link, takes
+// the simulator's inputs in its order: the same messages, delayed count,
+// time and verdict as the simulator's, and each node delays exactly the
+// plan's messages. Before, a late message was held back in wall time, and
+// LCR at n = 16 under delay:p=0.3,d=3, seed 3, sent 44 messages and delayed
+// 14 against the simulator's 54 and 17.
+func TestDelaysOnTCPAsInTheSimulator(t *testing.T) {
 	cases := []struct {
 		faults string
+		n      int
 		seed   uint64
 	}{
-		{"delay:p=0.3,d=3", 3},
-		{"delay:p=0.5,d=2;dup:p=0.1", 1},
+		{"delay:p=0.3,d=3", 16, 3},
+		{"delay:p=0.3,d=3", 8, 1},
+		{"delay:p=0.5,d=5", 8, 3},
+		{"delay:p=0.5,d=2;dup:p=0.1", 8, 1},
+		{"delay:msg=1,d=4;loss:msg=9", 8, 2},
+		{"delay:p=0.1,d=50", 12, 2},
 	}
 	if testing.Short() {
-		cases = cases[:1]
+		cases = cases[:2]
 	}
 	for _, c := range cases {
-		t.Run(c.faults, func(t *testing.T) {
-			n := 8
-			dir, d := initCluster(t, scenario.Spec{Algorithm: "lcr", N: n, Seed: c.seed, Faults: c.faults})
+		t.Run(fmt.Sprintf("%s/n=%d/seed=%d", c.faults, c.n, c.seed), func(t *testing.T) {
+			dir, d := initCluster(t, scenario.Spec{Algorithm: "lcr", N: c.n, Seed: c.seed, Faults: c.faults})
 			cfg, err := scenario.Build(d.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := sim.Run(*cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +295,7 @@ func TestDelaysOnTCPHitThePlansMessages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, errs := runInProcess(t, dir, n, NodeOptions{Timeout: 10 * time.Second})
+			res, errs := runInProcess(t, dir, c.n, NodeOptions{Timeout: 10 * time.Second})
 			for i, err := range errs {
 				if err != nil {
 					t.Fatalf("node %d: %v", i, err)
@@ -295,14 +305,9 @@ func TestDelaysOnTCPHitThePlansMessages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			maxID := slices.Max(cfg.IDs)
-			if rec.Result.Outcome != election.OutcomeElected || rec.Result.LeaderID != maxID {
-				t.Errorf("outcome %s, leader %d: want the maximum, %d, elected", rec.Result.Outcome, rec.Result.LeaderID, maxID)
-			}
-			for _, chk := range rec.Result.Checks {
-				if chk.Name == "election messages" && !chk.Holds {
-					t.Errorf("a bound broken: %+v", chk)
-				}
+			got := rec.Result
+			if g, w := summary(got, false), summary(want, false); g != w || got.Time != want.Time {
+				t.Errorf("\ntcp       %s, time %g\nsimulator %s, time %g", g, got.Time, w, want.Time)
 			}
 			delayed := 0
 			for i, r := range res {

@@ -179,9 +179,6 @@ func (r *nodeRun) handle(in input) (done bool, err error) {
 		return false, nil
 	case inEnd:
 		return r.linkEnded(in.link, in.err)
-	case inLate:
-		r.queue(in.link, &in.frame) // a late message's time has come
-		return false, nil
 	}
 	l, f := in.link, &in.frame
 	if l.port == ControlPort {
@@ -258,7 +255,17 @@ func (r *nodeRun) handleControl(l *link, f *Frame) (bool, error) {
 	case r.me != 0 && f.Type == FrameProbe:
 		r.lastHeard0 = time.Now()
 		// Read between two handlers: the node is idle now.
-		r.queue(l, &Frame{Type: FrameReport, A: f.A, B: r.wire, C: r.recv})
+		switch f.B {
+		case probeHeld:
+			first, count := r.heldReport()
+			r.queue(l, &Frame{Type: FrameReport, A: f.A, B: first, C: count})
+		case probeRelease:
+			if r.flt != nil {
+				r.releaseHeld(f.C)
+			}
+		default:
+			r.queue(l, &Frame{Type: FrameReport, A: f.A, B: r.wire, C: r.recv})
+		}
 		return false, nil
 	case r.me != 0 && f.Type == FrameStop:
 		r.lastHeard0 = time.Now()
@@ -270,10 +277,18 @@ func (r *nodeRun) handleControl(l *link, f *Frame) (bool, error) {
 		if f.A == r.wave && !r.reported[l.peer] {
 			r.reported[l.peer] = true
 			r.reports++
-			r.waveSent += f.B
-			r.waveRecv += f.C
+			if r.heldWave {
+				r.addHeld(f.B, f.C)
+			} else {
+				r.waveSent += f.B
+				r.waveRecv += f.C
+			}
 			if r.reports == int64(r.d.N) {
-				r.waveDone()
+				if r.heldWave {
+					r.heldWaveDone()
+				} else {
+					r.waveDone()
+				}
 			}
 		}
 		return r.allSaidBye(), nil
@@ -305,14 +320,69 @@ func (r *nodeRun) startWave() {
 // the sent total of the later means the run had terminated (package doc).
 func (r *nodeRun) waveDone() {
 	if r.haveLast && r.lastRecv == r.waveSent {
-		for _, l := range r.control[1:] {
-			r.queue(l, &Frame{Type: FrameStop, A: r.wave})
+		if r.flt != nil {
+			// Nothing is in transit and no node is active, but nodes
+			// may hold late messages (faults.go): ask.
+			r.startHeldWave()
+			return
 		}
-		r.beginStop()
+		r.stop()
 		return
 	}
 	r.lastRecv, r.haveLast = r.waveRecv, true
 	time.AfterFunc(r.opt.waveInterval, func() { r.post(input{kind: inWave}) })
+}
+
+// startHeldWave (node 0), when the cluster is quiet, asks every node for
+// its earliest held late message and how many it holds (faults.go).
+func (r *nodeRun) startHeldWave() {
+	r.wave++
+	clear(r.reported)
+	r.reported[0] = true
+	r.reports = 1
+	r.heldWave = true
+	r.heldFirst, r.heldCount = -1, 0
+	r.addHeld(r.heldReport())
+	r.waveStarted = time.Now()
+	for _, l := range r.control[1:] {
+		r.queue(l, &Frame{Type: FrameProbe, A: r.wave, B: probeHeld})
+	}
+	if r.d.N == 1 {
+		r.heldWaveDone()
+	}
+}
+
+// addHeld adds a node's answer to the held wave.
+func (r *nodeRun) addHeld(first, count int64) {
+	if count > 0 && (r.heldFirst < 0 || first < r.heldFirst) {
+		r.heldFirst = first
+	}
+	r.heldCount += count
+}
+
+// heldWaveDone (node 0): with nothing held the run has terminated; else
+// the earliest held messages, everywhere, are written, and the waves
+// start again.
+func (r *nodeRun) heldWaveDone() {
+	r.heldWave = false
+	if r.heldCount == 0 {
+		r.stop()
+		return
+	}
+	for _, l := range r.control[1:] {
+		r.queue(l, &Frame{Type: FrameProbe, A: r.wave, B: probeRelease, C: r.heldFirst})
+	}
+	r.releaseHeld(r.heldFirst)
+	r.haveLast = false
+	time.AfterFunc(r.opt.waveInterval, func() { r.post(input{kind: inWave}) })
+}
+
+// stop (node 0) tells every node that the run has terminated.
+func (r *nodeRun) stop() {
+	for _, l := range r.control[1:] {
+		r.queue(l, &Frame{Type: FrameStop, A: r.wave})
+	}
+	r.beginStop()
 }
 
 // beginStop says bye on every data link: no message will follow.

@@ -158,7 +158,6 @@ const (
 	inEnd   // a link's reader ended (err: why; nil for a clean EOF)
 	inWave  // node 0: time for the next termination wave
 	inTick  // check for silent peers
-	inLate  // a late message (a delay fault) is due: write it
 )
 
 // nodeRun is one node's run.
@@ -197,8 +196,9 @@ type nodeRun struct {
 	sentOn  []int64
 	latency election.Latency
 	batchAt int64
-	// wire counts the messages written to links (or held back late): the
-	// termination waves' "sent", which faults make differ from sent.
+	// wire counts the messages written to links (not those lost, nor the
+	// late ones held, faults.go): the termination waves' "sent", which
+	// faults make differ from sent.
 	wire int64
 	// Faults (faults.go): the node's part of the plan (nil: none), what it
 	// applied, and the order of its faults and decision.
@@ -226,10 +226,15 @@ type nodeRun struct {
 
 	// Termination (node 0): the current wave, its reports, and the last
 	// complete wave's totals.
-	wave, reports           int64
-	waveSent, waveRecv      int64
-	lastRecv                int64
-	haveLast                bool
+	wave, reports      int64
+	waveSent, waveRecv int64
+	lastRecv           int64
+	haveLast           bool
+	// heldWave: the current wave asks for the nodes' held late messages
+	// (faults.go), of which heldFirst is the earliest arrival (-1: none)
+	// and heldCount how many.
+	heldWave                bool
+	heldFirst, heldCount    int64
 	waveStarted, lastHeard0 time.Time
 	reported                []bool
 	stopping                bool
