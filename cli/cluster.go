@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/electkit/elect/catalog"
 	"github.com/electkit/elect/cluster"
@@ -108,7 +107,6 @@ func clusterCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Write
 type clusterInitFlags struct {
 	alg, idsSpec, topo, initiators, host string
 	faults                               string
-	faultTick                            time.Duration
 	n, basePort                          int
 	seed                                 uint64
 	announce, force                      bool
@@ -125,9 +123,8 @@ func initFlags(fs *flag.FlagSet, cat *catalog.Catalog) *clusterInitFlags {
 	fs.StringVar(&f.initiators, "initiators", "all", "who wakes spontaneously: all, K, nodes:I,J,...")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
 	fs.StringVar(&f.host, "host", "127.0.0.1", "every node's host, or a pattern with {i} for the node's index (node-{i}.elect)")
-	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay); and accept --faults whose delays hold a message back over an hour of wall time")
+	fs.BoolVar(&f.force, "force", false, "replace the cluster in an existing directory: its description, CA, node directories and deployment files (other files stay)")
 	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed and applied by the nodes (docs/faults.md): "+faults.Usage)
-	fs.DurationVar(&f.faultTick, "fault-tick", election.DefaultFaultTick, "the wall time of one time unit of a delay fault")
 	fs.IntVar(&f.basePort, "base-port", 7400, "node i listens on base-port+i (on base-port itself when --host has {i}); 0 finds n free ports now")
 	f.params = registerParams(fs, cat)
 	return f
@@ -146,14 +143,6 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 	spec := scenario.Spec{
 		Catalog: cat, Algorithm: f.alg, N: f.n, IDs: f.idsSpec, Topology: f.topo, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed, Params: map[string]string{}, Faults: f.faults,
-	}
-	if f.faultTick <= 0 {
-		return usagef("--fault-tick must be positive, got %v", f.faultTick)
-	}
-	if parsed, err := faults.Parse(f.faults); f.faults != "" && err == nil && !f.force {
-		if err := scenario.CheckFaultTiming(parsed, f.faultTick); err != nil {
-			return usagef("cluster init: %v", err)
-		}
 	}
 	setParamsAndN(fs, f.params, &spec)
 	// One limit, checked first: up and node refuse a larger cluster.
@@ -180,9 +169,6 @@ func clusterInit(cat *catalog.Catalog, args []string, stdout io.Writer) error {
 		return err
 	}
 	opt := cluster.InitOptions{Host: f.host, BasePort: f.basePort, ResolveFaults: resolve.Faults}
-	if f.faultTick != election.DefaultFaultTick {
-		opt.FaultTick = f.faultTick
-	}
 	d, err := cluster.Init(tmp, spec, opt)
 	if err != nil {
 		// Everything Init refuses is the user's to fix: the run, the

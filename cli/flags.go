@@ -175,6 +175,9 @@ func flagSuggestion(fs *flag.FlagSet, err error, refused map[string]string) stri
 	if !ok {
 		return ""
 	}
+	if why := retiredFlags[name]; why != "" {
+		return "; it was retired: " + why
+	}
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	for r := range refused {
@@ -188,6 +191,12 @@ func flagSuggestion(fs *flag.FlagSet, err error, refused map[string]string) stri
 		return fmt.Sprintf(" (did you mean --%s?)", near)
 	}
 	return "; 'elect " + fs.Name() + " --help' lists its flags"
+}
+
+// retiredFlags are flags elect once took, with why they are gone and what
+// to do instead.
+var retiredFlags = map[string]string{
+	"fault-tick": "a delay fault is late by d time units of the simulator's time on every runtime (goroutines and TCP hold the message until nothing can pass it, and no longer wait d ticks of wall time); drop the flag (docs/faults.md)",
 }
 
 // undefinedFlag is the name of the flag err (from FlagSet.Parse) says is

@@ -168,20 +168,3 @@ func runProgress(bar *progressBar, limit time.Duration, maxEvents int64, stop co
 		return (limit <= 0 || time.Since(start) < limit) && stop.Err() == nil
 	}
 }
-
-// longFaultWait is how long the delays of a run with real timing must
-// make it wait, at least, for run to say so before it starts.
-const longFaultWait = 10 * time.Second
-
-// sayFaultWait says on stderr, before a run on goroutines starts, that
-// its delays (which last --fault-tick of wall time each) make it wait
-// longFaultWait or more, rather than let it look hung.
-func sayFaultWait(stderr io.Writer, cfg *election.Config, tick time.Duration) {
-	if cfg.Faults == nil {
-		return
-	}
-	if wait := scenario.FaultWait(cfg.Faults, tick, cfg.Graph.DiameterLowerBound()); wait >= longFaultWait {
-		fmt.Fprintf(stderr, "elect: the delays of %s make this run wait %v of wall time at least (each time unit lasts --fault-tick %v); Ctrl-C stops it\n",
-			cfg.Faults, wait.Round(time.Second), tick)
-	}
-}

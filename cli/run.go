@@ -91,7 +91,6 @@ type runFlags struct {
 	runtime    string
 	replay     string
 	faults     string
-	faultTick  time.Duration
 	json       bool
 	trials     int
 	maxEvents  int64
@@ -118,7 +117,6 @@ func (f *runFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.runtime, "runtime", "sim", "what runs the nodes: "+strings.Join(scenario.Runtimes, ", "))
 	fs.StringVar(&f.replay, "replay", "", "replay the execution recorded in this trace file (from --trace, with the same flags) instead of running")
 	fs.StringVar(&f.faults, "faults", "", "inject faults, drawn from the seed (every runtime: docs/faults.md): "+faults.Usage)
-	fs.DurationVar(&f.faultTick, "fault-tick", election.DefaultFaultTick, "--runtime goroutines: the wall time of one time unit of a delay fault")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per run instead of the report")
 	fs.IntVar(&f.trials, "trials", 1, "number of runs; trial t uses seed+t")
 	fs.Int64Var(&f.maxEvents, "max-events", election.DefaultMaxEvents, "stop a run after this many events (outcome step-limit)")
@@ -162,7 +160,7 @@ func (f *runFlags) spec(fs *flag.FlagSet, algorithm string, trial int) scenario.
 		Timing: f.timing, Delivery: f.delivery, Initiators: f.initiators,
 		Announce: f.announce, Seed: f.seed + uint64(trial), Force: f.force,
 		MaxEvents: f.maxEvents, MaxTime: f.maxTime, Params: map[string]string{},
-		Runtime: f.runtime, MemLimit: f.memLimit, Faults: f.faults, FaultTick: f.faultTick,
+		Runtime: f.runtime, MemLimit: f.memLimit, Faults: f.faults,
 	}
 	if !f.json && f.trials > 1 {
 		s.KeptBytes = int64(f.trials) * trialBytes
@@ -221,9 +219,6 @@ func runCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		defer traceFile.Discard()
-	}
-	if f.runtime == "goroutines" {
-		sayFaultWait(stderr, firstCfg, f.faultTick)
 	}
 	t := runTrials{f: &f, first: first, firstCfg: firstCfg, stdout: stdout, stderr: stderr}
 	if traceFile != nil {
@@ -294,8 +289,6 @@ func (f *runFlags) check() error {
 		return usagef("--replay runs on the reference engine; drop --runtime %s", f.runtime)
 	case f.view && f.trials > 1:
 		return usagef("--view shows one run; use it with --trials 1")
-	case f.faultTick <= 0:
-		return usagef("--fault-tick must be positive, got %v", f.faultTick)
 	case f.maxEvents < 1:
 		return usagef("--max-events must be at least 1, got %d", f.maxEvents)
 	case f.maxTime < 0:

@@ -53,9 +53,7 @@ func TestDescriptionDigestNamesTheFieldThatDiffers(t *testing.T) {
 		{"announce", func(d *Description) { d.Announce = !d.Announce }},
 		{"seed", func(d *Description) { d.Seed++ }},
 		{"faults", func(d *Description) { d.Faults = "loss:msg=3" }},
-		{"fault_tick", func(d *Description) { d.FaultTick = "2ms" }},
 		{"", func(d *Description) { d.Nodes[3].Address = "127.0.0.1:1" }},
-		{"", func(d *Description) { d.FaultTick = "1ms" }},
 	} {
 		d := *base
 		d.Nodes = slices.Clone(base.Nodes)

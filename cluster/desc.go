@@ -109,12 +109,11 @@ type Description struct {
 	Seed       uint64            `json:"seed"`
 	Announce   bool              `json:"announce"`
 	// Faults is the run's fault specification (--faults, canonical form;
-	// empty: none), and FaultTick the wall time of one time unit of a
-	// delay fault (a Go duration; empty: 1ms).
-	Faults    string `json:"faults,omitempty"`
-	FaultTick string `json:"fault_tick,omitempty"`
-	CA        string `json:"ca"` // the CA certificate's file, in the directory
-	Nodes     []Node `json:"nodes"`
+	// empty: none). A delay is in the simulator's time units (a
+	// description's "fault_tick", from before, is ignored).
+	Faults string `json:"faults,omitempty"`
+	CA     string `json:"ca"` // the CA certificate's file, in the directory
+	Nodes  []Node `json:"nodes"`
 	// FaultPlan is, in node I's own directory, node I's part of the run's
 	// fault schedule, which Init resolved (package faultplan, docs/faults.md):
 	// all the node needs to apply the schedule alone. The cluster's own
@@ -146,9 +145,6 @@ type InitOptions struct {
 	// Host is a pattern (each node then has a host of its own). 0 finds n
 	// consecutive ports free on Host now (FreeBasePort).
 	BasePort int
-	// FaultTick is the wall time of a time unit of a delay fault (0: the
-	// default, election.DefaultFaultTick).
-	FaultTick time.Duration
 	// ResolveFaults resolves the fault schedule of a run with faults
 	// (package faultplan/resolve, which the CLI sets here): Init writes
 	// each node's part into its directory. A run with faults needs it.
@@ -253,9 +249,6 @@ func Init(dir string, spec scenario.Spec, opt InitOptions) (*Description, error)
 	}
 	if cfg.Faults != nil {
 		d.Faults = cfg.Faults.String()
-		if opt.FaultTick > 0 {
-			d.FaultTick = opt.FaultTick.String()
-		}
 		if opt.ResolveFaults == nil {
 			return nil, fmt.Errorf("cluster: a run with faults needs its schedule resolved before the nodes start (InitOptions.ResolveFaults)")
 		}
@@ -528,9 +521,6 @@ func (d *Description) check() error {
 				return fmt.Errorf("node %d: file %q must be a file name inside the cluster directory", i, f)
 			}
 		}
-	}
-	if t, err := time.ParseDuration(d.FaultTick); d.FaultTick != "" && (err != nil || t <= 0) {
-		return fmt.Errorf("fault_tick %q is not a positive duration such as 1ms", d.FaultTick)
 	}
 	if p := d.FaultPlan; p != nil && (d.Faults == "" || int(p.Node) >= d.N) {
 		return fmt.Errorf("fault_plan of node %d in a description of %d nodes with faults %q: a node's part of a schedule belongs to a run with faults, and to one of its nodes", p.Node, d.N, d.Faults)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -19,7 +18,7 @@ import (
 // files are not among them (TLS checks who a peer is), nor its part of the
 // fault plan (each node holds its own, resolved from the shared faults and
 // seed).
-var DigestFields = [...]string{"algorithm", "params", "n", "ids", "topology", "initiators", "announce", "seed", "faults", "fault_tick"}
+var DigestFields = [...]string{"algorithm", "params", "n", "ids", "topology", "initiators", "announce", "seed", "faults"}
 
 // Digest is a description's fingerprint as nodes exchange it in their
 // hellos: one 64-bit digest per field of DigestFields, so that a mismatch
@@ -36,10 +35,6 @@ func DescriptionDigest(d *Description, cfg *election.Config) Digest {
 		params = append(params, k+"="+v)
 	}
 	slices.Sort(params)
-	tick := election.DefaultFaultTick
-	if t, err := time.ParseDuration(d.FaultTick); err == nil && d.FaultTick != "" {
-		tick = t
-	}
 	var g Digest
 	for i, name := range DigestFields {
 		h := sha256.New()
@@ -79,8 +74,6 @@ func DescriptionDigest(d *Description, cfg *election.Config) Digest {
 			b = strconv.AppendUint(b, d.Seed, 10)
 		case "faults":
 			b = []byte(d.Faults)
-		case "fault_tick":
-			b = []byte(tick.String())
 		}
 		h.Write(b)
 		g[i] = binary.BigEndian.Uint64(h.Sum(nil))

@@ -24,7 +24,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/faults"
@@ -231,15 +230,6 @@ func (cfg *Config) CheckConfig(unit int64) error {
 	}
 	return nil
 }
-
-// DefaultFaultTick is the wall time one time unit of a delay fault lasts
-// by default on the runtimes with real timing (goroutines, TCP): a message
-// late by d time units is held back d ticks before it is handed over. A
-// millisecond is many
-// times a hop on the goroutine runtime (well under a microsecond), so that
-// a late message is overtaken by what is sent after it, as in the
-// simulator; on loopback TCP a hop can take most of it (docs/faults.md).
-const DefaultFaultTick = time.Millisecond
 
 // FaultSchedule draws the run's fault schedule from Config.Faults and the
 // run's seed (streams "faults-crash", "faults-loss", ... of Stream); nil

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/catalog"
@@ -66,9 +65,6 @@ type Spec struct {
 	// messages lost, duplicated or delayed, partitions and crashes, drawn
 	// from the seed. Every runtime applies it (docs/faults.md).
 	Faults string
-	// FaultTick is the wall time of one time unit of a delay fault on the
-	// goroutine runtime (live.Options; 0: election.DefaultFaultTick).
-	FaultTick time.Duration
 	// KeptBytes is memory the caller keeps besides the run itself (the
 	// summaries of many trials, say), added to the run's estimate.
 	KeptBytes int64
@@ -215,11 +211,6 @@ func (d *description) parseFaults() error {
 	if d.spec.Replay != nil {
 		return errorf("--faults and --replay: a replay follows its record, which already holds the faults; drop --faults")
 	}
-	if d.spec.Runtime == "goroutines" && !d.spec.Force {
-		if err := CheckFaultTiming(faultSpec, d.spec.FaultTick); err != nil {
-			return err
-		}
-	}
 	d.faults = faultSpec
 	return nil
 }
@@ -349,11 +340,6 @@ func (d *description) checkRun(cfg *election.Config) error {
 	if d.faults != nil {
 		if err := cfg.CheckConfig(d.delivery.Unit()); err != nil {
 			return errorf("%v", err)
-		}
-		if d.spec.Runtime == "goroutines" && !d.spec.Force {
-			if err := CheckFaultWait(d.faults, d.spec.FaultTick, cfg.Graph); err != nil {
-				return err
-			}
 		}
 	}
 	if d.alg.CheckRun != nil {
