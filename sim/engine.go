@@ -22,10 +22,13 @@ type engine struct {
 	mon   *election.Monitor
 	nodes nodeStore // where the nodes and their statuses live (nodes.go)
 
-	uniRing  bool
-	fastRing bool  // a ring under unit or random delays: send's fast path
-	ringN    int32 // n on rings (neighbours computed inline), else 0
-	delivery election.Delivery
+	uniRing bool
+	// fastTypes is the number of message types on a ring under unit or
+	// random delays without trace or faults, where send's fast path
+	// handles the declared types; 0 elsewhere (every send takes sendSlow).
+	fastTypes int
+	ringN     int32 // n on rings (neighbours computed inline), else 0
+	delivery  election.Delivery
 
 	now        int64
 	unit       int64 // ticks per round or time unit
@@ -124,13 +127,18 @@ func newEngine(cfg *election.Config) (*engine, error) {
 		e.ringN = int32(n)
 		// A traced run's sends all take sendSlow, which writes them, as
 		// does a run with faults.
-		e.fastRing = (cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO || cfg.Delivery == election.Random) && e.plain
+		if (cfg.Delivery == election.Sync || cfg.Delivery == election.FIFO || cfg.Delivery == election.Random) && e.plain {
+			e.fastTypes = len(e.typeCounts)
+		}
 	}
 	switch cfg.Delivery {
 	case election.Sync, election.FIFO:
 		e.due, e.soon = buf.due[:0], buf.soon[:0]
 		if e.due == nil {
-			size := min(n, 1<<18)
+			// Room for every node's first send (the first instant of
+			// most ring algorithms): growing to it would copy the list
+			// twice; pages never written cost no memory.
+			size := min(n, 1<<22)
 			if e.guard.limit > 0 {
 				size = min(size, int(e.guard.limit/2/int64(unsafe.Sizeof(delivery{}))))
 			}
@@ -385,6 +393,22 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		e.events += int64(len(due))
 		e.batchLen = len(due)
 		ns := &e.nodes
+		if ns.touchAhead == 0 && e.plain {
+			// The same loop without the prefetch, for networks in cache.
+			for k := range due {
+				e.batchAt = k
+				d := &due[k]
+				if ns.st(d.to).awake() {
+					e.current = d.to
+					e.lastAt = e.now
+					ns.node(d.to).Receive(e, d.port, d.msg)
+					continue
+				}
+				e.deliver(d)
+			}
+			e.batchLen = 0
+			return e.timersAt(next)
+		}
 		for k := range due {
 			e.batchAt = k
 			if a := ns.touchAhead; a > 0 && k+a < len(due) {
@@ -409,6 +433,12 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			e.deliver(&due[k])
 		}
 	}
+	return e.timersAt(next)
+}
+
+// timersAt fires the timers due at time next, the last events of its
+// instant, and reports false when the run must stop.
+func (e *engine) timersAt(next int64) bool {
 	for len(e.timers) > 0 && e.timers[0].at == next {
 		if e.cancelled(&e.timers[0]) {
 			e.timers.pop()

@@ -16,7 +16,7 @@ import (
 // unit or random delays the common case is handled here, with the neighbour
 // computed inline; sendSlow does the rest.
 func (e *engine) Send(p elect.Port, m elect.Message) {
-	if !e.fastRing || int(m.Type) >= len(e.typeCounts) {
+	if int(m.Type) >= e.fastTypes {
 		e.sendSlow(p, m)
 		return
 	}

@@ -53,7 +53,10 @@ type nodeStore struct {
 	statusBase   unsafe.Pointer
 	statusStride uintptr
 	statusInNode bool
-	status       []status
+	// slotInLine: every slot lies within one 64-byte line (slots of 32
+	// or 64 bytes in a line-aligned array), so one prefetch fetches it.
+	slotInLine bool
+	status     []status
 	// touchAhead is how many deliveries ahead touch looks (0: it is not
 	// used, the network's state fits in cache).
 	touchAhead int
@@ -127,6 +130,7 @@ func (s *nodeStore) build(cfg *election.Config, buf *buffers) {
 	}
 	if s.array != nil && s.array.words {
 		s.statusBase, s.statusStride, s.statusInNode = s.array.slots.UnsafePointer(), s.size, true
+		s.slotInLine = 64%s.size == 0 && uintptr(s.statusBase)%64 == 0
 	} else if n > 0 {
 		s.status = grow(buf.status, n)
 		s.statusBase, s.statusStride = unsafe.Pointer(&s.status[0]), unsafe.Sizeof(status(0))
@@ -185,7 +189,7 @@ func (s *nodeStore) release(buf *buffers) {
 		clear(s.status)
 		buf.status, s.status = s.status, nil
 	}
-	s.statusBase, s.statusInNode = nil, false
+	s.statusBase, s.statusInNode, s.slotInLine = nil, false, false
 }
 
 // st is node i's status.
@@ -242,7 +246,9 @@ func (s *nodeStore) touch(soon, later int32) {
 		// it straddles a line boundary.
 		w := unsafe.Pointer(s.st(later))
 		prefetch(w)
-		prefetch(unsafe.Add(w, s.size-1))
+		if !s.slotInLine {
+			prefetch(unsafe.Add(w, s.size-1))
+		}
 		return
 	}
 	prefetch(unsafe.Pointer(s.st(later)))
