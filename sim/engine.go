@@ -407,7 +407,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 				e.deliver(d)
 			}
 			e.batchLen = 0
-			return e.timersAt(next)
+			return len(e.timers) == 0 || e.timersAt(next)
 		}
 		for k := range due {
 			e.batchAt = k
@@ -433,7 +433,7 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			e.deliver(&due[k])
 		}
 	}
-	return e.timersAt(next)
+	return len(e.timers) == 0 || e.timersAt(next)
 }
 
 // timersAt fires the timers due at time next, the last events of its
