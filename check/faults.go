@@ -228,7 +228,7 @@ func (m *model) applyFaulty(s *state, st step, sent []int64) *election.Violation
 		s.nodes[i] = s.nodes[i].Clone().(snapNode)
 		f := m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.depth[i] = max(s.depth[i], f.depth)
-		s.woken[i] = true
+		s.woken[i], s.pending[i] = true, false
 		v := m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
 		if !s.stopped && !s.halted[i] {
 			m.crash(s, i)

@@ -376,6 +376,9 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
 	}
+	if r.WakeOrder == "all" {
+		fmt.Fprintln(w, "          wake order: every order of the initiators' wake-ups and the deliveries (an initiator a message reaches first is woken by it)")
+	}
 	if r.Faults != "" {
 		fmt.Fprintf(w, "faults    every execution with %s (%s tolerates %s); the declared bounds, promises without faults, are not checked\n", budgetText(r.Faults), r.Algorithm, r.Tolerates)
 		if r.Verdict == "expected-failure" {
@@ -401,6 +404,10 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 				what = "it runs to the event limit"
 			}
 			fmt.Fprintf(w, "          the failing run with the fewest faults (then the fewest events): %d %s, %s\n", faults, plural(faults, "fault", "faults"), what)
+		}
+		if r.Delivery != "sync" {
+			fmt.Fprintf(w, "          cost: %d states and %d transitions to find a violation, %d states and %d transitions to find the shortest (breadth-first)\n",
+				r.States, r.Transitions, r.ShortestStates, r.ShortestTransitions)
 		}
 		printSteps(w, r)
 		switch {
@@ -452,6 +459,9 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 			how += " with --ids " + strings.TrimPrefix(check.IDsFlag(b.WorstIDs), "list:")
 		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
+	}
+	for _, name := range r.SimultaneousOnly {
+		fmt.Fprintf(w, "  --    %s  not checked: declared for a simultaneous start, and the initiators wake in every order\n", name)
 	}
 }
 
