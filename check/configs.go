@@ -44,7 +44,11 @@ type config struct {
 // counterexample's explicit schedule, with (synchronous) its verdict and
 // events.
 type configFaults struct {
-	budget       faultBudget
+	budget faultBudget
+	// schedules counts the distinct fault schedules a synchronous check
+	// ran: the runs in which every fault of the schedule happened (a run
+	// one of whose faults did not is that of a smaller schedule).
+	schedules    int64
 	faultSpec    string
 	faultVerdict string
 	faultEvents  int64

@@ -444,6 +444,7 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		if !o.happened {
 			return o, nil, false
 		}
+		c.flt.schedules++
 		q := append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		if c.max == nil {
 			c.max, c.min = slices.Clone(q), slices.Clone(q)

@@ -124,6 +124,10 @@ type Report struct {
 	// Replay is the command that replays the counterexample (set by the
 	// command line, which knows its flags).
 	Replay string `json:"replay,omitempty"`
+	// FaultSchedules is how many distinct fault schedules a synchronous
+	// check ran (States counts its runs, some of which had a fault that
+	// did not happen, and so repeat a smaller schedule's run).
+	FaultSchedules int64 `json:"fault_schedules,omitempty"`
 	// MaxEvents is the event limit of a synchronous check's runs under
 	// faults (a run that reaches it is non-termination).
 	MaxEvents int64 `json:"max_events,omitempty"`
@@ -158,6 +162,9 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 	for _, c := range cfgs {
 		r.States += c.states
 		r.Transitions += c.edges
+		if c.flt != nil {
+			r.FaultSchedules += c.flt.schedules
+		}
 		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
 		case c.violation != nil && (r.Verdict != "violation" || opt.Faults != "" && shorter(c, r.violationCfg)):

@@ -78,7 +78,7 @@ tolerates, a violation (exit 1). The counterexample names its faults as an
 explicit schedule (--faults 'loss:msg=4;crash:node=2@step=3'), which the
 trace's header carries and 'elect run --replay' applies:
   elect check lcr --n 4 --faults loss:k=1      (no leader after one loss: 8 steps)
-  elect check bully --n 5 --faults crash:k=2   (71,760 schedules: one leader among the survivors)
+  elect check bully --n 5 --faults crash:k=2   (71,760 runs, 54,840 distinct fault schedules: one leader among the survivors)
 
 A violation prints the shortest execution that breaks the property, step by
 step, and is always saved as a trace: to --counterexample FILE, or to a new
@@ -362,9 +362,10 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		configs = "1 configuration"
 	}
 	if r.Delivery == "sync" && r.Faults != "" {
-		// Each state of a synchronous check is a run: one fault schedule.
-		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d fault schedules run, %d events, %.2f s\n",
-			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
+		// Each state of a synchronous check is a run; a run one of whose
+		// faults did not happen repeats a smaller schedule's.
+		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d runs (%d distinct fault schedules), %d events, %.2f s\n",
+			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.FaultSchedules, r.Transitions, r.Seconds)
 	} else {
 		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
 			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
