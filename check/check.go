@@ -84,7 +84,7 @@ func Run(opt Options) (*Report, error) {
 	}
 	shortenAll(opt, cfgs, sh)
 	r := report(opt, base, cfgs)
-	r.ShortestStates, r.ShortestTransitions = sh.shortStates.Load(), sh.shortEdges.Load()
+	r.ShortestStates, r.ShortestTransitions, r.ShortestCut = sh.shortStates.Load(), sh.shortEdges.Load(), sh.shortCut.Load()
 	if budget.text != "" {
 		if tolerated := r.underFaults(opt, base, budget, sh, start); tolerated != nil {
 			return tolerated, nil

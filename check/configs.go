@@ -341,10 +341,15 @@ func shortenAll(opt Options, cfgs []*config, sh *shared) {
 		if opt.Faults != "" {
 			within = sh.shortest()
 		}
-		todo[0].shorten(within, sh)
+		todo[0].shorten(within, opt.MaxStates, sh)
 		todo = todo[1:]
 	}
 	within := sh.shortest()
+	// The others share a budget of opt.MaxStates states, in equal parts
+	// (a part fixed before they start, so that which are cut does not
+	// depend on which finishes first); one cut keeps the shortest it found,
+	// or its own, and the report says how many were.
+	share := opt.MaxStates / int64(max(len(todo), 1))
 	next := make(chan *config, len(todo))
 	for _, c := range todo {
 		next <- c
@@ -359,7 +364,7 @@ func shortenAll(opt Options, cfgs []*config, sh *shared) {
 		wg.Go(func() {
 			for c := range next {
 				if !sh.stop.Load() {
-					c.shorten(within, sh)
+					c.shorten(within, share, sh)
 				}
 			}
 		})
@@ -373,15 +378,18 @@ func shortenAll(opt Options, cfgs []*config, sh *shared) {
 }
 
 // shorten replaces c's counterexample with a shortest one, or one no
-// longer than within steps when within >= 0 (see shortenAll), and adds
-// what its search cost to sh.
-func (c *config) shorten(within int, sh *shared) {
+// longer than within steps when within >= 0 (see shortenAll), searching at
+// most limit states, and adds what its search cost to sh.
+func (c *config) shorten(within int, limit int64, sh *shared) {
 	x := c.newStateSpace()
-	x.shared = sh
-	v, path := x.shortest(within)
+	x.shared, x.limit = sh, limit
+	v, path, whole := x.shortest(within)
 	sh.shortStates.Add(x.states)
 	sh.shortEdges.Add(x.edges)
-	if v != nil {
+	if !whole {
+		sh.shortCut.Add(1)
+	}
+	if v != nil && (whole || len(path) < len(c.bad)) {
 		c.violation, c.bad = v, path
 		sh.found(len(path))
 	}

@@ -117,6 +117,12 @@ type Report struct {
 	// whose counterexample the report could show (config.shorten).
 	ShortestStates      int64 `json:"shortest_states,omitempty"`
 	ShortestTransitions int64 `json:"shortest_transitions,omitempty"`
+	// ShortestCut counts the configurations whose search for a shorter
+	// counterexample its state limit cut (the first one searched may take
+	// Options.MaxStates states, the others as many in all): when it is not
+	// 0, the counterexample shown is the shortest of those searched to the
+	// end and the short ones the others found, not surely the shortest.
+	ShortestCut int64 `json:"shortest_cut,omitempty"`
 	// CounterexampleSteps is the length of the counterexample: its steps
 	// (deliveries, wake-ups and fault moves) in an asynchronous check, its
 	// events in a synchronous one.

@@ -18,10 +18,12 @@ import (
 // broken property, so that what it returns is shortest; no state deeper
 // than within, when it is >= 0, is expanded (a caller that knows of a
 // counterexample of within steps wants only one as short). It returns the
-// violation and its path, or nil when none is found within the state limit
-// or the depth. It counts the states it keeps and the steps it takes in
-// x.states and x.edges.
-func (x *stateSpace) shortest(within int) (*election.Violation, []step) {
+// violation and its path, or nil when none is found within the depth, and
+// whether it searched to the end (not cut by the state limit, x.limit, or
+// an interruption: a violation found then is short, not shortest). It
+// counts the states it keeps and the steps it takes in x.states and
+// x.edges.
+func (x *stateSpace) shortest(within int) (*election.Violation, []step, bool) {
 	type entry struct {
 		s      *state
 		parent int32
@@ -60,7 +62,7 @@ func (x *stateSpace) shortest(within int) (*election.Violation, []step) {
 		steps = x.enabled(s, steps)
 		if len(steps) == 0 {
 			if v := x.terminal(s); v != nil {
-				return v, pathTo(q, head, nil)
+				return v, pathTo(q, head, nil), true
 			}
 			continue
 		}
@@ -94,10 +96,10 @@ func (x *stateSpace) shortest(within int) (*election.Violation, []step) {
 			s.stopped = stopped
 		}
 		if int64(len(q)) > x.limit || head%progressEvery == 0 && x.shared != nil && x.shared.stop.Load() {
-			return best, bestPath
+			return best, bestPath, false
 		}
 	}
-	return best, bestPath
+	return best, bestPath, true
 }
 
 // schedule follows, from the initial state to the end, an execution that

@@ -31,6 +31,9 @@ type shared struct {
 	// shortStates and shortEdges are the cost of the searches for the
 	// shortest counterexample (Report.ShortestStates).
 	shortStates, shortEdges atomic.Int64
+	// shortCut counts the searches for the shortest counterexample that
+	// their state limit cut (Report.ShortestCut).
+	shortCut atomic.Int64
 }
 
 // newShared is the shared state of a check that starts.

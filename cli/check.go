@@ -409,6 +409,9 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		if r.Delivery != "sync" {
 			fmt.Fprintf(w, "          cost: %d states and %d transitions to find a violation, %d states and %d transitions to find the shortest (breadth-first)\n",
 				r.States, r.Transitions, r.ShortestStates, r.ShortestTransitions)
+			if r.ShortestCut > 0 {
+				fmt.Fprintf(w, "          the search for the shortest took its state limit (--max-states in all, after the first configuration) in %d configurations: the execution below is the shortest found, not surely the shortest\n", r.ShortestCut)
+			}
 		}
 		printSteps(w, r)
 		switch {
@@ -536,6 +539,9 @@ func printSteps(w io.Writer, r *check.Report) {
 		return
 	}
 	what := "the shortest execution that breaks it"
+	if r.ShortestCut > 0 {
+		what = "the shortest execution found that breaks it"
+	}
 	if r.Broken.Property == election.PropNonTermination {
 		what = "an execution that goes round for ever: the way into the cycle and once round it"
 	}
