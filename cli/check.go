@@ -31,9 +31,12 @@ func init() {
 const checkUsage = `usage: elect check ALGORITHM --n N [flags]
 
 Explores every reachable state of a small network running ALGORITHM's own
-node code: every order in which initiators wake and messages are delivered
-(the oldest of a link under fifo, any message in flight under bag), and with
---ids all every assignment of the IDs 1..n (up to rotation on rings). It
+node code: every order in which messages are delivered (the oldest of a link
+under fifo, any message in flight under bag), the initiators waking first, in
+node order (a simultaneous start), or with --wake-order all in every order
+relative to the deliveries (bounds declared for a simultaneous start are then
+not checked, and the report says so), and with --ids all every assignment of
+the IDs 1..n (up to rotation on rings). It
 checks at every state that no decision changes, that at most one node is
 elected and that it holds the promised ID; at every end, that exactly one
 leader exists and, when announcing, that every node knows it; and that no
@@ -46,6 +49,7 @@ every ID assignment (and initiator set) is run once.
 examples:
   elect check lcr --n 5                      (all 24 assignments up to rotation: 9..15 election messages)
   elect check chang-roberts --n 4 --initiators subsets
+  elect check chang-roberts --n 4 --wake-order all   (ELECTION messages 4..10: n, not 2n-1, at least)
   elect check hs --n 4 --ids decreasing --worst worst.jsonl
   elect check time-slice --n 6 --delivery sync
   elect check peterson --n 4 --variant untagged --delivery bag --force --counterexample bad.jsonl
