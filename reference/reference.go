@@ -103,7 +103,8 @@ type Engine struct {
 	// timers each node has pending.
 	replay       map[int64][]event
 	replayTimers [][]event
-	crashed      []bool // replays: the nodes the record crashed
+	early        []*event // replays: by node, the message that woke it, not yet handed over (wakeEarly)
+	crashed      []bool   // replays: the nodes the record crashed
 	// scheduled says a replay applies its record's explicit fault
 	// schedule (a checker's counterexample) rather than its fault lines.
 	scheduled bool
