@@ -253,11 +253,13 @@ func (e *Engine) crash(i int32) {
 }
 
 // monitorNow is the time the monitor is told of an event, in ticks: the
-// run's clock, or in a replay whose time is the causal depth the depth its
-// trace's lines carry (the deepest so far), so that a cause names the time
-// of the record's line.
+// run's clock, or in the replay of a checker's counterexample (whose trace
+// is this replay's own, its time the causal depth) the depth its trace's
+// lines carry (the deepest so far), so that a cause names the time of the
+// trace's line. (A record of a run keeps its runtime's rule: a fault line's
+// time is its node's causal depth, see replayFault.)
 func (e *Engine) monitorNow() int64 {
-	if e.replay != nil && e.newest {
+	if e.scheduled && e.newest {
 		return e.maxDepth * e.unit
 	}
 	return e.now

@@ -306,9 +306,13 @@ func (e *Engine) deliver(ev event) {
 		e.maxDepth = max(e.maxDepth, ev.depth)
 	}
 	if e.faults != nil {
-		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.now)
-	} else if e.routes != nil { // a faulty record's replay: its time is the round, or the causal depth
 		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.monitorNow())
+	} else if e.routes != nil { // a faulty record's replay: its time is the round, or the causal depth
+		now := e.now
+		if e.newest {
+			now = e.depth[i]
+		}
+		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], now)
 	}
 	if e.halted[i] {
 		if e.trace != nil {

@@ -357,10 +357,9 @@ func (e *Engine) flushRoutes() {
 // just sent; or a node crashed. The monitor records each as the run did,
 // with the line's message number and time.
 func (e *Engine) replayFault(l *trace.Event) error {
-	// The fault's time: the line's round, or the causal depth the replay's
-	// own trace gives the line (the record's own clock may be a Lamport
-	// time).
-	now := e.monitorNow()
+	// The fault's time: the line's round, or the node's causal depth (the
+	// record's own clock may be a Lamport time).
+	now := e.now
 	node := l.From
 	if l.Ev == "crash" {
 		node = l.Node
@@ -368,10 +367,10 @@ func (e *Engine) replayFault(l *trace.Event) error {
 	if node < 0 || int(node) >= e.n {
 		return fmt.Errorf("node %d is not in 0..%d", node, e.n-1)
 	}
-	if !e.newest {
-		if t, err := strconv.ParseInt(string(l.T), 10, 64); err == nil {
-			now = t * e.unit
-		}
+	if e.newest {
+		now = e.depth[node]
+	} else if t, err := strconv.ParseInt(string(l.T), 10, 64); err == nil {
+		now = t * e.unit
 	}
 	if l.Ev == "crash" {
 		i := node
