@@ -9,9 +9,12 @@ import (
 )
 
 // bounds evaluates every declared bound in every configuration against
-// that configuration's extremes.
-func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict {
-	var out []BoundVerdict
+// that configuration's extremes. Under a free wake order (config.freeWake)
+// the initiators do not start together: a bound declared for a
+// simultaneous start (one that applies when every node wakes at time 0,
+// elect.BoundContext.AllAtZero, and not otherwise) is not evaluated, and
+// its name is in simultaneous.
+func bounds(alg *elect.Algorithm, cfgs []*config, names []string) (out []BoundVerdict, simultaneous []string) {
 	for _, b := range alg.Bounds {
 		if b.Quantity == elect.Bits {
 			continue // bits follow from the counts by type
@@ -26,6 +29,13 @@ func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict
 		v := BoundVerdict{Name: fmt.Sprintf("%s %s %s", b.Name, b.Relation, b.Formula), Relation: b.Relation.String(), Holds: true}
 		for _, c := range cfgs {
 			ctx := c.cfg.BoundContext()
+			if c.freeWake && ctx.AllAtZero && ctx.N > 1 {
+				together := b.Applies == nil || b.Applies(ctx)
+				ctx.AllAtZero = false // the initiators wake in every order, not together
+				if together && b.Applies != nil && !b.Applies(ctx) && !slices.Contains(simultaneous, v.Name) {
+					simultaneous = append(simultaneous, v.Name)
+				}
+			}
 			if b.Applies != nil && !b.Applies(ctx) {
 				continue
 			}
@@ -64,7 +74,7 @@ func bounds(alg *elect.Algorithm, cfgs []*config, names []string) []BoundVerdict
 			out = append(out, v)
 		}
 	}
-	return out
+	return out, simultaneous
 }
 
 // ratioOf is a/b as a tightness: 1 when both are 0, and the largest

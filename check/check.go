@@ -18,8 +18,16 @@ type Options struct {
 	// WakeRounds is the latest spontaneous wake-up round of --initiators
 	// times (0: n-1).
 	WakeRounds int
-	MaxStates  int64 // per configuration; 0: 2 million
-	Workers    int   // 0: GOMAXPROCS
+	// WakeOrder is when the initiators of an asynchronous check wake:
+	// "first" (or ""), all of them before any delivery, in node order (a
+	// simultaneous start, as the simulator runs it); "all", at every point
+	// of an execution relative to the deliveries, in every order (an
+	// initiator a message reaches first is woken by it). Bounds declared
+	// for a simultaneous start (elect.BoundContext.AllAtZero) are not
+	// checked under "all": Report.SimultaneousOnly names them.
+	WakeOrder string
+	MaxStates int64 // per configuration; 0: 2 million
+	Workers   int   // 0: GOMAXPROCS
 	// NoReduction explores every interleaving even where the
 	// partial-order reduction is sound (to measure it, or to distrust it).
 	NoReduction bool
@@ -74,7 +82,9 @@ func Run(opt Options) (*Report, error) {
 			return nil, c.err
 		}
 	}
+	shortenAll(opt, cfgs, sh)
 	r := report(opt, base, cfgs)
+	r.ShortestStates, r.ShortestTransitions, r.ShortestCut = sh.shortStates.Load(), sh.shortEdges.Load(), sh.shortCut.Load()
 	if budget.text != "" {
 		if tolerated := r.underFaults(opt, base, budget, sh, start); tolerated != nil {
 			return tolerated, nil
@@ -101,6 +111,9 @@ func prepare(opt *Options) (*election.Config, faultBudget, error) {
 	}
 	if opt.MaxStates <= 0 {
 		opt.MaxStates = defaultMaxStates
+	}
+	if err := checkWakeOrder(*opt, base); err != nil {
+		return nil, faultBudget{}, err
 	}
 	budget, err := parseFaultBudget(opt.Faults, base.Graph.N)
 	if err != nil {
@@ -155,4 +168,24 @@ func plan(opt *Options, base *election.Config, budget faultBudget) ([]*config, e
 		}
 	}
 	return cfgs, nil
+}
+
+// checkWakeOrder checks Options.WakeOrder against the rest of opt.
+func checkWakeOrder(opt Options, base *election.Config) error {
+	switch opt.WakeOrder {
+	case "", "first":
+		return nil
+	case "all":
+	default:
+		return fmt.Errorf("--wake-order %q: use first (initiators wake before any delivery, in node order) or all (every order of wake-ups and deliveries)", opt.WakeOrder)
+	}
+	switch {
+	case base.Delivery == election.Sync:
+		return fmt.Errorf("--wake-order all applies to asynchronous checks; a synchronous check's wake-ups are rounds (--initiators times)")
+	case opt.Draws != 0:
+		return fmt.Errorf("--wake-order all and --draws: exact probabilities need one schedule at each state; drop one")
+	case base.Algorithm.RunModel(base.Params).WakeUp == elect.AllAtOnce && !opt.Spec.Force:
+		return fmt.Errorf("%s needs every node to wake up at once; --wake-order all does not apply (--force checks it all the same)", base.Algorithm.Name)
+	}
+	return nil
 }

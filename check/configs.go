@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/electkit/elect"
 	"github.com/electkit/elect/election"
@@ -29,17 +30,25 @@ type config struct {
 	depth    int // the longest path of its search
 	probs    *Probabilities
 	// flt is the fault budget explored and what it found (nil: none).
-	flt    *configFaults
-	full   bool
-	bag    bool
-	reduce bool // explored with the partial-order reduction
+	flt      *configFaults
+	full     bool
+	bag      bool
+	reduce   bool // explored with the partial-order reduction
+	freeWake bool // initiators wake in every order (Options.WakeOrder "all")
+	// shortenable says the search stopped at a violation that shortenAll
+	// may shorten.
+	shortenable bool
 }
 
 // configFaults is a configuration's fault budget (Options.Faults) and the
 // counterexample's explicit schedule, with (synchronous) its verdict and
 // events.
 type configFaults struct {
-	budget       faultBudget
+	budget faultBudget
+	// schedules counts the distinct fault schedules a synchronous check
+	// ran: the runs in which every fault of the schedule happened (a run
+	// one of whose faults did not is that of a smaller schedule).
+	schedules    int64
 	faultSpec    string
 	faultVerdict string
 	faultEvents  int64
@@ -48,6 +57,7 @@ type configFaults struct {
 // newStateSpace is a search of c's configuration with its fault budget.
 func (c *config) newStateSpace() *stateSpace {
 	x := newStateSpace(c.cfg, c.bag, c.limit)
+	x.freeWake = c.freeWake
 	if c.flt != nil {
 		x.crashK, x.lossK, x.dupK = c.flt.budget.crash, c.flt.budget.loss, c.flt.budget.dup
 	}
@@ -144,7 +154,7 @@ func configurations(opt Options, base *election.Config) ([]*config, error) {
 			if err := c.CheckModel(); err != nil && !opt.Spec.Force {
 				return nil, err
 			}
-			out = append(out, &config{cfg: &c})
+			out = append(out, &config{cfg: &c, freeWake: opt.WakeOrder == "all"})
 		}
 	}
 	return out, nil
@@ -282,16 +292,9 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 	c.states, c.edges, c.full, c.depth = x.states, x.edges, x.full, x.longest
 	if err != nil {
 		c.violation, c.bad, c.loopFrom = x.violation, x.badPath, x.loopFrom
-		if err == errViolation && c.violation.Property != election.PropNonTermination && opt.Draws == 0 {
-			// A state limit is no violation: nothing to shorten.
-			// Report the shortest execution that breaks a property.
-			if v, path := c.newStateSpace().shortest(); v != nil {
-				c.violation, c.bad = v, path
-			}
-		}
-		if x.faulty() && c.bad != nil {
-			c.flt.faultSpec, _ = c.newStateSpace().faultSchedule(c.bad)
-		}
+		// A state limit is no violation: nothing to shorten. An
+		// execution without end is its cycle.
+		c.shortenable = err == errViolation && c.violation.Property != election.PropNonTermination && opt.Draws == 0
 		return x
 	}
 	hi, lo := x.extremes(id)
@@ -303,4 +306,91 @@ func (c *config) run(opt Options, spare *stateSpace, sh *shared) *stateSpace {
 		c.probs = x.probabilities(id)
 	}
 	return x
+}
+
+// shortenAll replaces the counterexamples the depth-first searches found
+// with shortest ones (breadth-first), where the report can show them, and
+// names the faults of each. Without faults the report shows the first
+// configuration's violation (in their order): only that configuration's is
+// shortened. Under faults it shows the shortest counterexample of all the
+// configurations, the first of them on a tie, and no longer one can be
+// shown: the configuration with the shortest depth-first counterexample
+// (where a short one is likeliest) is shortened first, and then the others
+// look only for one no longer than the shortest known then (a search cut
+// at that depth finds what the uncut one finds up to it, in the same
+// order, so the one shown is the one the uncut searches show). The bound
+// is fixed before the others start, so that what they cost does not
+// depend on which finishes first.
+func shortenAll(opt Options, cfgs []*config, sh *shared) {
+	var todo []*config
+	for _, c := range cfgs {
+		if c.violation == nil {
+			continue
+		}
+		sh.found(len(c.bad))
+		if c.shortenable && (opt.Faults != "" || len(todo) == 0) {
+			todo = append(todo, c)
+		}
+		if opt.Faults == "" {
+			break
+		}
+	}
+	slices.SortStableFunc(todo, func(a, b *config) int { return cmp.Compare(len(a.bad), len(b.bad)) })
+	if len(todo) > 0 {
+		within := -1
+		if opt.Faults != "" {
+			within = sh.shortest()
+		}
+		todo[0].shorten(within, opt.MaxStates, sh)
+		todo = todo[1:]
+	}
+	within := sh.shortest()
+	// The others share a budget of opt.MaxStates states, in equal parts
+	// (a part fixed before they start, so that which are cut does not
+	// depend on which finishes first); one cut keeps the shortest it found,
+	// or its own, and the report says how many were.
+	share := opt.MaxStates / int64(max(len(todo), 1))
+	next := make(chan *config, len(todo))
+	for _, c := range todo {
+		next <- c
+	}
+	close(next)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	var wg sync.WaitGroup
+	for range min(workers, len(todo)) {
+		wg.Go(func() {
+			for c := range next {
+				if !sh.stop.Load() {
+					c.shorten(within, share, sh)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, c := range cfgs {
+		if c.flt != nil && c.bad != nil && c.cfg.Delivery != election.Sync {
+			c.flt.faultSpec, _ = c.newStateSpace().faultSchedule(c.bad)
+		}
+	}
+}
+
+// shorten replaces c's counterexample with a shortest one, or one no
+// longer than within steps when within >= 0 (see shortenAll), searching at
+// most limit states, and adds what its search cost to sh.
+func (c *config) shorten(within int, limit int64, sh *shared) {
+	x := c.newStateSpace()
+	x.shared, x.limit = sh, limit
+	v, path, whole := x.shortest(within)
+	sh.shortStates.Add(x.states)
+	sh.shortEdges.Add(x.edges)
+	if !whole {
+		sh.shortCut.Add(1)
+	}
+	if v != nil && (whole || len(path) < len(c.bad)) {
+		c.violation, c.bad = v, path
+		sh.found(len(path))
+	}
 }

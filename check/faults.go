@@ -228,7 +228,7 @@ func (m *model) applyFaulty(s *state, st step, sent []int64) *election.Violation
 		s.nodes[i] = s.nodes[i].Clone().(snapNode)
 		f := m.take(s, m.cfg.Graph.PortIndex(i, st.port), st.k)
 		s.depth[i] = max(s.depth[i], f.depth)
-		s.woken[i] = true
+		s.woken[i], s.pending[i] = true, false
 		v := m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
 		if !s.stopped && !s.halted[i] {
 			m.crash(s, i)
@@ -444,6 +444,7 @@ func (c *config) syncFaults(opt Options, b faultBudget) {
 		if !o.happened {
 			return o, nil, false
 		}
+		c.flt.schedules++
 		q := append(append([]int64(nil), r.TypeCounts...), r.Messages, int64(r.Time))
 		if c.max == nil {
 			c.max, c.min = slices.Clone(q), slices.Clone(q)

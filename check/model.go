@@ -89,6 +89,10 @@ type model struct {
 	cfg      *election.Config
 	bag      bool
 	announce bool
+	// freeWake: an initiator wakes at any point of an execution, before
+	// or after any delivery (Options.WakeOrder "all"), unless a message
+	// wakes it first; otherwise initiators wake first, in node order.
+	freeWake bool
 	promise  elect.ID // the leader's ID the algorithm promises, or -1
 	knowsMax elect.ID // what every node must know (ElectsAnyKnowsMax: the max ID)
 	// The links a step changed, with their contents before it, so that
@@ -334,6 +338,9 @@ func (m *model) enabled(s *state, out []step) []step {
 	if s.stopped {
 		return out
 	}
+	if m.freeWake {
+		return m.enabledFreeWake(s, out)
+	}
 	// Initiators wake at time 0, before any message can arrive; wake-ups
 	// of different nodes commute, so one order of them stands for all.
 	for i := range s.nodes {
@@ -345,8 +352,34 @@ func (m *model) enabled(s *state, out []step) []step {
 			return out
 		}
 	}
-	// The links in order: by receiving node, then port.
-	for key, l := range s.links {
+	out = m.deliveries(s, out, 0, len(s.links))
+	if m.faulty() {
+		out = m.faultSteps(s, out)
+	}
+	return out
+}
+
+// enabledFreeWake is enabled when initiators wake in any order relative to
+// deliveries: node by node, an initiator's wake-up (while it has not woken)
+// and then its deliveries.
+func (m *model) enabledFreeWake(s *state, out []step) []step {
+	for i := range int32(len(s.nodes)) {
+		if s.pending[i] && !s.woken[i] && !s.halted[i] {
+			out = append(out, step{wake: true, node: i})
+		}
+		out = m.deliveries(s, out, int(m.inLinks[i]), int(m.inLinks[i+1]))
+	}
+	if m.faulty() {
+		out = m.faultSteps(s, out)
+	}
+	return out
+}
+
+// deliveries appends to out the deliveries of links[from:to] (in order: by
+// receiving node, then port).
+func (m *model) deliveries(s *state, out []step, from, to int) []step {
+	for key := from; key < to; key++ {
+		l := s.links[key]
 		switch {
 		case len(l) == 0, m.open != nil && m.open[key]:
 		case !m.bag:
@@ -358,9 +391,6 @@ func (m *model) enabled(s *state, out []step) []step {
 				}
 			}
 		}
-	}
-	if m.faulty() {
-		out = m.faultSteps(s, out)
 	}
 	return out
 }
@@ -412,7 +442,7 @@ func (m *model) applyStep(s *state, st step, sent []int64) *election.Violation {
 		return nil
 	}
 	if !s.woken[i] {
-		s.woken[i] = true
+		s.woken[i], s.pending[i] = true, false // an initiator woken by a message does not wake again
 		// A violation in the wake-up does not stop the delivery that
 		// caused it (as on every engine); a panic or a halt does.
 		v := m.call(s, i, func(env elect.Env) { s.nodes[i].Wake(env, false) }, sent)
@@ -543,17 +573,4 @@ func sortFlights(l []flight) {
 		return cmp.Or(cmp.Compare(a.msg.Type, b.msg.Type), cmp.Compare(a.msg.ID, b.msg.ID),
 			cmp.Compare(a.msg.A, b.msg.A), cmp.Compare(a.msg.B, b.msg.B), cmp.Compare(a.depth, b.depth))
 	})
-}
-
-// cloneState copies s: its slices, not the nodes or the links' arrays,
-// which steps replace rather than change.
-func cloneState(s *state) *state {
-	c := *s
-	c.nodes, c.woken, c.halted, c.pending = slices.Clone(s.nodes), slices.Clone(s.woken), slices.Clone(s.halted), slices.Clone(s.pending)
-	c.dec, c.knows, c.depth, c.links, c.rngs = slices.Clone(s.dec), slices.Clone(s.knows), slices.Clone(s.depth), slices.Clone(s.links), slices.Clone(s.rngs)
-	c.nodeH, c.nodeD, c.linkH, c.linkD = slices.Clone(s.nodeH), slices.Clone(s.nodeD), slices.Clone(s.linkH), slices.Clone(s.linkD)
-	if s.crashed != nil {
-		c.crashed, c.electHi, c.electLo = slices.Clone(s.crashed), slices.Clone(s.electHi), slices.Clone(s.electLo)
-	}
-	return &c
 }

@@ -20,7 +20,8 @@ func (x *stateSpace) choices(s *state, buf []step) []step {
 // persistent returns the steps of the first node whose steps form a
 // persistent set at s: a node with a message on every incoming link (no
 // other node's step can add one of its steps, so all of them are
-// independent of the steps left out), or one delivery to a halted node
+// independent of the steps left out; under a free wake order its wake-up,
+// if it has not woken, is one of them), or one delivery to a halted node
 // (which only drops it); or all steps when no node's do. enabled lists
 // steps node by node, port by port.
 func (x *stateSpace) persistent(s *state, steps []step) []step {
@@ -30,11 +31,15 @@ func (x *stateSpace) persistent(s *state, steps []step) []step {
 		for b < len(steps) && steps[b].node == i {
 			b++
 		}
+		wake := 0 // a wake-up of i's, first (a free wake order: see enabledFreeWake)
+		if steps[a].wake {
+			wake = 1
+		}
 		switch {
-		case steps[a].wake:
+		case wake == 1 && !x.freeWake:
 		case s.halted[i]:
 			return steps[a : a+1]
-		case b-a == x.liveIn[i]:
+		case b-a-wake == x.liveIn[i]:
 			return steps[a:b]
 		}
 		a = b

@@ -90,6 +90,12 @@ type Report struct {
 	Counterexample string         `json:"counterexample,omitempty"` // the file it was written to
 	Extremes       []Extreme      `json:"extremes"`
 	Bounds         []BoundVerdict `json:"bounds"`
+	// WakeOrder is "all" when the initiators woke in every order relative
+	// to the deliveries (Options.WakeOrder), "" when they woke first.
+	WakeOrder string `json:"wake_order,omitempty"`
+	// SimultaneousOnly names the declared bounds that hold only when the
+	// initiators start together, not checked under WakeOrder "all".
+	SimultaneousOnly []string `json:"simultaneous_start_only,omitempty"`
 	// Probabilities are exact probabilities over every draw (Draws).
 	Probabilities *Probabilities `json:"probabilities,omitempty"`
 	// Interrupted says Options.Stop ended the check: the report is of
@@ -105,6 +111,18 @@ type Report struct {
 	// schedule (--faults form: "loss:msg=5;crash:node=3@step=2"), which
 	// its trace's header carries and a replay applies.
 	FaultSchedule string `json:"fault_schedule,omitempty"`
+	// ShortestStates and ShortestTransitions are the cost of the
+	// breadth-first searches for the shortest counterexample (States and
+	// Transitions are the depth-first searches'), over the configurations
+	// whose counterexample the report could show (config.shorten).
+	ShortestStates      int64 `json:"shortest_states,omitempty"`
+	ShortestTransitions int64 `json:"shortest_transitions,omitempty"`
+	// ShortestCut counts the configurations whose search for a shorter
+	// counterexample its state limit cut (the first one searched may take
+	// Options.MaxStates states, the others as many in all): when it is not
+	// 0, the counterexample shown is the shortest of those searched to the
+	// end and the short ones the others found, not surely the shortest.
+	ShortestCut int64 `json:"shortest_cut,omitempty"`
 	// CounterexampleSteps is the length of the counterexample: its steps
 	// (deliveries, wake-ups and fault moves) in an asynchronous check, its
 	// events in a synchronous one.
@@ -112,6 +130,10 @@ type Report struct {
 	// Replay is the command that replays the counterexample (set by the
 	// command line, which knows its flags).
 	Replay string `json:"replay,omitempty"`
+	// FaultSchedules is how many distinct fault schedules a synchronous
+	// check ran (States counts its runs, some of which had a fault that
+	// did not happen, and so repeat a smaller schedule's run).
+	FaultSchedules int64 `json:"fault_schedules,omitempty"`
 	// MaxEvents is the event limit of a synchronous check's runs under
 	// faults (a run that reaches it is non-termination).
 	MaxEvents int64 `json:"max_events,omitempty"`
@@ -124,6 +146,9 @@ type Report struct {
 func report(opt Options, base *election.Config, cfgs []*config) *Report {
 	alg := base.Algorithm
 	r := &Report{Algorithm: alg.Name, N: base.Graph.N, Delivery: opt.Delivery, Verdict: "ok", Configurations: len(cfgs)}
+	if opt.WakeOrder == "all" {
+		r.WakeOrder = "all"
+	}
 	if alg.RunModel(base.Params).Randomized {
 		r.Seed = base.Seed
 	}
@@ -143,6 +168,9 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 	for _, c := range cfgs {
 		r.States += c.states
 		r.Transitions += c.edges
+		if c.flt != nil {
+			r.FaultSchedules += c.flt.schedules
+		}
 		r.MaxDepth = max(r.MaxDepth, c.depth)
 		switch {
 		case c.violation != nil && (r.Verdict != "violation" || opt.Faults != "" && shorter(c, r.violationCfg)):
@@ -191,7 +219,7 @@ func report(opt Options, base *election.Config, cfgs []*config) *Report {
 		}
 	}
 	if r.Verdict == "ok" {
-		r.Bounds = bounds(alg, cfgs, names)
+		r.Bounds, r.SimultaneousOnly = bounds(alg, cfgs, names)
 		for _, b := range r.Bounds {
 			if !b.Holds {
 				r.Verdict = "bound-failed" // a declared bound is a promise too

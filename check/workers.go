@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,38 @@ type shared struct {
 	states atomic.Int64
 	done   atomic.Int64
 	stop   atomic.Bool
+	// shortestBad is the fewest steps of a counterexample found so far
+	// (math.MaxInt64 while none is): no longer one need be looked for
+	// (shortenAll).
+	shortestBad atomic.Int64
+	// shortStates and shortEdges are the cost of the searches for the
+	// shortest counterexample (Report.ShortestStates).
+	shortStates, shortEdges atomic.Int64
+	// shortCut counts the searches for the shortest counterexample that
+	// their state limit cut (Report.ShortestCut).
+	shortCut atomic.Int64
 }
+
+// newShared is the shared state of a check that starts.
+func newShared() *shared {
+	sh := &shared{}
+	sh.shortestBad.Store(math.MaxInt64)
+	return sh
+}
+
+// found notes a counterexample of steps steps.
+func (sh *shared) found(steps int) {
+	for {
+		old := sh.shortestBad.Load()
+		if int64(steps) >= old || sh.shortestBad.CompareAndSwap(old, int64(steps)) {
+			return
+		}
+	}
+}
+
+// shortest returns the fewest steps of a counterexample found so far
+// (math.MaxInt when none is).
+func (sh *shared) shortest() int { return int(min(sh.shortestBad.Load(), math.MaxInt)) }
 
 // tick adds progressEvery states and reports whether the check must stop.
 func (sh *shared) tick() bool {
@@ -54,7 +86,7 @@ func searchAll(opt Options, cfgs []*config, start time.Time) *shared {
 		next <- c
 	}
 	close(next)
-	sh := &shared{}
+	sh := newShared()
 	finished := make(chan struct{})
 	watchers := watch(opt, sh, int64(len(cfgs)), start, finished)
 	var wg sync.WaitGroup

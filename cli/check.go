@@ -31,9 +31,12 @@ func init() {
 const checkUsage = `usage: elect check ALGORITHM --n N [flags]
 
 Explores every reachable state of a small network running ALGORITHM's own
-node code: every order in which initiators wake and messages are delivered
-(the oldest of a link under fifo, any message in flight under bag), and with
---ids all every assignment of the IDs 1..n (up to rotation on rings). It
+node code: every order in which messages are delivered (the oldest of a link
+under fifo, any message in flight under bag), the initiators waking first, in
+node order (a simultaneous start), or with --wake-order all in every order
+relative to the deliveries (bounds declared for a simultaneous start are then
+not checked, and the report says so), and with --ids all every assignment of
+the IDs 1..n (up to rotation on rings). It
 checks at every state that no decision changes, that at most one node is
 elected and that it holds the promised ID; at every end, that exactly one
 leader exists and, when announcing, that every node knows it; and that no
@@ -46,6 +49,7 @@ every ID assignment (and initiator set) is run once.
 examples:
   elect check lcr --n 5                      (all 24 assignments up to rotation: 9..15 election messages)
   elect check chang-roberts --n 4 --initiators subsets
+  elect check chang-roberts --n 4 --wake-order all   (ELECTION messages 4..10: n, not 2n-1, at least)
   elect check hs --n 4 --ids decreasing --worst worst.jsonl
   elect check time-slice --n 6 --delivery sync
   elect check peterson --n 4 --variant untagged --delivery bag --force --counterexample bad.jsonl
@@ -78,7 +82,7 @@ tolerates, a violation (exit 1). The counterexample names its faults as an
 explicit schedule (--faults 'loss:msg=4;crash:node=2@step=3'), which the
 trace's header carries and 'elect run --replay' applies:
   elect check lcr --n 4 --faults loss:k=1      (no leader after one loss: 8 steps)
-  elect check bully --n 5 --faults crash:k=2   (71,760 schedules: one leader among the survivors)
+  elect check bully --n 5 --faults crash:k=2   (71,760 runs, 54,840 distinct fault schedules: one leader among the survivors)
 
 A violation prints the shortest execution that breaks the property, step by
 step, and is always saved as a trace: to --counterexample FILE, or to a new
@@ -362,9 +366,10 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 		configs = "1 configuration"
 	}
 	if r.Delivery == "sync" && r.Faults != "" {
-		// Each state of a synchronous check is a run: one fault schedule.
-		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d fault schedules run, %d events, %.2f s\n",
-			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
+		// Each state of a synchronous check is a run; a run one of whose
+		// faults did not happen repeats a smaller schedule's.
+		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d runs (%d distinct fault schedules), %d events, %.2f s\n",
+			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.FaultSchedules, r.Transitions, r.Seconds)
 	} else {
 		fmt.Fprintf(w, "%s, n = %d, %s delivery, ids %s: %s, %d states, %d transitions, %.2f s\n",
 			r.Algorithm, r.N, r.Delivery, idText, configs, r.States, r.Transitions, r.Seconds)
@@ -375,6 +380,9 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 	}
 	if r.Reduction != "none" {
 		fmt.Fprintf(w, "          %s reduction: one node's deliveries stand for all where they can (--reduction none explores every interleaving)\n", r.Reduction)
+	}
+	if r.WakeOrder == "all" {
+		fmt.Fprintln(w, "          wake order: every order of the initiators' wake-ups and the deliveries (an initiator a message reaches first is woken by it)")
 	}
 	if r.Faults != "" {
 		fmt.Fprintf(w, "faults    every execution with %s (%s tolerates %s); the declared bounds, promises without faults, are not checked\n", budgetText(r.Faults), r.Algorithm, r.Tolerates)
@@ -401,6 +409,13 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 				what = "it runs to the event limit"
 			}
 			fmt.Fprintf(w, "          the failing run with the fewest faults (then the fewest events): %d %s, %s\n", faults, plural(faults, "fault", "faults"), what)
+		}
+		if r.Delivery != "sync" {
+			fmt.Fprintf(w, "          cost: %d states and %d transitions to find a violation, %d states and %d transitions to find the shortest (breadth-first)\n",
+				r.States, r.Transitions, r.ShortestStates, r.ShortestTransitions)
+			if r.ShortestCut > 0 {
+				fmt.Fprintf(w, "          the search for the shortest took its state limit (--max-states in all, after the first configuration) in %d configurations: the execution below is the shortest found, not surely the shortest\n", r.ShortestCut)
+			}
 		}
 		printSteps(w, r)
 		switch {
@@ -452,6 +467,9 @@ func printCheck(w io.Writer, r *check.Report, idText, replay string) {
 			how += " with --ids " + strings.TrimPrefix(check.IDsFlag(b.WorstIDs), "list:")
 		}
 		fmt.Fprintf(w, "  %s  %s  %s\n", verdict, b.Name, how)
+	}
+	for _, name := range r.SimultaneousOnly {
+		fmt.Fprintf(w, "  --    %s  not checked: declared for a simultaneous start, and the initiators wake in every order\n", name)
 	}
 }
 
@@ -525,6 +543,9 @@ func printSteps(w io.Writer, r *check.Report) {
 		return
 	}
 	what := "the shortest execution that breaks it"
+	if r.ShortestCut > 0 {
+		what = "the shortest execution found that breaks it"
+	}
 	if r.Broken.Property == election.PropNonTermination {
 		what = "an execution that goes round for ever: the way into the cycle and once round it"
 	}

@@ -17,7 +17,7 @@ import (
 type checkFlags struct {
 	n, wakeRounds, workers, maxDraws, trials                int
 	ids, delivery, initiators, topo, counter, worst, faults string
-	reduction                                               string
+	reduction, wakeOrder                                    string
 	announce, force, json, draws                            bool
 	maxStates, memLimit                                     int64
 	seed                                                    uint64
@@ -29,6 +29,7 @@ func (f *checkFlags) register(fs *flag.FlagSet, cat *catalog.Catalog) {
 	fs.StringVar(&f.ids, "ids", "", "all (every assignment of 1..n; the default for n <= 6) or an arrangement: "+ids.Usage)
 	fs.StringVar(&f.delivery, "delivery", "", "fifo, bag (any message in flight may come next) or sync (default: fifo, or sync for synchronous algorithms)")
 	fs.StringVar(&f.initiators, "initiators", "all", "all; subsets: every non-empty set of initiators; or times (--delivery sync): every node's wake-up round in 0..--wake-rounds, or none")
+	fs.StringVar(&f.wakeOrder, "wake-order", "first", "first: initiators wake before any delivery, in node order (a simultaneous start); all: every order of wake-ups and deliveries (asynchronous checks)")
 	fs.IntVar(&f.wakeRounds, "wake-rounds", 0, "the latest wake-up round of --initiators times (default n-1)")
 	fs.StringVar(&f.topo, "topology", "", "network: "+topology.Usage+" (default: the algorithm's own)")
 	fs.BoolVar(&f.announce, "announce", false, "announce the leader (algorithms with optional announcement)")
@@ -101,7 +102,7 @@ func (f *checkFlags) options(fs *flag.FlagSet, cat *catalog.Catalog, name string
 		return opt, usagef("--wake-rounds %d: it goes with --initiators times, and counts rounds from 0", f.wakeRounds)
 	}
 	opt = check.Options{Spec: spec, IDs: idText, Delivery: d, Initiators: f.initiators, WakeRounds: f.wakeRounds, MaxStates: f.maxStates, Workers: f.workers,
-		NoReduction: f.reduction == "none", MaxDraws: f.maxDraws, Trials: f.trials, MemLimit: f.memLimit, Faults: f.faults}
+		WakeOrder: f.wakeOrder, NoReduction: f.reduction == "none", MaxDraws: f.maxDraws, Trials: f.trials, MemLimit: f.memLimit, Faults: f.faults}
 	if f.draws {
 		opt.Draws = -1 // the algorithm's declared range
 		if f.trials == 0 {

@@ -81,6 +81,11 @@ func TestCheckReplayCommandAsPrinted(t *testing.T) {
 	}{
 		{[]string{"peterson", "--n", "4", "--variant", "untagged", "--delivery", "bag", "--force"}, "no-leader"},
 		{[]string{"chang-roberts", "--n", "3", "--ids", "1,1,1", "--force"}, "multiple-leaders"},
+		// In every wake order: node 0 wakes, its ELECTION(1) wakes node
+		// 1, which takes it for its own and is elected; node 2, whose ID
+		// is 1 too, takes the LEADER(1) for its own come back and stops
+		// it, and node 0 never learns: 3 steps.
+		{[]string{"chang-roberts", "--n", "3", "--ids", "1,1,1", "--force", "--wake-order", "all"}, "not-informed"},
 		{[]string{"lcr", "--n", "3", "--ids", "1,1,1", "--force", "--announce"}, "multiple-leaders"},
 		{[]string{"hs", "--n", "3", "--ids", "1,2,1", "--force", "--announce"}, "wrong-leader"},
 		{[]string{"all-to-all", "--n", "3", "--ids", "1,1,1", "--force", "--initiators", "subsets"}, "multiple-leaders"},

@@ -99,7 +99,7 @@ func TestCheckFaultsExitStatus(t *testing.T) {
 	if code != 4 || !strings.Contains(out, "verdict   expected-failure") || !strings.Contains(out, "with --ids list:1,2,3 --faults loss:msg=3") || strings.Contains(out, "--faults loss:msg=3 --replay") {
 		t.Errorf("lcr, one loss: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := runCLI("check", "bully", "--n", "4", "--faults", "crash:k=2"); code != 0 || !strings.Contains(out, "6564 fault schedules run") {
+	if code, out, errOut := runCLI("check", "bully", "--n", "4", "--faults", "crash:k=2"); code != 0 || !strings.Contains(out, "6564 runs (4812 distinct fault schedules)") {
 		t.Errorf("bully, two crashes: exit %d\n%s%s", code, out, errOut)
 	}
 	wantBadInput(t, []string{"check", "lcr", "--n", "3", "--faults", "loss:p=0.01"}, "a probability cannot be enumerated (elect sweep measures its rate)")

@@ -30,6 +30,9 @@ func TestReproduceQuickPasses(t *testing.T) {
 	if strings.Contains(out, "FAIL") {
 		t.Fatalf("a claim failed:\n%s", out)
 	}
+	if !testing.Short() {
+		readmeClaimsAgree(t, out) // every reproduction ran: the README counts them and their claims
+	}
 	for _, name := range []string{"chang-roberts", "lcr", "time-slice"} {
 		for _, ext := range []string{".md", ".png", ".svg"} {
 			if _, err := os.Stat(filepath.Join(dir, name+ext)); err != nil {

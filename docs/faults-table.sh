@@ -4,7 +4,7 @@
 #   - from the checker (exact): `elect check ALG --n N --faults F --json`,
 #     every ID assignment and every schedule with the faults the budget F
 #     allows: the verdict, the length of the shortest counterexample, the
-#     states (synchronous algorithms: the fault schedules run) and seconds;
+#     states (synchronous algorithms: the runs, of distinct fault schedules or, when a fault did not happen, of a smaller one) and seconds;
 #   - from a sweep (a rate): `elect sweep ALG --n N --faults F --trials T`,
 #     random IDs, seeds 1..T, faults drawn from the seed: the runs whose
 #     election failed (outcome other than elected; bounds aside, as in the

@@ -192,17 +192,17 @@ func (e *Engine) sendUnderFaults(i int32, p elect.Port, ev event) {
 	to, q, m := ev.node, ev.port, ev.msg
 	fate := e.faults.fateOfNextMessage(i, to, e.now, e.unit)
 	if fate.lostBy != 0 {
-		e.mon.Lost(fate.number, i, p, to, m, fate.lostBy, e.now)
+		e.mon.Lost(fate.number, i, p, to, m, fate.lostBy, e.monitorNow())
 		return
 	}
 	// The time units each copy that travels is late by: the message,
 	// then its duplicate, which travels on time.
 	lateness := []int64{fate.late}
 	if fate.late > 0 {
-		e.mon.Delayed(fate.number, i, p, to, m, fate.late, e.now)
+		e.mon.Delayed(fate.number, i, p, to, m, fate.late, e.monitorNow())
 	}
 	if fate.duplicated {
-		e.mon.Duplicated(fate.number, i, p, to, m, e.now)
+		e.mon.Duplicated(fate.number, i, p, to, m, e.monitorNow())
 		lateness = append(lateness, 0)
 	}
 	e.mon.Routed(i, to, q, m, len(lateness))
@@ -249,7 +249,20 @@ func (e *Engine) crash(i int32) {
 		return
 	}
 	e.halted[i] = true
-	e.mon.Crash(i, e.now)
+	e.mon.Crash(i, e.monitorNow())
+}
+
+// monitorNow is the time the monitor is told of an event, in ticks: the
+// run's clock, or in the replay of a checker's counterexample (whose trace
+// is this replay's own, its time the causal depth) the depth its trace's
+// lines carry (the deepest so far), so that a cause names the time of the
+// trace's line. (A record of a run keeps its runtime's rule: a fault line's
+// time is its node's causal depth, see replayFault.)
+func (e *Engine) monitorNow() int64 {
+	if e.scheduled && e.newest {
+		return e.maxDepth * e.unit
+	}
+	return e.now
 }
 
 // clone returns an independent copy of the plan, its streams' states

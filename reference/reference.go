@@ -103,7 +103,8 @@ type Engine struct {
 	// timers each node has pending.
 	replay       map[int64][]event
 	replayTimers [][]event
-	crashed      []bool // replays: the nodes the record crashed
+	early        []*event // replays: by node, the message that woke it, not yet handed over (wakeEarly)
+	crashed      []bool   // replays: the nodes the record crashed
 	// scheduled says a replay applies its record's explicit fault
 	// schedule (a checker's counterexample) rather than its fault lines.
 	scheduled bool
@@ -305,7 +306,7 @@ func (e *Engine) deliver(ev event) {
 		e.maxDepth = max(e.maxDepth, ev.depth)
 	}
 	if e.faults != nil {
-		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.now)
+		e.mon.Delivered(i, ev.port, ev.msg, e.halted[i], e.monitorNow())
 	} else if e.routes != nil { // a faulty record's replay: its time is the round, or the causal depth
 		now := e.now
 		if e.newest {
@@ -325,6 +326,12 @@ func (e *Engine) deliver(ev event) {
 		e.mon.Woke(i, false)
 		e.call(i, func(env elect.Env) { e.nodes[i].Wake(env, false) })
 		if e.halted[i] {
+			// The node crashed (or halted) on waking, before it took the
+			// message: the record says the message reached it and was
+			// dropped, so that a replay wakes the node with it.
+			if e.trace != nil {
+				e.trace.Deliver(i, ev.port, ev.msg, true)
+			}
 			return
 		}
 	}
@@ -351,7 +358,7 @@ func (e *Engine) call(i int32, handler func(elect.Env)) {
 		case elect.EffectSend:
 			e.send(i, f.Port, f.Msg)
 		case elect.EffectDecide:
-			e.mon.Decide(i, f.Decision, e.now)
+			e.mon.Decide(i, f.Decision, e.monitorNow())
 		case elect.EffectLearn:
 			e.mon.Learn(i, f.Leader())
 		case elect.EffectSetTimer:

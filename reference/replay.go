@@ -100,15 +100,16 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 	e.replayTimers = make([][]event, e.n)
 	var loop []byte // the network's state at the "loop" line
 	loopLine := 0
+	e.early = make([]*event, e.n)
+	src := &recordLines{rd: rd}
 	for {
-		l, err := rd.Next()
+		l, line, err := src.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
-		line := rd.Line()
 		switch l.Ev {
 		case "truncated":
 			return nil, fmt.Errorf("replay, line %d: the trace was cut at its size limit (%d bytes); only whole runs replay", line, l.Limit)
@@ -144,7 +145,10 @@ func Replay(cfg election.Config, record io.Reader) (*election.Result, error) {
 			return e.Finish()
 		}
 		if err := e.replayLine(&l); err != nil {
-			return nil, fmt.Errorf("replay, line %d: %w", rd.Line(), bounded.CutError(err))
+			return nil, fmt.Errorf("replay, line %d: %w", line, bounded.CutError(err))
+		}
+		if l.Ev == "wake" && !l.Spontaneous {
+			e.wakeEarly(&l, src)
 		}
 		if len(e.routes) > 0 {
 			switch l.Ev {
@@ -272,33 +276,20 @@ func (e *Engine) replayLine(l *trace.Event) error {
 		e.events++
 		e.wake(node)
 	case "deliver", "drop":
-		port, err := parsePort(e.g, l.Port)
-		if err != nil {
-			return err
-		}
-		key := e.g.PortIndex(node, port)
-		q := e.replay[key]
-		if len(q) == 0 {
-			return fmt.Errorf("no message is in flight to node %d on port %s", node, l.Port)
-		}
 		// FIFO links deliver their oldest message, or one that a late
 		// one (a delay fault) let pass; other delivery models (a
 		// checker's bag) the first one in flight that the line names.
-		k := 0
-		if !e.cfg.Delivery.IsFIFO() {
-			for k < len(q)-1 && sameMessage(e.alg, q[k].msg, l) != nil {
-				k++
-			}
+		// A message that woke its node early (wakeEarly) is out of
+		// flight already.
+		var ev event
+		if early := e.early[node]; early != nil {
+			ev, e.early[node] = *early, nil
 		} else {
-			for k < len(q)-1 && q[k].late && sameMessage(e.alg, q[k].msg, l) != nil {
-				k++
+			var err error
+			if ev, err = e.takeInFlight(node, l); err != nil {
+				return err
 			}
 		}
-		ev := q[k]
-		if err := sameMessage(e.alg, ev.msg, l); err != nil {
-			return fmt.Errorf("node %d, port %s: %w", node, l.Port, err)
-		}
-		e.replay[key] = append(q[:k:k], q[k+1:]...)
 		e.events++
 		e.deliver(ev)
 	case "timer":

@@ -38,7 +38,7 @@ var ChangRoberts = &elect.Algorithm{
 			Formula: "n", Source: "seed 003: the largest ID travels all around the ring",
 			Value: boundN},
 		{Name: "ELECTION messages", Quantity: elect.Messages, Types: []string{"ELECTION"}, Relation: elect.AtLeast,
-			Formula: "2n-1", Source: "seed 003, best case (all nodes initiate)",
+			Formula: "2n-1", Source: "seed 003, best case (all nodes initiate, starting together: with a free wake order the minimum is n)",
 			Value:   boundTwoNMinusOne,
 			Applies: func(c elect.BoundContext) bool { return c.AllAtZero }},
 		{Name: "LEADER messages", Quantity: elect.Messages, Types: []string{"LEADER"}, Relation: elect.Exactly,
