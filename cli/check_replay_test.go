@@ -98,9 +98,15 @@ func TestEveryCounterexampleReplaysToItsVerdict(t *testing.T) {
 	}
 }
 
-// TestEveryCounterexampleReplaysToItsVerdictAtFour is the same at n = 4.
+// TestEveryCounterexampleReplaysToItsVerdictAtFour is the same at n = 4:
+// 119 counterexamples, 35 minutes under a load of 30 on 2 cores, too long
+// even for CI's long pass (ELECT_LONG_TESTS, 30 minutes in all), so it has
+// a variable of its own: ELECT_REPLAY_AT_FOUR=1 go test -run AtFour
+// -timeout 60m ./cli/.
 func TestEveryCounterexampleReplaysToItsVerdictAtFour(t *testing.T) {
-	longTest(t, "minutes; n = 3 covers every fault kind meanwhile")
+	if os.Getenv("ELECT_REPLAY_AT_FOUR") == "" {
+		t.Skip("35 minutes (n = 3 covers every fault kind meanwhile): set ELECT_REPLAY_AT_FOUR=1 to run it")
+	}
 	replayed := replayEveryCounterexample(t, 4)
 	t.Logf("n = 4: %d counterexamples replayed to the check's verdict and exit status", replayed)
 	if replayed < 100 {
