@@ -151,3 +151,28 @@ func causeTimeIsTheTraces(t *testing.T, out, file string) {
 		}
 	}
 }
+
+// TestSimulatorsRecordOfACrashOnWakingReplays: LCR on 4 nodes, node 0 the
+// only initiator, node 1 crashing at its first step, which is the wake-up
+// node 0's message causes. The simulator's record says that message
+// reached node 1 and was dropped (as the reference engine's does), so its
+// replay crashes node 1 there too and ends as the run did (no leader,
+// expected failure); before, the replay stopped at line 12 with "no
+// message is in flight to node 2".
+func TestSimulatorsRecordOfACrashOnWakingReplays(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "x.jsonl")
+	flags := []string{"run", "lcr", "--n", "4", "--ids", "1,2,3,4", "--initiators", "nodes:0@0"}
+	code, out, errOut := runCLI(append(flags, "--faults", "crash:node=1@step=1", "--trace", trace)...)
+	if code != 4 || !strings.Contains(out, "verdict   expected-failure") {
+		t.Fatalf("the run: exit %d\n%s%s", code, out, errOut)
+	}
+	code, replay, errOut := runCLI(append(flags, "--replay", trace)...)
+	if code != 4 || errOut != "" {
+		t.Fatalf("the replay: exit %d, %s", code, errOut)
+	}
+	for _, line := range []string{"outcome   no-leader", "crashed 1: node 1", "verdict   expected-failure"} {
+		if !strings.Contains(replay, line) {
+			t.Errorf("the replay says no %q:\n%s", line, replay)
+		}
+	}
+}

@@ -605,6 +605,13 @@ func (e *engine) deliver(d *delivery) {
 			e.stepped(i)
 		}
 		if *st&statusHalted != 0 {
+			// The node crashed on waking, before it took the message:
+			// the record says the message reached it and was dropped,
+			// as the reference engine's does, so that a replay wakes the
+			// node with it.
+			if e.trace != nil {
+				e.trace.Deliver(i, port, msg, true)
+			}
 			return
 		}
 	}
