@@ -1,0 +1,123 @@
+package plot
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/electkit/elect/experiment"
+)
+
+// The bounds a figure draws (Spec.Bounds).
+const (
+	BoundsAll   = "all"
+	BoundsUpper = "upper" // <, <= and ==
+	BoundsLower = "lower" // >, >= and ==
+	BoundsNone  = "none"
+)
+
+// BoundSets lists the values of Spec.Bounds.
+var BoundSets = []string{BoundsAll, BoundsUpper, BoundsLower, BoundsNone}
+
+// wanted says whether a bound of a relation is in a set of bounds.
+func wanted(set, relation string) bool {
+	switch set {
+	case BoundsAll:
+		return true
+	case BoundsUpper:
+		return relation == "<=" || relation == "<" || relation == "=="
+	case BoundsLower:
+		return relation == ">=" || relation == ">" || relation == "=="
+	}
+	return false
+}
+
+// quantity returns the quantity a bound speaks of ("election messages" of
+// "election messages <= n(n+1)/2").
+func quantity(name string) string {
+	for _, rel := range []string{" <= ", " == ", " >= ", " < ", " > "} {
+		if i := strings.Index(name, rel); i >= 0 {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// matches says whether a bound's quantity can be the plotted measure by
+// its name; addBounds then checks that it is, run by run.
+func matches(q, measure string) bool {
+	switch {
+	case measure == "messages":
+		return strings.HasSuffix(q, "messages")
+	case strings.HasPrefix(measure, "messages:"):
+		return strings.EqualFold(q, strings.TrimPrefix(measure, "messages:")+" messages")
+	}
+	return q == measure || q == measure+" messages"
+}
+
+// boundLabel is a bound's legend label: the algorithm, the relation as a
+// sign and the formula, the quantity left out since the y axis names it
+// ("hs ≤ 8n(1+ceil(lg n))").
+func boundLabel(alg, bound string) string {
+	for _, rel := range []struct{ text, sign string }{{" <= ", " ≤ "}, {" >= ", " ≥ "}, {" == ", " = "}, {" < ", " < "}, {" > ", " > "}} {
+		if _, formula, ok := strings.Cut(bound, rel.text); ok {
+			return alg + rel.sign + formula
+		}
+	}
+	return alg + ": " + bound
+}
+
+// addBounds adds every declared bound on the plotted quantity, per
+// algorithm: the mean of its checked value over the algorithm's runs at
+// each n, thin, in a dash pattern of its own. A bound is drawn only when it speaks of the very
+// quantity plotted: its name matches the measure and every run's checked
+// quantity (the check's actual value) equals the run's measure, so that
+// a bound on a part of the messages (the election's, say) is not drawn
+// over all of them. Make colours them once the series have theirs.
+func (f *Figure) addBounds(s Spec, groups []*experiment.Group) {
+	type acc struct{ sum, count float64 }
+	type key struct{ alg, bound string }
+	values := map[key]map[int]*acc{}
+	other := map[key]bool{} // bounds some run shows to be on another quantity
+	var keys []key
+	for _, g := range groups {
+		for _, r := range g.Rows {
+			m := r.Get(s.Measure)
+			for _, b := range r.Bounds {
+				if !wanted(s.Bounds, b.Relation) || !matches(quantity(b.Name), s.Measure) {
+					continue
+				}
+				k := key{r.Name, b.Name}
+				if math.IsNaN(m) || math.Abs(b.Actual-m) > 1e-9*math.Max(1, math.Abs(m)) {
+					other[k] = true
+				}
+				if !drawable(b.Value) {
+					continue
+				}
+				if values[k] == nil {
+					values[k] = map[int]*acc{}
+					keys = append(keys, k)
+				}
+				a := values[k][r.N]
+				if a == nil {
+					a = &acc{}
+					values[k][r.N] = a
+				}
+				a.sum += b.Value
+				a.count++
+			}
+		}
+	}
+	for _, k := range keys {
+		if other[k] {
+			continue
+		}
+		var pts []xy
+		for n, a := range values[k] {
+			pts = append(pts, xy{float64(n), a.sum / a.count})
+		}
+		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
+		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(len(f.refs))}
+		f.refs = append(f.refs, refLine{pts: pts, style: st, label: boundLabel(k.alg, k.bound), kind: "bound", alg: k.alg})
+	}
+}
