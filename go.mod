@@ -14,9 +14,9 @@ go 1.26.8
 // ∞), its licence (SIL OFL 1.1) allows embedding it, subset, in documents,
 // which the PDF does (experiment/plot/pdffont.go) so that every format
 // draws the same text, and its widths are Arial's and Helvetica's, so an
-// SVG reader without it keeps the layout with their metric twins; the Go
-// fonts (golang.org/x/image/font/gofont) would do too but are wider than
-// the Helvetica figures are read against. They replaced gonum.org/v1/plot
+// SVG reader without it keeps the layout with their metric twins (the Go
+// fonts, golang.org/x/image/font/gofont, have no such twins in readers'
+// systems). They replaced gonum.org/v1/plot
 // (issue 32): its package init parsed twelve fonts in every elect process
 // and its backends linked go-latex, gg, freetype, fpdf and svgo; without
 // it 'elect version' peaks at 9.6 MiB resident instead of 13.1, and 'elect
