@@ -27,13 +27,12 @@ type Writer struct {
 	open []string // the elements opened and not yet closed
 }
 
-// New returns a Writer on w and writes the document's start: the XML
-// declaration and the svg element, width and height in unit ("pt" for a
+// New returns a Writer on w and writes the document's start: the svg
+// element (no XML declaration: the document is UTF-8, XML's default), width and height in unit ("pt" for a
 // figure measured in points, "" for pixels), a viewBox of the same size
 // in user units, and the further attributes given as name, value pairs.
 func New(w io.Writer, width, height float64, unit string, attrs ...string) *Writer {
 	sw := &Writer{w: bufio.NewWriter(w)}
-	sw.w.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	all := append([]string{"xmlns", "http://www.w3.org/2000/svg",
 		"width", Num(width) + unit, "height", Num(height) + unit,
 		"viewBox", "0 0 " + Num(width) + " " + Num(height)}, attrs...)
@@ -54,7 +53,7 @@ func (w *Writer) attrs(pairs []string) {
 		w.w.WriteByte(' ')
 		w.w.WriteString(pairs[i])
 		w.w.WriteString(`="`)
-		w.w.WriteString(Escape(pairs[i+1]))
+		w.w.WriteString(escapeAttr(pairs[i+1]))
 		w.w.WriteByte('"')
 	}
 }
@@ -175,6 +174,16 @@ func (p *Path) Cross(x, y, s float64) *Path {
 
 // String is the d attribute's value.
 func (p *Path) String() string { return p.b.String() }
+
+// escapeAttr escapes an attribute's value as Escape does, and writes tab,
+// newline and carriage return as character references, which XML keeps
+// in an attribute (it reads them written as they are as spaces).
+func escapeAttr(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return Escape(s)
+	}
+	return strings.NewReplacer("\t", "&#9;", "\n", "&#10;", "\r", "&#13;").Replace(Escape(s))
+}
 
 // Escape escapes text for an XML attribute value or character data and
 // drops what XML cannot hold (control characters but tab, newline and
