@@ -53,7 +53,7 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	measure := fs.String("measure", "", "the measure on the y axis: messages, messages:TYPE, time, bits, parallel_time, interactions, states_seen, ... (default messages, or parallel_time for populations)")
 	out := fs.String("out", "", "figure files, comma-separated (.png, .svg, .pdf)")
 	curves := fs.String("curves", "", "theoretical curves to draw, comma-separated: "+strings.Join(experiment.GrowthNames(), ", ")+" (default none)")
-	title := fs.String("title", "", "figure title (default: the measure against n)")
+	title := fs.String("title", "", "a title above the figure (default none: a paper's caption says it, and the axes name the measure)")
 	noBounds := fs.Bool("no-bounds", false, "do not draw the declared bounds (--bounds none)")
 	bounds := fs.String("bounds", plot.BoundsUpper, "the declared bounds on the measure to draw: "+strings.Join(plot.BoundSets, ", "))
 	size := fs.String("size", "", "the figure's printed size, WxH in in, cm or pt (default 3.5x2.6in, one column; 7x3in for two)")
@@ -140,14 +140,10 @@ func plotCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	if m == "" {
 		m = experiment.DefaultMeasures(rows[0].Kind)[0]
 	}
-	t := *title
-	if t == "" {
-		t = m + " against n"
-	}
 	if err := everyAlgorithmHas(rows, m); err != nil {
 		return err
 	}
-	spec.Title, spec.Measure, spec.Rows, spec.Curves = t, m, rows, curveList
+	spec.Title, spec.Measure, spec.Rows, spec.Curves = *title, m, rows, curveList
 	fig, err := plot.Make(spec)
 	if err != nil {
 		return usagef("%s", err)
