@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/electkit/elect"
+	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/faults"
 	"github.com/electkit/elect/internal/svg"
 	"github.com/electkit/elect/trace"
@@ -193,17 +194,17 @@ func violations(tr *trace.Trace) []violation {
 			if ev.Decision == "elected" && !elected[ev.Node] {
 				elected[ev.Node] = true
 				if len(elected) == 2 {
-					out = append(out, violation{k, fmt.Sprintf("multiple-leaders: node %d is the second node elected", ev.Node)})
+					out = append(out, violation{k, fmt.Sprintf("%s: node %d is the second node elected", election.PropMultipleLeaders, ev.Node)})
 				}
 			}
 		case "cut":
 			cut = true
-			out = append(out, violation{k, "non-termination: the execution comes back to the state of its loop line (" + ev.Reason + ")"})
+			out = append(out, violation{k, election.PropNonTermination.String() + ": the execution comes back to the state of its loop line (" + ev.Reason + ")"})
 		}
 	}
 	last := len(tr.Events) - 1
 	if last >= 0 && !tr.Truncated && !cut && len(elected) == 0 && (len(out) == 0 || out[len(out)-1].event != last) {
-		out = append(out, violation{last, "no-leader: the execution ended with no node elected"})
+		out = append(out, violation{last, election.PropNoLeader.String() + ": the execution ended with no node elected"})
 	}
 	return out
 }
