@@ -55,9 +55,10 @@ func matches(q, measure string) bool {
 	return q == measure || q == measure+" messages"
 }
 
-// boundLabel is a bound's legend label: the algorithm, the relation as a
-// sign and the formula, the quantity left out since the y axis names it
-// ("hs ≤ 8n(1+ceil(lg n))").
+// boundLabel is a bound's legend label: the algorithm (or "bound", in a
+// figure of one algorithm, named above), the relation as a sign and the
+// formula, the quantity left out since the y axis names it ("hs ≤
+// 8n(1+ceil(lg n))").
 func boundLabel(alg, bound string) string {
 	for _, rel := range []struct{ text, sign string }{{" <= ", " ≤ "}, {" >= ", " ≥ "}, {" == ", " = "}, {" < ", " < "}, {" > ", " > "}} {
 		if _, formula, ok := strings.Cut(bound, rel.text); ok {
@@ -119,5 +120,8 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group) {
 		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
 		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(len(f.refs))}
 		f.refs = append(f.refs, refLine{pts: pts, style: st, label: boundLabel(k.alg, k.bound), kind: "bound", alg: k.alg})
+		if f.oneAlg != "" {
+			f.refs[len(f.refs)-1].label = boundLabel("bound", k.bound)
+		}
 	}
 }

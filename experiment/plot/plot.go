@@ -176,6 +176,10 @@ type Figure struct {
 	width, height      float64 // points, the whole figure
 	frame              frame   // where the plot's parts go
 	box                legendBox
+	// oneAlg is the algorithm of a figure of several configurations of
+	// one algorithm, named once (in the subtitle) rather than in every
+	// entry of the legend.
+	oneAlg string
 	// layers names what is drawn, in drawing order: "band", "bound",
 	// "theory", "data" (for the tests: data above the rest).
 	layers []string
@@ -301,6 +305,18 @@ func (f *Figure) addSeries(s Spec, groups []*experiment.Group) ([]string, error)
 		return nil, fmt.Errorf("plot: no run has the measure %q", s.Measure)
 	}
 	parts, headers := seriesParts(curveKeys, byCurve)
+	names := map[string]bool{}
+	for _, k := range curveKeys {
+		names[byCurve[k][0].Name] = true
+	}
+	if len(names) == 1 && len(curveKeys) > 1 {
+		f.oneAlg = byCurve[curveKeys[0]][0].Name
+		if len(headers) > 0 {
+			headers[0] = f.oneAlg + ", " + headers[0]
+		} else {
+			headers = []string{f.oneAlg}
+		}
+	}
 	for _, k := range curveKeys {
 		gs := byCurve[k]
 		slices.SortFunc(gs, func(a, b *experiment.Group) int { return a.N - b.N })
@@ -370,7 +386,11 @@ func (f *Figure) mergeSeries(colors map[string]string) error {
 				sr.lo[i].y, sr.hi[i].y = math.Min(sr.lo[i].y, a.lo[i].y), math.Max(sr.hi[i].y, a.hi[i].y)
 			}
 		}
-		sr.label = mergedLabel(sr.name, sr.rests, apart)
+		name := sr.name
+		if f.oneAlg != "" {
+			name = ""
+		}
+		sr.label = mergedLabel(name, sr.rests, apart)
 		c, ok := paletteColor(colors[sr.name])
 		if !ok {
 			for taken[Palette[next%len(Palette)].name] && next < 2*len(Palette) {
@@ -403,22 +423,35 @@ func sameCurve(a, b *series, tol float64) bool {
 
 // mergedLabel names a series of an algorithm drawn for one or more
 // configurations (rests: what each says beyond what all series share):
-// "hs (ids random, fifo)"; for several that coincide (apart: their
-// largest relative difference), each part that differs as its values
-// joined by "|" when they are every combination ("hs (ids
-// random|bit-reversal, fifo|random): 4 within 2%"), or else the
-// configurations in turn.
+// "hs (ids random, fifo)", or "ids random, fifo" when name is "" (a
+// figure of one algorithm names it once, above); for several that
+// coincide (apart: their largest relative difference), each part that
+// differs as its values joined by "|" when they are every combination
+// ("hs (ids random|bit-reversal, fifo|random): 4 within 2%"; "2
+// identical" for curves that are the same), or else the configurations in
+// turn.
 func mergedLabel(name string, rests [][]string, apart float64) string {
 	label := func(parts []string) string {
-		if len(parts) == 0 || strings.Join(parts, "") == "" {
+		switch {
+		case len(parts) == 0 || strings.Join(parts, "") == "":
 			return name
+		case name == "":
+			return strings.Join(parts, ", ")
 		}
 		return name + " (" + strings.Join(parts, ", ") + ")"
 	}
 	if len(rests) == 1 {
 		return label(rests[0])
 	}
-	suffix := fmt.Sprintf(": %d within %s%%", len(rests), strconv.FormatFloat(math.Max(1, math.Ceil(100*apart)), 'f', 0, 64))
+	var suffix string
+	switch pc := 100 * apart; {
+	case apart == 0:
+		suffix = fmt.Sprintf(": %d identical", len(rests))
+	case pc < 1:
+		suffix = fmt.Sprintf(": %d within %s%%", len(rests), strconv.FormatFloat(math.Ceil(10*pc)/10, 'f', -1, 64))
+	default:
+		suffix = fmt.Sprintf(": %d within %s%%", len(rests), strconv.FormatFloat(math.Ceil(pc), 'f', 0, 64))
+	}
 	same := true
 	for _, r := range rests {
 		same = same && len(r) == len(rests[0])
@@ -455,6 +488,9 @@ func mergedLabel(name string, rests [][]string, apart float64) string {
 	var each []string
 	for _, r := range rests {
 		each = append(each, strings.Join(r, ", "))
+	}
+	if name == "" {
+		return strings.Join(each, "; ") + suffix
 	}
 	return name + " (" + strings.Join(each, "; ") + ")" + suffix
 }

@@ -204,8 +204,17 @@ func TestEverySeriesDiffersInColourMarkerAndDash(t *testing.T) {
 // curves coincided and one was visible): four configurations whose means
 // are 1% apart are drawn as one series, named with every value of the
 // parts that differ and how far apart they are, with a band that holds
-// all four; a fifth, twice as high, stays a series of its own.
+// all four; a fifth, twice as high, stays a series of its own. The one
+// algorithm is named once, above, not in each entry.
 func TestCoincidingCurvesAreDrawnOnce(t *testing.T) {
+	for _, c := range []struct {
+		apart float64
+		want  string
+	}{{0, ": 2 identical"}, {0.0021, ": 2 within 0.3%"}, {0.0412, ": 2 within 5%"}} {
+		if got := mergedLabel("hs", [][]string{{"fifo"}, {"random"}}, c.apart); got != "hs (fifo|random)"+c.want {
+			t.Errorf("apart %v: %q, want %q", c.apart, got, "hs (fifo|random)"+c.want)
+		}
+	}
 	var rows []experiment.Row
 	for i, cfg := range []string{"ids random, fifo", "ids random, random", "ids bit-reversal, fifo", "ids bit-reversal, random", "ids increasing, fifo"} {
 		scale := 1 + 0.01*float64(i)/3
@@ -228,7 +237,7 @@ func TestCoincidingCurvesAreDrawnOnce(t *testing.T) {
 	for _, sr := range f.series {
 		labels = append(labels, sr.label)
 	}
-	want := []string{"hs (ids random|bit-reversal, fifo|random): 4 within 1%", "hs (ids increasing, fifo)"}
+	want := []string{"ids random|bit-reversal, fifo|random: 4 within 1%", "ids increasing, fifo"}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Errorf("series %q, want %q", labels, want)
 	}
@@ -240,7 +249,7 @@ func TestCoincidingCurvesAreDrawnOnce(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Contains(f.subtitle, "every curve: ring; bands: 95% CI of the mean") {
+	if !slices.Contains(f.subtitle, "hs, every curve: ring; bands: 95% CI of the mean") {
 		t.Errorf("subtitle %q", f.subtitle)
 	}
 }
