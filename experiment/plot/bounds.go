@@ -44,15 +44,16 @@ func quantity(name string) string {
 }
 
 // matches says whether a bound's quantity can be the plotted measure by
-// its name; addBounds then checks that it is, run by run.
+// its name, letter case aside ("MST messages" on mst, "wave messages" on
+// waves, "ELECTION messages" on messages:election); addBounds then checks
+// that it is, run by run.
 func matches(q, measure string) bool {
-	switch {
-	case measure == "messages":
+	if measure == "messages" {
 		return strings.HasSuffix(q, "messages")
-	case strings.HasPrefix(measure, "messages:"):
-		return strings.EqualFold(q, strings.TrimPrefix(measure, "messages:")+" messages")
 	}
-	return q == measure || q == measure+" messages"
+	q = strings.TrimSuffix(strings.ToLower(q), " messages")
+	m := strings.TrimPrefix(strings.ToLower(measure), "messages:")
+	return q == m || q+"s" == m
 }
 
 // boundLabel is a bound's legend label: the algorithm (or "bound", in a

@@ -306,6 +306,9 @@ func TestBoundMatchesMeasure(t *testing.T) {
 		{"ELECTION messages >= n", "messages:LEADER", false},
 		{"time <= n (2n with announcement)", "time", true},
 		{"time <= n", "messages", false},
+		{"MST messages <= 5n lg n + 2|E|", "mst", true},
+		{"wave messages <= 2|E|*n", "waves", true},
+		{"LEADER messages == n-1", "mst", false},
 	} {
 		if got := matches(quantity(c.bound), c.measure); got != c.want {
 			t.Errorf("%q on %q: %v", c.bound, c.measure, got)
