@@ -71,15 +71,21 @@ func boundLabel(alg, bound string) string {
 
 // addBounds adds every declared bound on the plotted quantity, per
 // algorithm: the mean of its checked value over the algorithm's runs at
-// each n, thin, in a dash pattern of its own. A bound is drawn only when it speaks of the very
-// quantity plotted: its name matches the measure and every run's checked
-// quantity (the check's actual value) equals the run's measure, so that
-// a bound on a part of the messages (the election's, say) is not drawn
-// over all of them. Make colours them once the series have theirs.
+// each n, thin, in a dash pattern of its own. A bound is drawn only when
+// it speaks of the very quantity plotted: its name matches the measure and
+// every run's checked quantity (the check's actual value) equals the run's
+// measure, so that a bound on a part of the messages (the election's,
+// say) is not drawn over all of them. A bound whose value at some n
+// differs between the algorithm's configurations (5n lg n + 2|E| on
+// graphs of different |E|) is drawn for each configuration instead, in
+// the same dash, named once in the legend: an average over
+// configurations would bound none of them. Make colours them once the
+// series have theirs.
 func (f *Figure) addBounds(s Spec, groups []*experiment.Group) {
 	type acc struct{ sum, count float64 }
 	type key struct{ alg, bound string }
-	values := map[key]map[int]*acc{}
+	values := map[key]map[string]map[int]*acc{} // by bound, configuration, n
+	var configs = map[key][]string{}
 	other := map[key]bool{} // bounds some run shows to be on another quantity
 	var keys []key
 	for _, g := range groups {
@@ -97,32 +103,62 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group) {
 					continue
 				}
 				if values[k] == nil {
-					values[k] = map[int]*acc{}
+					values[k] = map[string]map[int]*acc{}
 					keys = append(keys, k)
 				}
-				a := values[k][r.N]
+				if values[k][g.Key()] == nil {
+					values[k][g.Key()] = map[int]*acc{}
+					configs[k] = append(configs[k], g.Key())
+				}
+				a := values[k][g.Key()][r.N]
 				if a == nil {
 					a = &acc{}
-					values[k][r.N] = a
+					values[k][g.Key()][r.N] = a
 				}
 				a.sum += b.Value
 				a.count++
 			}
 		}
 	}
+	line := func(byN map[int]*acc) []xy {
+		var pts []xy
+		for n, a := range byN {
+			pts = append(pts, xy{float64(n), a.sum / a.count})
+		}
+		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
+		return pts
+	}
 	for _, k := range keys {
 		if other[k] {
 			continue
 		}
-		var pts []xy
-		for n, a := range values[k] {
-			pts = append(pts, xy{float64(n), a.sum / a.count})
-		}
-		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
-		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(len(f.refs))}
-		f.refs = append(f.refs, refLine{pts: pts, style: st, label: boundLabel(k.alg, k.bound), kind: "bound", alg: k.alg})
+		label := boundLabel(k.alg, k.bound)
 		if f.oneAlg != "" {
-			f.refs[len(f.refs)-1].label = boundLabel("bound", k.bound)
+			label = boundLabel("bound", k.bound)
+		}
+		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(len(f.refs))}
+		// One value at each n for every configuration: one line.
+		all := map[int]*acc{}
+		uniform := true
+		for _, c := range configs[k] {
+			for n, a := range values[k][c] {
+				v := a.sum / a.count
+				if b, ok := all[n]; ok && math.Abs(b.sum/b.count-v) > 1e-9*math.Max(1, math.Abs(v)) {
+					uniform = false
+				}
+				if all[n] == nil {
+					all[n] = &acc{}
+				}
+				all[n].sum += a.sum
+				all[n].count += a.count
+			}
+		}
+		if uniform {
+			f.refs = append(f.refs, refLine{pts: line(all), style: st, label: label, kind: "bound", alg: k.alg})
+			continue
+		}
+		for _, c := range configs[k] {
+			f.refs = append(f.refs, refLine{pts: line(values[k][c]), style: st, label: label + " (each curve's, in its colour)", kind: "bound", alg: k.alg, config: c})
 		}
 	}
 }

@@ -99,6 +99,10 @@ const (
 	MaxFontSize = 36
 )
 
+// maxCoincide is the most two curves drawn as one may differ, however
+// close they are drawn: 10%.
+const maxCoincide = 0.10
+
 // MaxSeries is the most series a figure draws: as many as it has colours,
 // marker shapes and dash patterns, each series one of each.
 const MaxSeries = 8
@@ -133,6 +137,7 @@ type series struct {
 	glyph        int
 	label        string
 	name         string // the algorithm's
+	key          string // the configuration's (experiment.Group.Key)
 	// rests are what the configurations drawn say beyond what every
 	// series shares (several for curves that coincide), members the
 	// series drawn as this one.
@@ -150,6 +155,10 @@ type refLine struct {
 	label string
 	kind  string // "bound" or "theory"
 	alg   string // a bound's algorithm
+	// config is the configuration (a series' key) of a bound drawn for
+	// each configuration, "" for one drawn for the algorithm; the legend
+	// names those once.
+	config string
 }
 
 // legendEntry is one line of the legend: a sample of its line (with the
@@ -244,16 +253,33 @@ func Make(s Spec) (*Figure, error) {
 	if err := f.mergeSeries(s.Colors); err != nil {
 		return nil, err
 	}
-	// A bound takes its algorithm's colour (its first series').
-	for i := range f.refs {
-		r := &f.refs[i]
+	// A bound takes its algorithm's colour (its first series'); one drawn
+	// for each configuration, its series' colour, and only for the series
+	// drawn (of curves that coincide, the first's).
+	refs := f.refs[:0]
+	for _, r := range f.refs {
+		if r.config != "" {
+			drawn := false
+			for _, sr := range f.series {
+				if sr.key == r.config {
+					r.style.color, drawn = sr.style.color, true
+				}
+			}
+			if !drawn {
+				continue
+			}
+			refs = append(refs, r)
+			continue
+		}
 		for _, sr := range f.series {
 			if r.alg != "" && sr.name == r.alg {
 				r.style.color = sr.style.color
 				break
 			}
 		}
+		refs = append(refs, r)
 	}
+	f.refs = refs
 	// The bands first, then the bounds and theory curves, then the data's
 	// lines and points on top of them all.
 	for _, sr := range f.series {
@@ -268,8 +294,17 @@ func Make(s Spec) (*Figure, error) {
 		f.layers = append(f.layers, "data")
 		f.legend = append(f.legend, legendEntry{label: sr.label, line: sr.style, band: sr.band(), glyph: sr.glyph})
 	}
+	named := map[string]bool{}
 	for _, r := range f.refs {
-		f.legend = append(f.legend, legendEntry{label: r.label, line: r.style, glyph: -1})
+		st := r.style
+		if r.config != "" {
+			if named[r.label] {
+				continue // a bound drawn for each configuration: named once
+			}
+			named[r.label] = true
+			st.color = theoryColors[0] // the lines are each in a series' colour
+		}
+		f.legend = append(f.legend, legendEntry{label: r.label, line: st, glyph: -1})
 	}
 	for _, sr := range f.series {
 		if sr.band() {
@@ -320,7 +355,7 @@ func (f *Figure) addSeries(s Spec, groups []*experiment.Group) ([]string, error)
 	for _, k := range curveKeys {
 		gs := byCurve[k]
 		slices.SortFunc(gs, func(a, b *experiment.Group) int { return a.N - b.N })
-		sr := &series{name: gs[0].Name, rests: [][]string{parts[k]}}
+		sr := &series{name: gs[0].Name, key: k, rests: [][]string{parts[k]}}
 		for _, g := range gs {
 			st := g.Stats(s.Measure, experiment.Growth{})
 			if !drawable(st.Mean) || !drawable(st.Hi) {
@@ -349,7 +384,7 @@ func (f *Figure) addSeries(s Spec, groups []*experiment.Group) ([]string, error)
 // more than MaxSeries series, and gives each its colour (by name, from
 // colors, or the palette's next), marker and dash.
 func (f *Figure) mergeSeries(colors map[string]string) error {
-	tol := math.Log(f.yhi/f.ylo) * glyphRadius / (f.height / 2)
+	tol := min(math.Log(f.yhi/f.ylo)*glyphRadius/(f.height/2), math.Log(1+maxCoincide))
 	var kept []*series
 	for _, sr := range f.series {
 		joined := false

@@ -595,3 +595,57 @@ func TestPlotSkipsWhatALogAxisCannotShow(t *testing.T) {
 		t.Error("a figure of undrawable values accepted")
 	}
 }
+
+// TestBoundThatDependsOnTheConfiguration (GHS's 5n lg n + 2|E| averaged
+// over graphs of different |E| drew a line that bounded none of them): a
+// bound whose value differs between an algorithm's configurations at the
+// same n is drawn for each, in its series' colour and one dash, named
+// once in the legend; one that does not is one line.
+func TestBoundThatDependsOnTheConfiguration(t *testing.T) {
+	var rows []experiment.Row
+	for c, edges := range map[string]float64{"ring": 1, "complete": 20} {
+		for _, n := range []int{16, 32, 64} {
+			nf := float64(n)
+			m := nf * edges
+			rows = append(rows, experiment.Row{Kind: experiment.MessagePassing, Name: "ghs", Config: c, N: n, Seed: 1,
+				Measures: map[string]float64{"messages": m},
+				Bounds: []experiment.Bound{
+					{Name: "messages <= 2|E| n", Relation: "<=", Value: 2 * m, Actual: m},
+					{Name: "messages <= n^3", Relation: "<=", Value: nf * nf * nf, Actual: m},
+				}})
+		}
+	}
+	f, err := Make(Spec{Measure: "messages", Rows: rows, Bounds: BoundsAll, Width: 7, Height: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var perConfig []refLine
+	for _, r := range f.refs {
+		if r.config != "" {
+			perConfig = append(perConfig, r)
+		}
+	}
+	if len(f.refs) != 3 || len(perConfig) != 2 {
+		t.Fatalf("%d bound lines, %d per configuration; want 3: 2|E| n for each graph, n^3 once", len(f.refs), len(perConfig))
+	}
+	for _, r := range perConfig {
+		var sr *series
+		for _, s := range f.series {
+			if s.key == r.config {
+				sr = s
+			}
+		}
+		if sr == nil || r.style.color != sr.style.color || r.pts[len(r.pts)-1].y != 2*sr.mean[len(sr.mean)-1].y {
+			t.Errorf("the bound for %s is not in its series' colour at twice its messages", r.config)
+		}
+	}
+	var labels []string
+	for _, e := range f.legend {
+		if e.glyph < 0 {
+			labels = append(labels, e.label)
+		}
+	}
+	if want := []string{"bound ≤ 2|E| n (each curve's, in its colour)", "bound ≤ n^3"}; strings.Join(labels, "|") != strings.Join(want, "|") {
+		t.Errorf("legend %q, want %q", labels, want)
+	}
+}
