@@ -136,7 +136,8 @@ func (f *Figure) addBounds(s Spec, groups []*experiment.Group) {
 		if f.oneAlg != "" {
 			label = boundLabel("bound", k.bound)
 		}
-		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(len(f.refs))}
+		st := lineStyle{color: theoryColors[0], width: referenceWidth, dashes: refDash(f.refStyles)}
+		f.refStyles++
 		// One value at each n for every configuration: one line.
 		all := map[int]*acc{}
 		uniform := true

@@ -179,7 +179,10 @@ type Figure struct {
 	sizes    typeSizes
 	series   []*series
 	refs     []refLine // the bounds, then the theory curves
-	legend   []legendEntry
+	// refStyles counts the reference lines' styles taken: a bound drawn
+	// for each configuration takes one for all its lines.
+	refStyles int
+	legend    []legendEntry
 	// The axes' ranges.
 	xlo, xhi, ylo, yhi float64
 	width, height      float64 // points, the whole figure
@@ -555,7 +558,8 @@ func (f *Figure) addCurves(curves []string) error {
 				pts = append(pts, xy{x, y})
 			}
 		}
-		st := lineStyle{color: theoryColors[j%len(theoryColors)], width: referenceWidth, dashes: refDash(len(f.refs))}
+		st := lineStyle{color: theoryColors[j%len(theoryColors)], width: referenceWidth, dashes: refDash(f.refStyles)}
+		f.refStyles++
 		f.refs = append(f.refs, refLine{pts: pts, style: st, label: "theory: " + name, kind: "theory"})
 	}
 	return nil
