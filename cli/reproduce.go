@@ -190,7 +190,11 @@ func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, c
 		if k > 0 {
 			base = fmt.Sprintf("%s-%d", r.Name, k+1)
 		}
-		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: plot.BoundsAll, Colors: fig.Colors,
+		bounds := fig.Bounds
+		if bounds == "" {
+			bounds = plot.BoundsAll
+		}
+		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: bounds, Colors: fig.Colors,
 			Width: reproduceWidth, Height: reproduceHeight}
 		for _, ext := range []string{".png", ".svg"} {
 			path := filepath.Join(dir, base+ext)

@@ -392,7 +392,7 @@ func (f *Figure) mergeSeries(colors map[string]string) error {
 	for _, sr := range f.series {
 		joined := false
 		for _, k := range kept {
-			if k.name == sr.name && sameCurve(k, sr, tol) {
+			if sameCurve(k, sr, tol) {
 				k.members = append(k.members, sr)
 				k.rests = append(k.rests, sr.rests...)
 				joined = true
@@ -429,6 +429,19 @@ func (f *Figure) mergeSeries(colors map[string]string) error {
 			name = ""
 		}
 		sr.label = mergedLabel(name, sr.rests, apart)
+		if slices.ContainsFunc(sr.members, func(m *series) bool { return m.name != sr.name }) {
+			// several algorithms: each named, "=" when they are the
+			// same, "≈" and how far apart when not
+			var each []string
+			for _, m := range sr.members {
+				each = append(each, mergedLabel(m.name, m.rests[:1], 0))
+			}
+			if apart == 0 {
+				sr.label = strings.Join(each, " = ")
+			} else {
+				sr.label = strings.Join(each, " ≈ ") + apartSuffix(len(each), apart)
+			}
+		}
 		c, ok := paletteColor(colors[sr.name])
 		if !ok {
 			for taken[Palette[next%len(Palette)].name] && next < 2*len(Palette) {
@@ -459,6 +472,19 @@ func sameCurve(a, b *series, tol float64) bool {
 	return true
 }
 
+// apartSuffix says how far apart k curves drawn as one are: ": 2
+// identical", ": 4 within 0.3%", ": 6 within 5%" (rounded up).
+func apartSuffix(k int, apart float64) string {
+	switch pc := 100 * apart; {
+	case apart == 0:
+		return fmt.Sprintf(": %d identical", k)
+	case pc < 1:
+		return fmt.Sprintf(": %d within %s%%", k, strconv.FormatFloat(math.Ceil(10*pc)/10, 'f', -1, 64))
+	default:
+		return fmt.Sprintf(": %d within %s%%", k, strconv.FormatFloat(math.Ceil(pc), 'f', 0, 64))
+	}
+}
+
 // mergedLabel names a series of an algorithm drawn for one or more
 // configurations (rests: what each says beyond what all series share):
 // "hs (ids random, fifo)", or "ids random, fifo" when name is "" (a
@@ -481,15 +507,7 @@ func mergedLabel(name string, rests [][]string, apart float64) string {
 	if len(rests) == 1 {
 		return label(rests[0])
 	}
-	var suffix string
-	switch pc := 100 * apart; {
-	case apart == 0:
-		suffix = fmt.Sprintf(": %d identical", len(rests))
-	case pc < 1:
-		suffix = fmt.Sprintf(": %d within %s%%", len(rests), strconv.FormatFloat(math.Ceil(10*pc)/10, 'f', -1, 64))
-	default:
-		suffix = fmt.Sprintf(": %d within %s%%", len(rests), strconv.FormatFloat(math.Ceil(pc), 'f', 0, 64))
-	}
+	suffix := apartSuffix(len(rests), apart)
 	same := true
 	for _, r := range rests {
 		same = same && len(r) == len(rests[0])

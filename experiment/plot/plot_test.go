@@ -649,3 +649,40 @@ func TestBoundThatDependsOnTheConfiguration(t *testing.T) {
 		t.Errorf("legend %q, want %q", labels, want)
 	}
 }
+
+// TestAlgorithmsWithTheSameCurveAreDrawnOnce (the bit-reversal figure of
+// seed001-bounds: Peterson's curve lay under Franklin's, unseen): two
+// algorithms' curves that are the same are drawn once, named "a = b";
+// 1% apart, "a ≈ b: 2 within 1%"; 30% apart, two series.
+func TestAlgorithmsWithTheSameCurveAreDrawnOnce(t *testing.T) {
+	rows := func(scale float64) []experiment.Row {
+		var out []experiment.Row
+		for _, name := range []string{"franklin", "peterson", "lcr"} {
+			for _, n := range []int{16, 64, 256} {
+				v := float64(n) * math.Log2(float64(n))
+				switch name {
+				case "peterson":
+					v *= scale
+				case "lcr":
+					v *= 3
+				}
+				out = append(out, experiment.Row{Kind: experiment.MessagePassing, Name: name, Config: "ids bit-reversal, ring", N: n, Seed: 1,
+					Measures: map[string]float64{"messages": v}})
+			}
+		}
+		return out
+	}
+	for scale, want := range map[float64]string{1: "franklin = peterson|lcr", 1.01: "franklin ≈ peterson: 2 within 1%|lcr", 1.3: "franklin|peterson|lcr"} {
+		f, err := Make(Spec{Measure: "messages", Rows: rows(scale)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var labels []string
+		for _, sr := range f.series {
+			labels = append(labels, sr.label)
+		}
+		if strings.Join(labels, "|") != want {
+			t.Errorf("peterson at %v times franklin: series %q, want %q", scale, labels, want)
+		}
+	}
+}
