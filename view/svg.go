@@ -366,8 +366,8 @@ func (d *diagram) writePartitions(w *svg.Writer) {
 }
 
 // writeLanes draws each node's line, labelled with its index and its ID
-// on small networks ("2: ID 1", so that equal IDs are told apart), ending
-// in a cross where the node crashed.
+// on small networks as the page does ("[2] ID 1", so that equal IDs are
+// told apart), ending in a cross where the node crashed.
 func (d *diagram) writeLanes(w *svg.Writer) {
 	for i := range int32(d.n) {
 		y := d.y(i)
@@ -385,7 +385,7 @@ func (d *diagram) writeLanes(w *svg.Writer) {
 			w.Close()
 		}
 		if d.n <= 60 {
-			w.TextElem("text", fmt.Sprintf("%d: ID %d", i, d.h.IDs[i]), "x", "4", "y", coord(y+4))
+			w.TextElem("text", fmt.Sprintf("[%d] ID %d", i, d.h.IDs[i]), "x", "4", "y", coord(y+4))
 		}
 		w.Newline()
 	}

@@ -139,7 +139,7 @@ func TestSVGMarksACounterexamplesViolation(t *testing.T) {
 		file, kind, tick string
 		lanes            []string
 	}{
-		{"lcr3-equal-ids.jsonl", "multiple-leaders", "#14", []string{"0: ID 1", "1: ID 1", "2: ID 1"}},
+		{"lcr3-equal-ids.jsonl", "multiple-leaders", "#14", []string{"[0] ID 1", "[1] ID 1", "[2] ID 1"}},
 		{"peterson4-noleader.jsonl", "no-leader", "#32", nil},
 	} {
 		elems := diagramOf(t, c.file, view.SVGOptions{})
@@ -149,7 +149,7 @@ func TestSVGMarksACounterexamplesViolation(t *testing.T) {
 			if e.class == "violation" && e.name == "rect" {
 				marks = append(marks, e)
 			}
-			if e.name == "text" && strings.Contains(e.text, ": ID ") {
+			if e.name == "text" && strings.Contains(e.text, "] ID ") {
 				lanes = append(lanes, e.text)
 			}
 		}
