@@ -6,10 +6,17 @@ go 1.26.8
 // the figures of 'elect plot' and 'elect reproduce' (PNG, SVG, PDF) are
 // drawn by experiment/plot itself, the PNG with golang.org/x/image (the Go
 // team's antialiasing rasteriser, vector, and OpenType reader,
-// font/opentype), all text measured with Liberation Sans, whose TTF
-// codeberg.org/go-fonts/liberation embeds (Arial's and Helvetica's
-// widths, so the SVG's fallbacks and the PDF's standard Helvetica keep the
-// layout), parsed on the first figure. They replaced gonum.org/v1/plot
+// font/opentype), all text set in Liberation Sans, whose TTF
+// codeberg.org/go-fonts/liberation embeds, parsed on the first figure.
+// Liberation Sans is the font for the job (issue 44): it is maintained
+// (Red Hat's, shipped by every Linux distribution), it has Latin, Greek and
+// the mathematical signs a paper on election writes (Θ, α, ≤, ≥, ≠, −, ×,
+// ∞), its licence (SIL OFL 1.1) allows embedding it, subset, in documents,
+// which the PDF does (experiment/plot/pdffont.go) so that every format
+// draws the same text, and its widths are Arial's and Helvetica's, so an
+// SVG reader without it keeps the layout with their metric twins (the Go
+// fonts, golang.org/x/image/font/gofont, have no such twins in readers'
+// systems). They replaced gonum.org/v1/plot
 // (issue 32): its package init parsed twelve fonts in every elect process
 // and its backends linked go-latex, gg, freetype, fpdf and svgo; without
 // it 'elect version' peaks at 9.6 MiB resident instead of 13.1, and 'elect

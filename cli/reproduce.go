@@ -169,6 +169,11 @@ func writeClaimTable(w io.Writer, rows []claims.Row) {
 	tw.Flush()
 }
 
+// The reproductions' figures are 5 x 3.4 in: a page's width at their type
+// size (9 pt), with room for a legend of up to eight series and their
+// bounds.
+const reproduceWidth, reproduceHeight = 5, 3.4
+
 // writeReproduction writes NAME.md (the table and the command) and each
 // figure as NAME[-k].png and .svg.
 func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, command string) ([]string, error) {
@@ -185,7 +190,12 @@ func writeReproduction(dir string, r *claims.Reproduction, rep *claims.Report, c
 		if k > 0 {
 			base = fmt.Sprintf("%s-%d", r.Name, k+1)
 		}
-		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: true, Colors: fig.Colors}
+		bounds := fig.Bounds
+		if bounds == "" {
+			bounds = plot.BoundsAll
+		}
+		p := plot.Spec{Title: fig.Title, Measure: fig.Measure, YLabel: fig.YLabel, Curves: fig.Curves, Rows: fig.Rows, Bounds: bounds, Colors: fig.Colors,
+			Width: reproduceWidth, Height: reproduceHeight}
 		for _, ext := range []string{".png", ".svg"} {
 			path := filepath.Join(dir, base+ext)
 			if err := plot.Save(p, path); err != nil {

@@ -37,7 +37,8 @@ elect binary and loads nothing from the network.
 With --out, --shiviz or --svg it writes files instead of serving:
 --out a self-contained HTML page (the trace inlined) to share or put online,
 --shiviz a log for ShiViz (https://bestchai.bitbucket.io/shiviz/) with vector
-clocks, --svg a static space-time diagram.
+clocks, --svg a static space-time diagram (on the axis the page opens the
+trace on, or --svg-axis's), its violations marked and named.
 
 Examples:
   elect run lcr --n 8 --ids decreasing --trace lcr.jsonl
@@ -55,12 +56,19 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	out := fs.String("out", "", "write the page, with the trace inlined, to this HTML file instead of serving")
 	shiviz := fs.String("shiviz", "", "write a ShiViz log (vector clocks) to this file")
 	svg := fs.String("svg", "", "write a space-time diagram to this SVG file")
+	svgAxis := fs.String("svg-axis", "", "the --svg diagram's axis: time, or event (every event a column, #1 the first); default: the page's, event order for a checker's counterexample")
 	file, err := parseOne(fs, args, stdout, "view takes one trace file (got %d)")
 	if err != nil {
 		return err
 	}
 	if err := declareFiles("view", []cmdio.Path{input("the trace", file)}, output("--out", *out), output("--shiviz", *shiviz), output("--svg", *svg)); err != nil {
 		return err
+	}
+	switch {
+	case *svgAxis != "" && *svgAxis != view.AxisTime && *svgAxis != view.AxisEvent:
+		return usagef("view: --svg-axis %q: use %s or %s", *svgAxis, view.AxisTime, view.AxisEvent)
+	case *svgAxis != "" && *svg == "":
+		return usagef("view: --svg-axis chooses the axis of --svg's diagram; name its file with --svg")
 	}
 	// Served, a trace file is not read whole (view.OpenFile), nor for its
 	// page (view.OpenPage: checked, then copied from the file window by
@@ -93,7 +101,7 @@ func viewCommand(cat *catalog.Catalog, args []string, stdout, stderr io.Writer) 
 	}{
 		{*out, func(w io.Writer) error { return page.Write(w) }},
 		{*shiviz, func(w io.Writer) error { return view.ShiViz(w, tr) }},
-		{*svg, func(w io.Writer) error { return view.SVG(w, tr) }},
+		{*svg, func(w io.Writer) error { return view.WriteSVG(w, tr, view.SVGOptions{Axis: *svgAxis}) }},
 	} {
 		if w.path == "" {
 			continue

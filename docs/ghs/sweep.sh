@@ -32,7 +32,7 @@ for n in 64 128 256 512 1024 2048 4096; do
 done
 for family in gnp grid torus complete; do
 	grep "\"topology\":\"$family\"" $out/sweep.jsonl > $out/$family.jsonl
-	$ELECT plot $out/$family.jsonl --measure messages --curves "n lg n,n^2" \
-		--title "messages on $family: ghs, echo, flood-max; declared bounds dashed" --out $out/$family.png,$out/$family.svg
+	$ELECT plot $out/$family.jsonl --measure messages --curves "n lg n,n^2" --size 6x4in \
+		--title "messages on $family: ghs, echo, flood-max, with their declared bounds" --out $out/$family.png,$out/$family.svg
 	rm $out/$family.jsonl
 done

@@ -68,6 +68,9 @@ type Figure struct {
 	// Colors fixes some series' colours by the rows' Name (names of
 	// plot.Palette), for a title that names them.
 	Colors map[string]string
+	// Bounds chooses the declared bounds drawn (plot.Spec.Bounds); ""
+	// draws them all.
+	Bounds string
 }
 
 // Report is what a reproduction produced.

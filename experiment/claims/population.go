@@ -161,9 +161,9 @@ func seed000Figure1(ctx context.Context, e Env) (*Report, error) {
 			stable("the election completes in O(n ln n) interactions", src+", Figure 1 (blue)", filterName(fig, "election complete"), "interactions", "n H_n"),
 			stable("the leader declares completion in O(n ln n) interactions", src+", Figure 1 (red), Conclusion", filterName(fig, "leader declared"), "interactions", "n H_n"),
 		},
-		Figures: []Figure{{Title: "Algorithm 3, m = 4: the election completes (blue) and the leader declares it (red), the colours of seed 000's Figure 1",
+		Figures: []Figure{{Title: "Algorithm 3, m = 4: the election completes (blue) and the leader declares it (vermillion, seed 000's red), as in its Figure 1",
 			Measure: "interactions", YLabel: "interactions", Rows: fig, Curves: []string{"n H_n"},
-			Colors: map[string]string{"election complete": "blue", "leader declared": "red"}}},
+			Colors: map[string]string{"election complete": "blue", "leader declared": "vermillion"}}},
 	}, nil
 }
 

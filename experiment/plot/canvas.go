@@ -109,40 +109,34 @@ func circle(c pt, r, px float64) []pt {
 // rect is the rectangle from a to b as a polygon.
 func rect(a, b pt) []pt { return []pt{a, {b.x, a.y}, b, {a.x, b.y}} }
 
-// The data points' glyphs, changing when the palette's colours come
-// round again: filled, hollow and again filled shapes.
-const (
-	glyphCircle = iota
-	glyphSquare
-	glyphTriangle
-	glyphRing
-	glyphBox
-	glyphPyramid
-	glyphCount
-)
-
-// glyphRadius is the data points' size, in points.
-const glyphRadius = 3.5
-
-// drawGlyph draws a data point's glyph at p in colour c.
+// drawGlyph draws a data point's marker at p in colour c: a filled
+// shape, or (glyphRing and after) the same shape hollow, white inside so
+// that the line does not run through it.
 func drawGlyph(cv canvas, p pt, glyph int, c color.NRGBA) {
 	r := glyphRadius
 	var shape []pt
-	switch glyph {
-	case glyphCircle, glyphRing:
+	switch glyph % 4 {
+	case glyphCircle:
 		shape = circle(p, r, 4)
-	case glyphSquare, glyphBox:
+	case glyphSquare:
 		s := r * 0.88
 		shape = rect(pt{p.x - s, p.y - s}, pt{p.x + s, p.y + s})
-	default: // triangles
-		s := r * 1.2
+	case glyphTriangle:
+		s := r * 1.25
 		shape = []pt{{p.x, p.y - s}, {p.x + s*math.Sqrt(3)/2, p.y + s/2}, {p.x - s*math.Sqrt(3)/2, p.y + s/2}}
+		if glyph == glyphTriangleDown {
+			for i := range shape {
+				shape[i].y = 2*p.y - shape[i].y
+			}
+		}
+	default: // a diamond
+		s := r * 1.2
+		shape = []pt{{p.x, p.y - s}, {p.x + s, p.y}, {p.x, p.y + s}, {p.x - s, p.y}}
 	}
-	switch glyph {
-	case glyphCircle, glyphBox, glyphPyramid:
+	if glyph < glyphRing {
 		cv.fill(shape, c)
-	default: // hollow: white inside, so that the line does not run through
-		cv.fill(shape, color.NRGBA{R: 255, G: 255, B: 255, A: 255})
-		cv.stroke(shape, true, lineStyle{color: c, width: 1.4})
+		return
 	}
+	cv.fill(shape, color.NRGBA{R: 255, G: 255, B: 255, A: 255})
+	cv.stroke(shape, true, lineStyle{color: c, width: 0.8})
 }

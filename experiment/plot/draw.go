@@ -11,18 +11,9 @@ import (
 var (
 	black     = color.NRGBA{A: 255}
 	white     = color.NRGBA{R: 255, G: 255, B: 255, A: 255}
-	gridColor = color.NRGBA{R: 225, G: 225, B: 225, A: 255}
-	legendBG  = color.NRGBA{R: 245, G: 245, B: 245, A: 255}
-	legendRim = color.NRGBA{R: 170, G: 170, B: 170, A: 255}
-)
-
-// The frame's measures, in points.
-const (
-	margin    = 6   // around the figure
-	tickLen   = 7   // a labelled tick; minor ticks are half as long
-	axisWidth = 1   // the axes' lines and ticks
-	axisPad   = 6   // between the data and the axes, so no glyph sits on one
-	gridWidth = 0.6 // the grid's lines
+	darkGrey  = color.NRGBA{R: 60, G: 60, B: 60, A: 255}
+	gridColor = color.NRGBA{R: 228, G: 228, B: 228, A: 255}
+	legendRim = color.NRGBA{R: 190, G: 190, B: 190, A: 255}
 )
 
 // tick is a mark on a log axis; a minor one has no label.
@@ -87,12 +78,6 @@ func tickLabel(m, e int) string {
 	return fmt.Sprintf("%d×10^%s", m, exp)
 }
 
-// frame is where the plot's parts go, in points.
-type frame struct {
-	left, right, top, bottom float64 // the data's rectangle
-	xticks, yticks           []tick
-}
-
 // x and y place a data point.
 func (f *Figure) x(fr frame, v float64) float64 {
 	return fr.left + (math.Log(v)-math.Log(f.xlo))/(math.Log(f.xhi)-math.Log(f.xlo))*(fr.right-fr.left)
@@ -110,53 +95,26 @@ func (f *Figure) pts(fr frame, data []xy) []pt {
 	return out
 }
 
-// titleBottom is where the title's last line ends.
-func (f *Figure) titleBottom() float64 {
-	if len(f.title) == 1 && f.title[0] == "" {
-		return margin
-	}
-	return margin + float64(len(f.title))*(ascent(titleSize)+descent(titleSize)) + 8
-}
-
-// layout places the data's rectangle: below the title, right of the y
-// label and tick labels, above the x tick labels and label, with room on
-// the right for the last x tick label.
-func (f *Figure) layout() frame {
-	fr := frame{xticks: logTicks(f.xlo, f.xhi), yticks: logTicks(f.ylo, f.yhi)}
-	labelsW, labelsH, lastHalf := 0.0, 0.0, 0.0
-	for _, t := range fr.yticks {
-		if t.label != "" {
-			labelsW = math.Max(labelsW, runsWidth(labelRuns(t.label, tickSize)))
-		}
-	}
-	for _, t := range fr.xticks {
-		if t.label != "" {
-			labelsH = math.Max(labelsH, labelHeight(t.label, tickSize))
-			if t.value >= f.xhi/1.5 {
-				lastHalf = runsWidth(labelRuns(t.label, tickSize)) / 2
-			}
-		}
-	}
-	fr.left = margin + ascent(labelSize) + descent(labelSize) + 8 + labelsW + 3 + tickLen + axisPad
-	fr.right = f.width - math.Max(12, lastHalf+margin)
-	fr.top = f.titleBottom() + 8
-	fr.bottom = f.height - margin - ascent(labelSize) - descent(labelSize) - 4 - descent(tickSize) - labelsH - 3 - tickLen - axisPad
-	return fr
-}
-
-// draw draws the figure: the plot at the top, the legend below it.
+// draw draws the figure: the title and subtitle, the axes, the data and
+// reference lines, the legend.
 func (f *Figure) draw(c canvas) {
 	w, h := f.Size()
 	c.fill(rect(pt{0, 0}, pt{w, h}), white)
 	y := float64(margin)
 	for _, line := range f.title {
-		y += ascent(titleSize)
-		if line != "" {
-			c.text(pt{w / 2, y}, []textRun{{s: line, size: titleSize}}, black, anchorMiddle, false)
-		}
-		y += descent(titleSize)
+		y += ascent(f.sizes.title)
+		c.text(pt{w / 2, y}, []textRun{{s: line, size: f.sizes.title}}, black, anchorMiddle, false)
+		y += descent(f.sizes.title)
 	}
-	fr := f.layout()
+	if len(f.title) > 0 {
+		y += gap
+	}
+	for _, line := range f.subtitle {
+		y += ascent(f.sizes.legend)
+		c.text(pt{w / 2, y}, []textRun{{s: line, size: f.sizes.legend}}, darkGrey, anchorMiddle, false)
+		y += descent(f.sizes.legend)
+	}
+	fr := f.frame
 	f.drawAxes(c, fr)
 	for _, sr := range f.series {
 		if sr.band() {
@@ -164,8 +122,8 @@ func (f *Figure) draw(c canvas) {
 			for j := len(sr.hi) - 1; j >= 0; j-- {
 				poly = append(poly, pt{f.x(fr, sr.hi[j].x), f.y(fr, sr.hi[j].y)})
 			}
-			bandFill, bandEdge := sr.color, sr.color
-			bandFill.A, bandEdge.A = 70, 160
+			bandFill, bandEdge := sr.style.color, sr.style.color
+			bandFill.A, bandEdge.A = bandFillAlpha, bandEdgeAlpha
 			c.fill(poly, bandFill)
 			c.stroke(poly, true, lineStyle{color: bandEdge, width: bandEdgeWidth})
 		}
@@ -175,9 +133,9 @@ func (f *Figure) draw(c canvas) {
 	}
 	for _, sr := range f.series {
 		pts := f.pts(fr, sr.mean)
-		c.stroke(pts, false, sr.style())
+		c.stroke(pts, false, sr.style)
 		for _, p := range pts {
-			drawGlyph(c, p, sr.glyph, sr.color)
+			drawGlyph(c, p, sr.glyph, sr.style.color)
 		}
 	}
 	f.drawLegend(c)
@@ -200,21 +158,21 @@ func (f *Figure) drawAxes(c canvas, fr frame) {
 	}
 	axis := lineStyle{color: black, width: axisWidth}
 	ax, ay := fr.left-axisPad, fr.bottom+axisPad // the axes' lines
-	c.stroke([]pt{{fr.left, ay}, {fr.right, ay}}, false, axis)
-	c.stroke([]pt{{ax, fr.top}, {ax, fr.bottom}}, false, axis)
+	c.stroke([]pt{{ax, ay}, {fr.right, ay}}, false, axis)
+	c.stroke([]pt{{ax, fr.top}, {ax, ay}}, false, axis)
 	labelsH := 0.0
 	for _, t := range fr.xticks {
 		x, l := f.x(fr, t.value), tickLen/2.0
 		if t.label != "" {
 			l = tickLen
-			labelsH = math.Max(labelsH, labelHeight(t.label, tickSize))
+			labelsH = math.Max(labelsH, f.labelHeight(t.label))
 		}
 		c.stroke([]pt{{x, ay}, {x, ay + l}}, false, axis)
 	}
-	base := ay + tickLen + 3 + labelsH
+	base := ay + tickLen + gap + labelsH
 	for _, t := range fr.xticks {
 		if t.label != "" {
-			c.text(pt{f.x(fr, t.value), base}, labelRuns(t.label, tickSize), black, anchorMiddle, false)
+			c.text(pt{f.x(fr, t.value), base}, f.labelRuns(t.label), black, anchorMiddle, false)
 		}
 	}
 	for _, t := range fr.yticks {
@@ -222,130 +180,51 @@ func (f *Figure) drawAxes(c canvas, fr frame) {
 		if t.label != "" {
 			l = tickLen
 			// the label's digits centred on the tick
-			c.text(pt{ax - tickLen - 3, y + 0.35*tickSize}, labelRuns(t.label, tickSize), black, anchorEnd, false)
+			c.text(pt{ax - tickLen - gap, y + 0.35*f.sizes.tick}, f.labelRuns(t.label), black, anchorEnd, false)
 		}
 		c.stroke([]pt{{ax - l, y}, {ax, y}}, false, axis)
 	}
-	xname := base + descent(tickSize) + 4 + ascent(labelSize)
-	c.text(pt{(fr.left + fr.right) / 2, xname}, []textRun{{s: "n", size: labelSize}}, black, anchorMiddle, false)
-	c.text(pt{margin + ascent(labelSize), (fr.top + fr.bottom) / 2}, []textRun{{s: f.ylabel, size: labelSize}}, black, anchorMiddle, true)
+	xname := base + descent(f.sizes.tick) + gap + ascent(f.sizes.label)
+	c.text(pt{(fr.left + fr.right) / 2, xname}, []textRun{{s: f.xlabel, size: f.sizes.label}}, black, anchorMiddle, false)
+	yname := fr.left - axisPad - tickLen - gap
+	for _, t := range fr.yticks {
+		if t.label != "" {
+			yname = math.Min(yname, fr.left-axisPad-tickLen-gap-runsWidth(f.labelRuns(t.label)))
+		}
+	}
+	c.text(pt{yname - gap - descent(f.sizes.label), (fr.top + fr.bottom) / 2}, []textRun{{s: f.ylabel, size: f.sizes.label}}, black, anchorMiddle, true)
 }
 
-// The legend's layout, in points.
-const (
-	legendPad   = 8  // inside the box
-	legendGap   = 18 // between columns
-	legendThumb = 34 // an entry's sample of its line
-)
-
-// legendRowHeight is the height of a line of the legend.
-func legendRowHeight() float64 { return ascent(legendSize) + descent(legendSize) + 4 }
-
-// legendLayout places the legend's entries in width: the headers first,
-// each across the width (wrapped), then the other entries in as many
-// columns of one line each as fit (filled down each column, each column
-// as wide as its widest entry), or else in one column, each entry wrapped
-// to the width. It returns the entries' lines, the left of each entry and
-// its top (from the top left of the box's inside), and the height of the
-// entries.
-func (f *Figure) legendLayout(w float64) (texts [][]string, left, top []float64, height float64) {
-	line := legendRowHeight()
-	avail := w - 2*legendPad
-	n := len(f.legend)
-	texts, left, top = make([][]string, n), make([]float64, n), make([]float64, n)
-	y := 0.0
-	var rest []int
-	var widths []float64
-	space := width(" ", legendSize)
-	for i, e := range f.legend {
-		if e.line != nil {
-			rest = append(rest, i)
-			widths = append(widths, legendThumb+space+width(e.label, legendSize))
-			continue
-		}
-		texts[i] = wrap(e.label, legendSize, avail)
-		top[i] = y
-		y += float64(len(texts[i])) * line
-	}
-	if y > 0 && len(rest) > 0 {
-		y += 3 // between the headers and the entries
-	}
-	for cols := len(rest); cols >= 1; cols-- {
-		rows := (len(rest) + cols - 1) / cols
-		if cols > 1 && (cols-1)*rows >= len(rest) {
-			continue // as many rows with a column fewer
-		}
-		colLeft := make([]float64, cols+1)
-		for c := range cols {
-			widest := 0.0
-			for k := c * rows; k < min(len(rest), (c+1)*rows); k++ {
-				widest = math.Max(widest, widths[k])
-			}
-			colLeft[c+1] = colLeft[c] + widest + legendGap
-		}
-		if colLeft[cols]-legendGap > avail {
-			continue
-		}
-		for k, i := range rest {
-			texts[i] = []string{f.legend[i].label}
-			left[i] = colLeft[k/rows]
-			top[i] = y + float64(k%rows)*line
-		}
-		return texts, left, top, y + float64(rows)*line
-	}
-	for _, i := range rest {
-		texts[i] = wrap(f.legend[i].label, legendSize, avail-legendThumb-space)
-		top[i] = y
-		y += float64(len(texts[i])) * line
-	}
-	return texts, left, top, y
-}
-
-// legendHeight is the height of the legend box and the space around it.
-func (f *Figure) legendHeight() float64 {
-	if len(f.legend) == 0 {
-		return 0
-	}
-	_, _, _, h := f.legendLayout(f.width - 8)
-	return h + 2*legendPad + 6
-}
-
-// drawLegend draws the legend's box below the plot and its entries: a
-// header's lines across the box; an entry's sample (its band, line and
-// glyph) and its text in its column.
+// drawLegend draws the legend's box and its entries: each entry's sample
+// (its band, line and marker) and its text.
 func (f *Figure) drawLegend(c canvas) {
-	lh := f.legendHeight()
-	if lh == 0 {
+	b := f.box
+	if b.place == LegendNone {
 		return
 	}
-	box := rect(pt{4, f.height + 2}, pt{f.width - 4, f.height + lh - 4})
-	c.fill(box, legendBG)
-	c.stroke(box, true, lineStyle{color: legendRim, width: 0.75})
-	texts, left, top, _ := f.legendLayout(f.width - 8)
-	line := legendRowHeight()
-	space := width(" ", legendSize)
+	box := rect(pt{b.x, b.y}, pt{b.x + b.w, b.y + b.h})
+	c.fill(box, white)
+	c.stroke(box, true, lineStyle{color: legendRim, width: 0.4})
+	line := f.legendRowHeight()
+	space := width(" ", f.sizes.legend)
 	for i, e := range f.legend {
-		x := 4 + legendPad + left[i]
-		y := f.height + 2 + legendPad + top[i]
-		tx := x
-		if e.line != nil {
-			tx = x + legendThumb + space
-			mid := y + line/2
-			if e.band {
-				fill, edge := e.line.color, e.line.color
-				fill.A, edge.A = 70, 160
-				r := rect(pt{x, y + 2}, pt{x + legendThumb, y + line - 2})
-				c.fill(r, fill)
-				c.stroke(r, true, lineStyle{color: edge, width: bandEdgeWidth})
-			}
-			c.stroke([]pt{{x, mid}, {x + legendThumb, mid}}, false, *e.line)
-			if e.glyph >= 0 {
-				drawGlyph(c, pt{x + legendThumb/2, mid}, e.glyph, e.line.color)
-			}
+		x := b.x + legendPad + b.left[i]
+		y := b.y + legendPad + b.top[i]
+		mid := y + line/2
+		if e.band {
+			fill, edge := e.line.color, e.line.color
+			fill.A, edge.A = bandFillAlpha, bandEdgeAlpha
+			r := rect(pt{x, mid - line*0.3}, pt{x + legendThumb, mid + line*0.3})
+			c.fill(r, fill)
+			c.stroke(r, true, lineStyle{color: edge, width: bandEdgeWidth})
 		}
-		for k, t := range texts[i] {
-			base := y + float64(k)*line + 2 + ascent(legendSize)
-			c.text(pt{tx, base}, []textRun{{s: t, size: legendSize}}, black, anchorStart, false)
+		c.stroke([]pt{{x, mid}, {x + legendThumb, mid}}, false, e.line)
+		if e.glyph >= 0 {
+			drawGlyph(c, pt{x + legendThumb/2, mid}, e.glyph, e.line.color)
+		}
+		for k, t := range b.texts[i] {
+			base := y + float64(k)*line + 0.5 + ascent(f.sizes.legend)
+			c.text(pt{x + legendThumb + space, base}, []textRun{{s: t, size: f.sizes.legend}}, black, anchorStart, false)
 		}
 	}
 }

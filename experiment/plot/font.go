@@ -10,11 +10,15 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// The figures' type is Liberation Sans, whose advance widths are Arial's
-// and Helvetica's: the layout is measured with its metrics, the PNG drawn
-// with its outlines, the SVG names it first (then Arial, Helvetica and the
-// generic sans-serif) and the PDF uses the standard Helvetica, so that text
-// keeps the widths the figure was laid out with in every format.
+// The figures' type is Liberation Sans (SIL Open Font License 1.1, which
+// allows embedding it, subset, in documents), whose advance widths are
+// Arial's and Helvetica's: the layout is measured with its metrics, the
+// PNG drawn with its outlines, the PDF embeds the subset of it that the
+// figure uses (pdffont.go) and the SVG names it first (then Arial and
+// Helvetica, its metric twins, and the generic sans-serif), so that the
+// text keeps the widths the figure was laid out with in every format. It
+// has Latin, Greek and Cyrillic and the common mathematical signs (≤, ≥,
+// ≠, −, ×, ∞, √, ∑), not the ceiling brackets.
 //
 // The font is parsed on the first measure, never at start-up: every elect
 // command links this package, few draw a figure.
@@ -61,16 +65,32 @@ func mustTypeface() *sfnt.Font {
 func ascent(size float64) float64  { mustTypeface(); return sans.ascent * size }
 func descent(size float64) float64 { mustTypeface(); return sans.descent * size }
 
+// glyphIndex is a rune's glyph in the font, 0 (the missing glyph) for a
+// rune the font lacks.
+func glyphIndex(b *sfnt.Buffer, r rune) sfnt.GlyphIndex {
+	g, err := mustTypeface().GlyphIndex(b, r)
+	if err != nil {
+		return 0
+	}
+	return g
+}
+
+// hasGlyph says whether the font draws a rune (a space has a glyph too).
+func hasGlyph(r rune) bool {
+	var b sfnt.Buffer
+	return glyphIndex(&b, r) != 0
+}
+
 // advance is a rune's advance width in ems (the missing glyph's for a
-// rune the font lacks). Kerning is not applied, in any format: the PDF's
-// Helvetica has none.
+// rune the font lacks). Kerning is not applied, in any format.
 func advance(b *sfnt.Buffer, r rune) float64 {
+	return glyphAdvance(b, glyphIndex(b, r))
+}
+
+// glyphAdvance is a glyph's advance width in ems.
+func glyphAdvance(b *sfnt.Buffer, g sfnt.GlyphIndex) float64 {
 	f := mustTypeface()
 	upem := int(f.UnitsPerEm())
-	g, err := f.GlyphIndex(b, r)
-	if err != nil {
-		g = 0
-	}
 	a, err := f.GlyphAdvance(b, g, fixed.I(upem), font.HintingNone)
 	if err != nil {
 		return 0

@@ -4,22 +4,32 @@
 // bounds the algorithms declare (as the runs checked them), as PNG, SVG or
 // PDF.
 //
-// Figures are made to be published: the legend sits below the data on a
-// background of its own, in as many columns as fit; every bound and theory
-// line has a colour and a dash pattern of its own, bounds labelled by the
-// algorithm that declares them; both axes carry the same log ticks (a label
-// at each power of ten, at 2 and 5 times it when a decade is all there is,
-// unlabelled minor ticks between, every label written 10ᵉ or m×10ᵉ) over a
-// light grid; long titles wrap instead of being clipped; PNG figures are
-// 1600 pixels wide, with type sized to be read at 100% (11 to 16 points at
-// 200 dots per inch).
+// Figures are made to be published at the size they are printed: the
+// size (Spec.Width x Spec.Height, default one column, 3.5 x 2.6 in) is
+// the whole figure's, legend included, and the type is set in points at
+// that size, none smaller than MinFontSize (8 pt) whatever the font size
+// asked for. Each series differs from the others in colour (the
+// Okabe-Ito palette, which readers with colour-blindness tell apart),
+// marker shape and line dash, so that it survives greyscale print; at most
+// MaxSeries are drawn; curves of an algorithm that coincide (less than a
+// marker's radius apart at every n) are drawn once, with a band that holds
+// all of theirs, and named together, with how far apart they are. Bounds are thin lines in their
+// algorithm's colour, drawn only where the bound speaks of the very
+// quantity plotted; theory curves thin and grey. The legend is compact
+// (one line per entry; what every curve shares is said once, under the
+// title) and sits where it hides no data: in a corner of the plot, or
+// below it when every corner is taken (Spec.Legend chooses otherwise).
+// Both axes carry the same log ticks (a label at each power of ten, at 2
+// and 5 times it when a decade is all there is, unlabelled minor ticks
+// between, every label written 10ᵉ or m×10ᵉ) over a light grid.
 //
 // The package draws by itself, on a small canvas interface (canvas.go)
-// with three backends written for it: SVG and PDF by hand, PNG with
-// golang.org/x/image's rasteriser and font packages, all with the
-// metrics of Liberation Sans (font.go), which is parsed on the first
-// figure. It did this with gonum/plot until issue 32: gonum's package
-// init parsed its twelve fonts in every elect process, figure or not.
+// with three backends: SVG through internal/svg, PDF by hand with the font
+// embedded (a subset, pdffont.go), PNG with golang.org/x/image's
+// rasteriser and font packages. All three set the same text in the same
+// font, Liberation Sans (font.go), parsed on the first figure: a character
+// it has (Θ, α, ≤, ...) is drawn in every format, one it lacks is refused
+// before anything is written.
 package plot
 
 import (
@@ -27,6 +37,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -39,151 +50,154 @@ import (
 
 // Spec describes one figure.
 type Spec struct {
+	// Title is drawn above the plot; empty for none.
 	Title   string
 	Measure string // e.g. messages, messages:ELECTION, time, parallel_time
 	YLabel  string // default: the measure
+	XLabel  string // default: n
 	Rows    []experiment.Row
 	// Curves are theoretical curves by growth name (experiment.Growths),
 	// drawn with coefficient 1.
 	Curves []string
-	// Bounds draws the declared bounds on the measure that the runs checked.
-	Bounds bool
+	// Bounds chooses the declared bounds on the measure (as the runs
+	// checked them) to draw: BoundsAll, BoundsUpper, BoundsLower, or none
+	// ("" or BoundsNone).
+	Bounds string
 	// Colors gives some series a colour of their own, by the rows' Name
-	// (algorithm or series name), as a name of Palette ("blue", "red", ...),
-	// so that a title or a caption can name it. Other series take the
-	// palette's colours in order.
+	// (algorithm or series name), as a name of Palette ("blue",
+	// "vermillion", ...), so that a title or a caption can name it. Other
+	// series take the palette's colours in order.
 	Colors map[string]string
-	// Width and Height in inches (default, for either left 0: 8 x 5.5) of
-	// the plot itself; the legend adds its own height below.
+	// Width and Height are the whole figure's size in inches, legend
+	// included (default, for either left 0: 3.5 x 2.6, one column).
 	Width, Height float64
+	// FontSize is the axes' type size in points at that size (default 9;
+	// the title is a point larger, the legend a point smaller, exponents
+	// smaller still, but no text is ever smaller than MinFontSize).
+	FontSize float64
+	// Legend places the legend: LegendAuto (the default, for ""), a corner
+	// inside the plot, below or right of it, or none (Legends).
+	Legend string
 }
 
-// The sizes of a figure.
+// The default size of a figure, in inches: one column of a two-column
+// paper.
 const (
-	defaultWidth, defaultHeight = 8, 5.5 // inches
-	// pngDPI makes an 8-inch figure 1600 pixels wide.
-	pngDPI = 200
+	DefaultWidth, DefaultHeight = 3.5, 2.6
+	// pngDPI makes a one-column figure 1050 pixels wide, print quality.
+	pngDPI = 300
 )
 
-// Type sizes, in points.
+// Type sizes, in points at the printed size.
 const (
-	titleSize  = 16
-	labelSize  = 14
-	tickSize   = 12
-	legendSize = 11
+	// DefaultFontSize is the axes' type size.
+	DefaultFontSize = 9
+	// MinFontSize is the smallest text a figure has: what referees ask
+	// for at the printed size.
+	MinFontSize = 8
+	// MaxFontSize is the largest font size taken.
+	MaxFontSize = 36
 )
 
-// namedColor is a colour a caption can name.
-type namedColor struct {
-	name string
-	c    color.NRGBA
+// maxCoincide is the most two curves drawn as one may differ, however
+// close they are drawn: 10%.
+const maxCoincide = 0.10
+
+// MaxSeries is the most series a figure draws: as many as it has colours,
+// marker shapes and dash patterns, each series one of each.
+const MaxSeries = 8
+
+// typeSizes are a figure's type sizes, in points.
+type typeSizes struct {
+	title, label, tick, legend, sup float64
 }
 
-// Palette is the data series' colours, in the order series take them: the
-// Okabe-Ito colours, which stay apart for readers with colour-blindness,
-// with red for what seed 000's Figure 1 draws in red.
-var Palette = []namedColor{
-	{"blue", color.NRGBA{R: 0, G: 114, B: 178, A: 255}},
-	{"vermillion", color.NRGBA{R: 213, G: 94, B: 0, A: 255}},
-	{"green", color.NRGBA{R: 0, G: 158, B: 115, A: 255}},
-	{"orange", color.NRGBA{R: 230, G: 159, B: 0, A: 255}},
-	{"purple", color.NRGBA{R: 204, G: 121, B: 167, A: 255}},
-	{"sky blue", color.NRGBA{R: 86, G: 180, B: 233, A: 255}},
-	{"red", color.NRGBA{R: 200, G: 0, B: 0, A: 255}},
-	{"black", color.NRGBA{A: 255}},
-}
-
-func paletteColor(name string) (color.NRGBA, bool) {
-	for _, c := range Palette {
-		if c.name == name {
-			return c.c, true
-		}
+// sizesFor derives every type size from the font size: the title a point
+// larger, the legend a point smaller and exponents three quarters of the
+// tick labels', neither below MinFontSize (nor larger than the tick
+// labels).
+func sizesFor(fs float64) typeSizes {
+	return typeSizes{
+		title:  fs + 1,
+		label:  fs,
+		tick:   fs,
+		legend: max(MinFontSize, fs-1),
+		sup:    min(fs, max(MinFontSize, 0.75*fs)),
 	}
-	return color.NRGBA{}, false
 }
-
-// dashPatterns are the bound and theory lines' dash patterns, in points:
-// each reference line of a figure takes the next one (dashPattern), so no
-// two lines of a figure share one, and none is solid as the data are.
-var dashPatterns = [][]float64{
-	{7, 4}, {2, 3}, {10, 3, 2, 3}, {4, 2}, {12, 4}, {1, 2, 5, 2},
-	{6, 2, 1, 2, 1, 2}, {3, 5}, {14, 3, 3, 3}, {8, 2, 2, 2, 2, 2},
-}
-
-// dashPattern is the i-th reference line's dash pattern: one of
-// dashPatterns, then patterns made longer and longer, all distinct.
-func dashPattern(i int) []float64 {
-	if i < len(dashPatterns) {
-		return slices.Clone(dashPatterns[i])
-	}
-	return []float64{float64(16 + 2*(i-len(dashPatterns))), 3, 1, 3}
-}
-
-// theoryColors are the theory curves' greys, taken in turn; a declared
-// bound is drawn in its algorithm's colour.
-var theoryColors = []color.NRGBA{
-	{R: 25, G: 25, B: 25, A: 255},
-	{R: 100, G: 100, B: 100, A: 255},
-	{R: 150, G: 150, B: 150, A: 255},
-}
-
-// Line widths, in points: the data's, the bound and theory lines'
-// (thinner), the confidence bands' edges.
-const (
-	dataWidth      = 2
-	referenceWidth = 1.5
-	bandEdgeWidth  = 0.6
-)
 
 // xy is a point of the data.
 type xy struct{ x, y float64 }
 
-// series is one configuration's drawing: its confidence band (lo, hi),
-// and its means joined by a line, with glyphs.
+// series is one configuration's drawing (or several that coincide): its
+// confidence band (lo, hi), and its means joined by a line, with markers.
 type series struct {
 	mean, lo, hi []xy
-	color        color.NRGBA
+	style        lineStyle
 	glyph        int
 	label        string
+	name         string // the algorithm's
+	key          string // the configuration's (experiment.Group.Key)
+	// rests are what the configurations drawn say beyond what every
+	// series shares (several for curves that coincide), members the
+	// series drawn as this one.
+	rests   [][]string
+	members []*series
 }
 
 // band says whether the series has a band to draw: one needs two sizes.
 func (sr *series) band() bool { return len(sr.mean) > 1 }
 
-func (sr *series) style() lineStyle { return lineStyle{color: sr.color, width: dataWidth} }
-
 // refLine is a declared bound or a theory curve.
 type refLine struct {
 	pts   []xy
 	style lineStyle
+	label string
+	kind  string // "bound" or "theory"
+	alg   string // a bound's algorithm
+	// config is the configuration (a series' key) of a bound drawn for
+	// each configuration, "" for one drawn for the algorithm; the legend
+	// names those once.
+	config string
 }
 
-// legendEntry is one line of the legend; one without a line is a header,
-// written across the legend's width above the columns.
+// legendEntry is one line of the legend: a sample of its line (with the
+// band and marker of a series) and its label.
 type legendEntry struct {
 	label string
-	line  *lineStyle
+	line  lineStyle
 	band  bool
 	glyph int // -1: none
 }
 
-// Figure is a plot and its legend, drawn below it.
+// Figure is a figure laid out, ready to draw in any format.
 type Figure struct {
-	title  []string // wrapped to the width
-	ylabel string
-	series []*series
-	refs   []refLine // the bounds, then the theory curves
-	legend []legendEntry
+	title    []string // wrapped to the width
+	subtitle []string // what every curve shares, wrapped
+	xlabel   string
+	ylabel   string
+	sizes    typeSizes
+	series   []*series
+	refs     []refLine // the bounds, then the theory curves
+	// refStyles counts the reference lines' styles taken: a bound drawn
+	// for each configuration takes one for all its lines.
+	refStyles int
+	legend    []legendEntry
 	// The axes' ranges.
 	xlo, xhi, ylo, yhi float64
-	width              float64 // points
-	height             float64 // points, of the plot without the legend
+	width, height      float64 // points, the whole figure
+	frame              frame   // where the plot's parts go
+	box                legendBox
+	// oneAlg is the algorithm of a figure of several configurations of
+	// one algorithm, named once (in the subtitle) rather than in every
+	// entry of the legend.
+	oneAlg string
 	// layers names what is drawn, in drawing order: "band", "bound",
 	// "theory", "data" (for the tests: data above the rest).
 	layers []string
 }
 
-// Make builds the figure.
+// Make builds the figure and lays it out.
 func Make(s Spec) (*Figure, error) {
 	if len(s.Rows) == 0 {
 		return nil, fmt.Errorf("plot: no runs to plot")
@@ -191,21 +205,128 @@ func Make(s Spec) (*Figure, error) {
 	if _, err := typeface(); err != nil {
 		return nil, fmt.Errorf("plot: the figures' font: %v", err)
 	}
-	w, h := s.Width, s.Height
+	place, err := parseLegend(s.Legend)
+	if err != nil {
+		return nil, err
+	}
+	w, h, fs := s.Width, s.Height, s.FontSize
 	if w <= 0 {
-		w = defaultWidth
+		w = DefaultWidth
 	}
 	if h <= 0 {
-		h = defaultHeight
+		h = DefaultHeight
 	}
-	f := &Figure{width: w * 72, height: h * 72}
-	f.title = wrap(s.Title, titleSize, f.width-12)
-	f.ylabel = s.YLabel
+	if fs <= 0 {
+		fs = DefaultFontSize
+	}
+	if fs < MinFontSize || fs > MaxFontSize {
+		return nil, fmt.Errorf("plot: font size %s pt: use %d to %d", strconv.FormatFloat(fs, 'g', -1, 64), MinFontSize, MaxFontSize)
+	}
+	f := &Figure{width: w * 72, height: h * 72, sizes: sizesFor(fs), xlabel: s.XLabel, ylabel: s.YLabel}
+	if f.xlabel == "" {
+		f.xlabel = "n"
+	}
 	if f.ylabel == "" {
 		f.ylabel = s.Measure
 	}
-
+	if s.Title != "" {
+		f.title = wrap(s.Title, f.sizes.title, f.width-2*margin)
+	}
+	for _, name := range slices.Sorted(maps.Values(s.Colors)) {
+		if _, ok := paletteColor(name); !ok {
+			return nil, fmt.Errorf("plot: no colour %q in the palette", name)
+		}
+	}
 	groups := experiment.GroupRows(s.Rows)
+	headers, err := f.addSeries(s, groups)
+	if err != nil {
+		return nil, err
+	}
+	switch s.Bounds {
+	case "", BoundsNone:
+	case BoundsAll, BoundsUpper, BoundsLower:
+		f.addBounds(s, groups)
+	default:
+		return nil, fmt.Errorf("plot: bounds %q: use %s", s.Bounds, strings.Join(BoundSets, ", "))
+	}
+	if err := f.addCurves(s.Curves); err != nil {
+		return nil, err
+	}
+	f.ranges()
+	if err := f.mergeSeries(s.Colors); err != nil {
+		return nil, err
+	}
+	// A bound takes its algorithm's colour (its first series'); one drawn
+	// for each configuration, its series' colour, and only for the series
+	// drawn (of curves that coincide, the first's).
+	refs := f.refs[:0]
+	for _, r := range f.refs {
+		if r.config != "" {
+			drawn := false
+			for _, sr := range f.series {
+				if sr.key == r.config {
+					r.style.color, drawn = sr.style.color, true
+				}
+			}
+			if !drawn {
+				continue
+			}
+			refs = append(refs, r)
+			continue
+		}
+		for _, sr := range f.series {
+			if r.alg != "" && sr.name == r.alg {
+				r.style.color = sr.style.color
+				break
+			}
+		}
+		refs = append(refs, r)
+	}
+	f.refs = refs
+	// The bands first, then the bounds and theory curves, then the data's
+	// lines and points on top of them all.
+	for _, sr := range f.series {
+		if sr.band() {
+			f.layers = append(f.layers, "band")
+		}
+	}
+	for _, r := range f.refs {
+		f.layers = append(f.layers, r.kind)
+	}
+	for _, sr := range f.series {
+		f.layers = append(f.layers, "data")
+		f.legend = append(f.legend, legendEntry{label: sr.label, line: sr.style, band: sr.band(), glyph: sr.glyph})
+	}
+	named := map[string]bool{}
+	for _, r := range f.refs {
+		st := r.style
+		if r.config != "" {
+			if named[r.label] {
+				continue // a bound drawn for each configuration: named once
+			}
+			named[r.label] = true
+			st.color = theoryColors[0] // the lines are each in a series' colour
+		}
+		f.legend = append(f.legend, legendEntry{label: r.label, line: st, glyph: -1})
+	}
+	for _, sr := range f.series {
+		if sr.band() {
+			headers = append(headers, "bands: 95% CI of the mean")
+			break
+		}
+	}
+	if len(headers) > 0 {
+		f.subtitle = wrap(strings.Join(headers, "; "), f.sizes.legend, f.width-2*margin)
+	}
+	if err := f.layout(place); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// addSeries adds a series per configuration that has the measure, and
+// returns what every series shares, to be said once.
+func (f *Figure) addSeries(s Spec, groups []*experiment.Group) ([]string, error) {
 	var curveKeys []string
 	byCurve := map[string][]*experiment.Group{}
 	for _, g := range groups {
@@ -221,33 +342,107 @@ func Make(s Spec) (*Figure, error) {
 	if len(curveKeys) == 0 {
 		return nil, fmt.Errorf("plot: no run has the measure %q", s.Measure)
 	}
-	labels, headers := seriesLabels(curveKeys, byCurve)
-	nMin, nMax := math.Inf(1), math.Inf(-1)
-	next := 0 // the next palette colour for a series without its own
-	taken := map[string]bool{}
-	for _, name := range s.Colors {
-		taken[name] = true
+	parts, headers := seriesParts(curveKeys, byCurve)
+	names := map[string]bool{}
+	for _, k := range curveKeys {
+		names[byCurve[k][0].Name] = true
 	}
-	algColor := map[string]color.NRGBA{} // the colour of each algorithm's first series, for its bounds
-	for i, k := range curveKeys {
+	if len(names) == 1 && len(curveKeys) > 1 {
+		f.oneAlg = byCurve[curveKeys[0]][0].Name
+		if len(headers) > 0 {
+			headers[0] = f.oneAlg + ", " + headers[0]
+		} else {
+			headers = []string{f.oneAlg}
+		}
+	}
+	for _, k := range curveKeys {
 		gs := byCurve[k]
 		slices.SortFunc(gs, func(a, b *experiment.Group) int { return a.N - b.N })
-		sr := &series{label: labels[k], glyph: (i / len(Palette)) % glyphCount}
+		sr := &series{name: gs[0].Name, key: k, rests: [][]string{parts[k]}}
 		for _, g := range gs {
 			st := g.Stats(s.Measure, experiment.Growth{})
 			if !drawable(st.Mean) || !drawable(st.Hi) {
 				continue // not drawable on a log axis
 			}
 			x := float64(g.N)
-			nMin, nMax = math.Min(nMin, x), math.Max(nMax, x)
 			sr.mean = append(sr.mean, xy{x, st.Mean})
 			sr.lo = append(sr.lo, xy{x, math.Max(st.Lo, st.Mean/100)})
 			sr.hi = append(sr.hi, xy{x, st.Hi})
 		}
-		if len(sr.mean) == 0 {
-			continue
+		if len(sr.mean) > 0 {
+			f.series = append(f.series, sr)
 		}
-		c, ok := paletteColor(s.Colors[gs[0].Name])
+	}
+	if len(f.series) == 0 {
+		return nil, fmt.Errorf("plot: no run has a positive %q to draw on a log axis", s.Measure)
+	}
+	return headers, nil
+}
+
+// mergeSeries draws as one the series of an algorithm that coincide (less
+// than a marker's radius apart at every n, so that their markers overlap
+// by more than half, as far as the plot's height can be told before the
+// layout: half the figure's, less than it will be), the first of
+// them with a band that holds all of theirs, named together; it refuses
+// more than MaxSeries series, and gives each its colour (by name, from
+// colors, or the palette's next), marker and dash.
+func (f *Figure) mergeSeries(colors map[string]string) error {
+	tol := min(math.Log(f.yhi/f.ylo)*glyphRadius/(f.height/2), math.Log(1+maxCoincide))
+	var kept []*series
+	for _, sr := range f.series {
+		joined := false
+		for _, k := range kept {
+			if sameCurve(k, sr, tol) {
+				k.members = append(k.members, sr)
+				k.rests = append(k.rests, sr.rests...)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			sr.members = []*series{sr}
+			kept = append(kept, sr)
+		}
+	}
+	if len(kept) > MaxSeries {
+		return fmt.Errorf("plot: %d series (curves that can be told apart): a figure tells at most %d apart; plot fewer configurations", len(kept), MaxSeries)
+	}
+	taken := map[string]bool{}
+	for _, name := range colors {
+		taken[name] = true
+	}
+	next := 0 // the next palette colour for a series without its own
+	for k, sr := range kept {
+		apart := 0.0
+		for _, a := range sr.members {
+			for _, b := range sr.members {
+				for i := range a.mean {
+					apart = math.Max(apart, math.Abs(a.mean[i].y-b.mean[i].y)/math.Max(a.mean[i].y, b.mean[i].y))
+				}
+			}
+			for i := range sr.lo {
+				sr.lo[i].y, sr.hi[i].y = math.Min(sr.lo[i].y, a.lo[i].y), math.Max(sr.hi[i].y, a.hi[i].y)
+			}
+		}
+		name := sr.name
+		if f.oneAlg != "" {
+			name = ""
+		}
+		sr.label = mergedLabel(name, sr.rests, apart)
+		if slices.ContainsFunc(sr.members, func(m *series) bool { return m.name != sr.name }) {
+			// several algorithms: each named, "=" when they are the
+			// same, "≈" and how far apart when not
+			var each []string
+			for _, m := range sr.members {
+				each = append(each, mergedLabel(m.name, m.rests[:1], 0))
+			}
+			if apart == 0 {
+				sr.label = strings.Join(each, " = ")
+			} else {
+				sr.label = strings.Join(each, " ≈ ") + apartSuffix(len(each), apart)
+			}
+		}
+		c, ok := paletteColor(colors[sr.name])
 		if !ok {
 			for taken[Palette[next%len(Palette)].name] && next < 2*len(Palette) {
 				next++
@@ -255,31 +450,120 @@ func Make(s Spec) (*Figure, error) {
 			c = Palette[next%len(Palette)].c
 			next++
 		}
-		sr.color = c
-		if _, ok := algColor[gs[0].Name]; !ok {
-			algColor[gs[0].Name] = c
+		sr.style = lineStyle{color: c, width: dataWidth, dashes: slices.Clone(seriesDashes[k])}
+		sr.glyph = k
+	}
+	f.series = kept
+	return nil
+}
+
+// sameCurve says whether two series coincide: their means at the same
+// sizes, within tol of each other (as logarithms) at each.
+func sameCurve(a, b *series, tol float64) bool {
+	if len(a.mean) != len(b.mean) {
+		return false
+	}
+	for i := range a.mean {
+		p, q := a.mean[i], b.mean[i]
+		if p.x != q.x || math.Abs(math.Log(p.y/q.y)) > tol {
+			return false
 		}
-		f.series = append(f.series, sr)
 	}
-	if len(f.series) == 0 {
-		return nil, fmt.Errorf("plot: no run has a positive %q to draw on a log axis", s.Measure)
+	return true
+}
+
+// apartSuffix says how far apart k curves drawn as one are: ": 2
+// identical", ": 4 within 0.3%", ": 6 within 5%" (rounded up).
+func apartSuffix(k int, apart float64) string {
+	switch pc := 100 * apart; {
+	case apart == 0:
+		return fmt.Sprintf(": %d identical", k)
+	case pc < 1:
+		return fmt.Sprintf(": %d within %s%%", k, strconv.FormatFloat(math.Ceil(10*pc)/10, 'f', -1, 64))
+	default:
+		return fmt.Sprintf(": %d within %s%%", k, strconv.FormatFloat(math.Ceil(pc), 'f', 0, 64))
 	}
-	// The bands first, then the bounds and theory curves, then the data's
-	// lines and points on top of them all.
+}
+
+// mergedLabel names a series of an algorithm drawn for one or more
+// configurations (rests: what each says beyond what all series share):
+// "hs (ids random, fifo)", or "ids random, fifo" when name is "" (a
+// figure of one algorithm names it once, above); for several that
+// coincide (apart: their largest relative difference), each part that
+// differs as its values joined by "|" when they are every combination
+// ("hs (ids random|bit-reversal, fifo|random): 4 within 2%"; "2
+// identical" for curves that are the same), or else the configurations in
+// turn.
+func mergedLabel(name string, rests [][]string, apart float64) string {
+	label := func(parts []string) string {
+		switch {
+		case len(parts) == 0 || strings.Join(parts, "") == "":
+			return name
+		case name == "":
+			return strings.Join(parts, ", ")
+		}
+		return name + " (" + strings.Join(parts, ", ") + ")"
+	}
+	if len(rests) == 1 {
+		return label(rests[0])
+	}
+	suffix := apartSuffix(len(rests), apart)
+	same := true
+	for _, r := range rests {
+		same = same && len(r) == len(rests[0])
+	}
+	if same {
+		combos := 1
+		joined := make([]string, len(rests[0]))
+		for p := range rests[0] {
+			var vals []string
+			prefix := ""
+			for _, r := range rests {
+				v := r[p]
+				if i := strings.LastIndex(v, " "); i >= 0 && prefix == "" {
+					prefix = v[:i+1]
+				}
+				if !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+			combos *= len(vals)
+			short := make([]string, len(vals))
+			for i, v := range vals {
+				short[i] = v
+				if i > 0 && prefix != "" {
+					short[i] = strings.TrimPrefix(v, prefix)
+				}
+			}
+			joined[p] = strings.Join(short, "|")
+		}
+		if combos == len(rests) {
+			return label(joined) + suffix
+		}
+	}
+	var each []string
+	for _, r := range rests {
+		each = append(each, strings.Join(r, ", "))
+	}
+	if name == "" {
+		return strings.Join(each, "; ") + suffix
+	}
+	return name + " (" + strings.Join(each, "; ") + ")" + suffix
+}
+
+// addCurves adds the theory curves, grey and thin, over the data's range
+// of n.
+func (f *Figure) addCurves(curves []string) error {
+	nMin, nMax := math.Inf(1), math.Inf(-1)
 	for _, sr := range f.series {
-		if sr.band() {
-			f.layers = append(f.layers, "band")
+		for _, p := range sr.mean {
+			nMin, nMax = math.Min(nMin, p.x), math.Max(nMax, p.x)
 		}
 	}
-	var refs []legendEntry
-	if s.Bounds {
-		refs = f.addBounds(s, groups, algColor)
-	}
-	bounds := len(f.refs)
-	for j, name := range s.Curves {
+	for j, name := range curves {
 		g, ok := experiment.LookupGrowth(name)
 		if !ok {
-			return nil, fmt.Errorf("plot: unknown curve %q; use one of %s", name, strings.Join(experiment.GrowthNames(), ", "))
+			return fmt.Errorf("plot: unknown curve %q; use one of %s", name, strings.Join(experiment.GrowthNames(), ", "))
 		}
 		var pts []xy
 		const samples = 48
@@ -292,33 +576,11 @@ func Make(s Spec) (*Figure, error) {
 				pts = append(pts, xy{x, y})
 			}
 		}
-		st := lineStyle{color: theoryColors[j%len(theoryColors)], width: referenceWidth, dashes: dashPattern(len(f.refs))}
-		f.refs = append(f.refs, refLine{pts: pts, style: st})
-		f.layers = append(f.layers, "theory")
-		refs = append(refs, legendEntry{label: "theory: " + name, line: &st, glyph: -1})
+		st := lineStyle{color: theoryColors[j%len(theoryColors)], width: referenceWidth, dashes: refDash(f.refStyles)}
+		f.refStyles++
+		f.refs = append(f.refs, refLine{pts: pts, style: st, label: "theory: " + name, kind: "theory"})
 	}
-	for range f.series {
-		f.layers = append(f.layers, "data")
-	}
-	f.ranges()
-	// The legend: what every curve shares and what the lines mean, said
-	// once; then a short line per series, bound and theory curve.
-	key := "solid: mean; band: 95% confidence interval"
-	if bounds > 0 {
-		key += "; dashed in an algorithm's colour: a bound it declares"
-	}
-	if len(s.Curves) > 0 {
-		key += "; grey: theory, coefficient 1"
-	}
-	for _, h := range append(headers, key) {
-		f.legend = append(f.legend, legendEntry{label: h, glyph: -1})
-	}
-	for _, sr := range f.series {
-		st := sr.style()
-		f.legend = append(f.legend, legendEntry{label: sr.label, line: &st, band: sr.band(), glyph: sr.glyph})
-	}
-	f.legend = append(f.legend, refs...)
-	return f, nil
+	return nil
 }
 
 // drawable says whether a value has a place on a log axis: positive and
@@ -356,11 +618,11 @@ func (f *Figure) ranges() {
 	}
 }
 
-// seriesLabels shortens the series' legend labels: the parts of the
-// configuration that every series of the same algorithm shares are said
-// once, in a header line, and left out of each series' label.
-func seriesLabels(keys []string, byCurve map[string][]*experiment.Group) (map[string]string, []string) {
-	labels := map[string]string{}
+// seriesParts splits each series' configuration into what it says beyond
+// what others share: the parts every series of the figure shares are
+// said once ("every curve: ..."), then those every series of one
+// algorithm shares ("hs, every curve: ..."), in the returned headers.
+func seriesParts(keys []string, byCurve map[string][]*experiment.Group) (map[string][]string, []string) {
 	var names []string
 	parts := map[string][][]string{}
 	for _, k := range keys {
@@ -370,8 +632,6 @@ func seriesLabels(keys []string, byCurve map[string][]*experiment.Group) (map[st
 		}
 		parts[g.Name] = append(parts[g.Name], strings.Split(g.Config, ", "))
 	}
-	// What every series of the figure shares is said once; then what
-	// every series of one algorithm shares, for an algorithm with several.
 	var all [][]string
 	for _, name := range names {
 		all = append(all, parts[name]...)
@@ -390,24 +650,22 @@ func seriesLabels(keys []string, byCurve map[string][]*experiment.Group) (map[st
 		}
 		mine := shared(ps, everywhere)
 		common[name] = append(slices.Clone(everywhere), mine...)
-		if len(mine) > 0 {
+		if len(mine) > 0 && len(names) > 1 {
 			headers = append(headers, name+", every curve: "+strings.Join(mine, ", "))
 		}
 	}
+	rests := map[string][]string{}
 	for _, k := range keys {
 		g := byCurve[k][0]
 		var rest []string
 		for _, part := range strings.Split(g.Config, ", ") {
-			if !slices.Contains(common[g.Name], part) {
+			if !slices.Contains(common[g.Name], part) && part != "" {
 				rest = append(rest, part)
 			}
 		}
-		labels[k] = g.Name
-		if len(rest) > 0 && strings.Join(rest, "") != "" {
-			labels[k] += " (" + strings.Join(rest, ", ") + ")"
-		}
+		rests[k] = rest
 	}
-	return labels, headers
+	return rests, headers
 }
 
 // shared returns the parts of the first list that every list has, but
@@ -429,28 +687,6 @@ func shared(lists [][]string, skip []string) []string {
 	return out
 }
 
-// quantity returns the quantity a bound speaks of ("election messages" of
-// "election messages <= n(n+1)/2").
-func quantity(name string) string {
-	for _, rel := range []string{" <= ", " == ", " >= ", " < ", " > "} {
-		if i := strings.Index(name, rel); i >= 0 {
-			return name[:i]
-		}
-	}
-	return name
-}
-
-// matches says whether a bound's quantity is the plotted measure.
-func matches(q, measure string) bool {
-	switch {
-	case measure == "messages":
-		return strings.HasSuffix(q, "messages")
-	case strings.HasPrefix(measure, "messages:"):
-		return q == strings.TrimPrefix(measure, "messages:")+" messages"
-	}
-	return q == measure
-}
-
 // wrap breaks text into lines no wider than w points at size points.
 func wrap(text string, size, w float64) []string {
 	var lines []string
@@ -470,60 +706,11 @@ func wrap(text string, size, w float64) []string {
 	return append(lines, line)
 }
 
-// addBounds adds every declared bound on the measure, per algorithm: the
-// mean of its checked value over the algorithm's runs at each n, in the
-// algorithm's colour (algColor) and a dash pattern of its own. It returns
-// the bounds' legend entries.
-func (f *Figure) addBounds(s Spec, groups []*experiment.Group, algColor map[string]color.NRGBA) []legendEntry {
-	type acc struct{ sum, count float64 }
-	type key struct{ alg, bound string }
-	values := map[key]map[int]*acc{}
-	var keys []key
-	for _, g := range groups {
-		for _, r := range g.Rows {
-			for _, b := range r.Bounds {
-				if b.Relation == "" || !matches(quantity(b.Name), s.Measure) || !drawable(b.Value) {
-					continue
-				}
-				k := key{r.Name, b.Name}
-				if values[k] == nil {
-					values[k] = map[int]*acc{}
-					keys = append(keys, k)
-				}
-				a := values[k][r.N]
-				if a == nil {
-					a = &acc{}
-					values[k][r.N] = a
-				}
-				a.sum += b.Value
-				a.count++
-			}
-		}
-	}
-	var entries []legendEntry
-	for _, k := range keys {
-		var pts []xy
-		for n, a := range values[k] {
-			pts = append(pts, xy{float64(n), a.sum / a.count})
-		}
-		slices.SortFunc(pts, func(a, b xy) int { return int(a.x - b.x) })
-		c, ok := algColor[k.alg]
-		if !ok {
-			c = theoryColors[0]
-		}
-		st := lineStyle{color: c, width: referenceWidth, dashes: dashPattern(len(f.refs))}
-		f.refs = append(f.refs, refLine{pts: pts, style: st})
-		f.layers = append(f.layers, "bound")
-		entries = append(entries, legendEntry{label: k.alg + ": " + k.bound, line: &st, glyph: -1})
-	}
-	return entries
-}
-
-// Size returns the figure's width and height in points, legend included.
-func (f *Figure) Size() (w, h float64) { return f.width, f.height + f.legendHeight() }
+// Size returns the figure's width and height in points.
+func (f *Figure) Size() (w, h float64) { return f.width, f.height }
 
 // Save writes the figure to path; the extension (.png, .svg, .pdf) chooses
-// the format. PNG figures are 1600 pixels wide at the default size.
+// the format. PNG figures are drawn at 300 dots per inch.
 func Save(s Spec, path string) error {
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext != ".png" && ext != ".svg" && ext != ".pdf" {
@@ -533,32 +720,27 @@ func Save(s Spec, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.Check(ext); err != nil {
+	if err := f.Check(); err != nil {
 		return fmt.Errorf("plot: %s: %w", path, err)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return f.render(ext, w) })
 }
 
-// Check says whether the figure can be written in a format (".png",
-// ".svg" or ".pdf") as it is: a PDF's text is set in Helvetica, which
-// shows Latin-1 and a few symbols (pdf.go), so a title or a legend with
-// another character (a Greek letter, say) is refused, naming it, rather
-// than written with "?" in its place. PNG and SVG show every character the
-// font or the reader's has.
-func (f *Figure) Check(ext string) error {
-	if ext != ".pdf" {
-		return nil
-	}
+// Check says whether every character of the figure's text is in its font:
+// every format sets the text in that font (the PDF embeds it), so a
+// character it lacks is refused, naming it, rather than drawn as a box in
+// one format and as something else in another.
+func (f *Figure) Check() error {
 	var c textCollector
 	f.draw(&c)
 	var missing []string
 	for _, r := range c.got.String() {
-		if r != '?' && pdfCode(r) == '?' && !slices.Contains(missing, string(r)) {
+		if !hasGlyph(r) && !slices.Contains(missing, string(r)) {
 			missing = append(missing, string(r))
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("a PDF figure's font (Helvetica) cannot show %s; write .svg or .png, or change the title", strings.Join(quoteAll(missing), ", "))
+		return fmt.Errorf("the figures' font (Liberation Sans) has no %s; change the title or labels", strings.Join(quoteAll(missing), ", "))
 	}
 	return nil
 }
@@ -586,23 +768,24 @@ func (c *textCollector) text(_ pt, runs []textRun, _ color.NRGBA, _ anchor, _ bo
 // writes it to w.
 func (f *Figure) render(ext string, w io.Writer) error {
 	width, height := f.Size()
-	var data []byte
 	switch ext {
 	case ".png":
 		c := newPNG(width, height, pngDPI)
 		f.draw(c)
 		return png.Encode(w, c.img)
 	case ".svg":
-		c := newSVG(width, height)
+		c := newSVG(w, width, height)
 		f.draw(c)
-		data = c.bytes()
+		return c.end()
 	case ".pdf":
 		c := newPDF(width, height)
 		f.draw(c)
-		data = c.bytes()
-	default:
-		return fmt.Errorf("plot: no format %q", ext)
+		data, err := c.bytes()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
 	}
-	_, err := w.Write(data)
-	return err
+	return fmt.Errorf("plot: no format %q", ext)
 }

@@ -1,12 +1,10 @@
 package plot
 
 import (
-	"bytes"
-	"fmt"
 	"image/color"
-	"strconv"
-	"strings"
-	"unicode/utf8"
+	"io"
+
+	"github.com/electkit/elect/internal/svg"
 )
 
 // svgFonts is the SVG's font list: Liberation Sans, which the figure was
@@ -16,86 +14,50 @@ import (
 // their labels).
 const svgFonts = "'Liberation Sans', Arial, Helvetica, sans-serif"
 
-// svgCanvas writes an SVG document by hand: one path per stroke or fill,
-// one text element per line of text (its runs as tspans), coordinates in
-// points.
+// svgCanvas draws with internal/svg: one path per stroke or fill, one text
+// element per line of text (its runs as tspans), coordinates in points,
+// the document's size in points so that it prints at the figure's size.
 type svgCanvas struct {
-	b bytes.Buffer
+	w *svg.Writer
 }
 
-func newSVG(w, h float64) *svgCanvas {
-	c := &svgCanvas{}
-	fmt.Fprintf(&c.b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	fmt.Fprintf(&c.b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%spt\" height=\"%spt\" viewBox=\"0 0 %s %s\" font-family=\"%s\">\n",
-		num(w), num(h), num(w), num(h), svgFonts)
-	return c
+func newSVG(out io.Writer, w, h float64) *svgCanvas {
+	return &svgCanvas{w: svg.New(out, w, h, "pt", "font-family", svgFonts)}
 }
 
-// bytes ends the document and returns it.
-func (c *svgCanvas) bytes() []byte {
-	c.b.WriteString("</svg>\n")
-	return c.b.Bytes()
-}
+// end ends the document.
+func (c *svgCanvas) end() error { return c.w.End() }
 
-// num writes a coordinate to a hundredth of a point.
-func num(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "0"
-	}
-	return s
-}
-
-func hexColor(c color.NRGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
-
-func opacity(c color.NRGBA) string { return strconv.FormatFloat(float64(c.A)/255, 'f', 3, 64) }
-
-func (c *svgCanvas) path(pts []pt, closed bool) {
-	c.b.WriteString(`<path d="`)
-	for i, p := range pts {
+func pathOf(pts []pt, closed bool) string {
+	var p svg.Path
+	for i, q := range pts {
 		if i == 0 {
-			c.b.WriteString("M")
+			p.MoveTo(q.x, q.y)
 		} else {
-			c.b.WriteString("L")
+			p.LineTo(q.x, q.y)
 		}
-		c.b.WriteString(num(p.x) + " " + num(p.y))
 	}
 	if closed {
-		c.b.WriteString("Z")
+		p.Close()
 	}
-	c.b.WriteString(`"`)
+	return p.String()
 }
 
 func (c *svgCanvas) stroke(pts []pt, closed bool, st lineStyle) {
 	if len(pts) < 2 {
 		return
 	}
-	c.path(pts, closed)
-	fmt.Fprintf(&c.b, ` fill="none" stroke="%s" stroke-width="%s" stroke-linejoin="round"`, hexColor(st.color), num(st.width))
-	if st.color.A != 255 {
-		fmt.Fprintf(&c.b, ` stroke-opacity="%s"`, opacity(st.color))
-	}
-	if len(st.dashes) > 0 {
-		ds := make([]string, len(st.dashes))
-		for i, d := range st.dashes {
-			ds[i] = num(d)
-		}
-		fmt.Fprintf(&c.b, ` stroke-dasharray="%s"`, strings.Join(ds, " "))
-	}
-	c.b.WriteString("/>\n")
+	c.w.Elem("path", "d", pathOf(pts, closed), "fill", "none", "stroke", svg.Hex(st.color), "stroke-width", svg.Num(st.width),
+		"stroke-linejoin", "round", "stroke-opacity", svg.Opacity(st.color), "stroke-dasharray", svg.Nums(st.dashes))
+	c.w.Newline()
 }
 
 func (c *svgCanvas) fill(pts []pt, col color.NRGBA) {
 	if len(pts) < 3 {
 		return
 	}
-	c.path(pts, true)
-	fmt.Fprintf(&c.b, ` fill="%s"`, hexColor(col))
-	if col.A != 255 {
-		fmt.Fprintf(&c.b, ` fill-opacity="%s"`, opacity(col))
-	}
-	c.b.WriteString("/>\n")
+	c.w.Elem("path", "d", pathOf(pts, true), "fill", svg.Hex(col), "fill-opacity", svg.Opacity(col))
+	c.w.Newline()
 }
 
 // text writes the runs as one text element, so that the anchor holds for
@@ -105,55 +67,32 @@ func (c *svgCanvas) text(at pt, runs []textRun, col color.NRGBA, a anchor, up bo
 	if len(runs) == 0 {
 		return
 	}
-	fmt.Fprintf(&c.b, `<text x="%s" y="%s" font-size="%s" fill="%s"`, num(at.x), num(at.y), num(runs[0].size), hexColor(col))
-	if col.A != 255 {
-		fmt.Fprintf(&c.b, ` fill-opacity="%s"`, opacity(col))
-	}
+	anchorName := ""
 	switch a {
 	case anchorMiddle:
-		c.b.WriteString(` text-anchor="middle"`)
+		anchorName = "middle"
 	case anchorEnd:
-		c.b.WriteString(` text-anchor="end"`)
+		anchorName = "end"
 	}
+	rotate := ""
 	if up {
-		fmt.Fprintf(&c.b, ` transform="rotate(-90 %s %s)"`, num(at.x), num(at.y))
+		rotate = "rotate(-90 " + svg.Num(at.x) + " " + svg.Num(at.y) + ")"
 	}
-	c.b.WriteString(` xml:space="preserve">`)
+	c.w.Open("text", "x", svg.Num(at.x), "y", svg.Num(at.y), "font-size", svg.Num(runs[0].size), "fill", svg.Hex(col),
+		"fill-opacity", svg.Opacity(col), "text-anchor", anchorName, "transform", rotate, "xml:space", "preserve")
 	rise := 0.0
 	for _, r := range runs {
 		if r.rise == rise && r.size == runs[0].size {
-			c.b.WriteString(xmlText(r.s))
+			c.w.Text(r.s)
 			continue
 		}
-		fmt.Fprintf(&c.b, `<tspan font-size="%s"`, num(r.size))
+		dy := ""
 		if r.rise != rise {
-			fmt.Fprintf(&c.b, ` dy="%s"`, num(rise-r.rise))
+			dy = svg.Num(rise - r.rise)
 		}
 		rise = r.rise
-		c.b.WriteString(">" + xmlText(r.s) + "</tspan>")
+		c.w.TextElem("tspan", r.s, "font-size", svg.Num(r.size), "dy", dy)
 	}
-	c.b.WriteString("</text>\n")
-}
-
-// xmlText escapes text for an XML element's content, dropping what XML
-// cannot hold (control characters, invalid UTF-8).
-func xmlText(s string) string {
-	var b strings.Builder
-	for len(s) > 0 {
-		r, n := utf8.DecodeRuneInString(s)
-		s = s[n:]
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == utf8.RuneError && n == 1, r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xFFFE, r == 0xFFFF:
-			// invalid UTF-8, or a character XML cannot hold: dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	c.w.Close()
+	c.w.Newline()
 }
