@@ -206,14 +206,9 @@ type PageFile struct {
 // file stays open until Close.
 func OpenPage(path string, opt Options) (*PageFile, error) {
 	opt = opt.norm()
-	f, err := os.Open(path)
+	f, st, err := openTrace(path)
 	if err != nil {
-		return nil, fmt.Errorf("view: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("view: %w", err)
+		return nil, err
 	}
 	limit := opt.PageLimit
 	if st.Mode().IsRegular() {
@@ -319,14 +314,9 @@ func (s *Served) Close() error {
 // file stays open until Close.
 func OpenFile(path string, opt Options) (*Served, error) {
 	opt = opt.norm()
-	f, err := os.Open(path)
+	f, st, err := openTrace(path)
 	if err != nil {
-		return nil, fmt.Errorf("view: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("view: %w", err)
+		return nil, err
 	}
 	regular := st.Mode().IsRegular()
 	limit := 0
@@ -391,4 +381,19 @@ func pageHandler(body func() []byte) *http.ServeMux {
 		w.Write(body())
 	})
 	return mux
+}
+
+// openTrace opens the trace at path for OpenPage and OpenFile, with what
+// its file is (a regular file can be read twice, a pipe cannot).
+func openTrace(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("view: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("view: %w", err)
+	}
+	return f, st, nil
 }
