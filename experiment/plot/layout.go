@@ -284,16 +284,7 @@ func (f *Figure) hidden(b legendBox) int {
 			}
 		}
 	}
-	for _, sr := range f.series {
-		line(sr.mean)
-		if sr.band() {
-			line(sr.lo)
-			line(sr.hi)
-		}
-	}
-	for _, r := range f.refs {
-		line(r.pts)
-	}
+	f.eachCurve(line)
 	return count
 }
 

@@ -587,6 +587,22 @@ func (f *Figure) addCurves(curves []string) error {
 // finite (not NaN).
 func drawable(v float64) bool { return v > 0 && !math.IsInf(v, 1) }
 
+// eachCurve calls fn with every line of data the figure draws: each
+// series' means and, when it has a band, its edges, then the bounds and
+// theory curves.
+func (f *Figure) eachCurve(fn func([]xy)) {
+	for _, sr := range f.series {
+		fn(sr.mean)
+		if sr.band() {
+			fn(sr.lo)
+			fn(sr.hi)
+		}
+	}
+	for _, r := range f.refs {
+		fn(r.pts)
+	}
+}
+
 // ranges sets the axes' ranges to hold every point drawn; a range of one
 // value is widened to a factor of 2 either side.
 func (f *Figure) ranges() {
@@ -600,16 +616,7 @@ func (f *Figure) ranges() {
 			}
 		}
 	}
-	for _, sr := range f.series {
-		add(sr.mean)
-		if sr.band() {
-			add(sr.lo)
-			add(sr.hi)
-		}
-	}
-	for _, r := range f.refs {
-		add(r.pts)
-	}
+	f.eachCurve(add)
 	if f.xhi <= f.xlo*(1+1e-9) {
 		f.xlo, f.xhi = f.xlo/2, f.xhi*2
 	}
