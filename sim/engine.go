@@ -50,9 +50,10 @@ type engine struct {
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
-	// batchLen and batchAt: while instant counts an instant's batchLen
-	// deliveries at once, the one being delivered (so that a node's panic
-	// takes back the count of those not reached).
+	// batchLen and batchAt: while instant has counted the deliveries
+	// before index batchLen of its instant at once, the one being
+	// delivered (so that a node's panic takes back the count of those not
+	// reached: batchLen-1-batchAt).
 	batchLen, batchAt int
 	depth             []int64 // newest-first: causal depth reached by each node
 	maxDepth          int64
@@ -137,13 +138,17 @@ func newEngine(cfg *election.Config) (*engine, error) {
 		if e.due == nil {
 			// Room for every node's first send (the first instant of
 			// most ring algorithms): growing to it would copy the list
-			// twice; pages never written cost no memory.
+			// twice; pages never written cost no memory. Large lists
+			// ask for huge pages (hugepages_linux.go), which then come
+			// 2 MiB at a time as the list fills.
 			size := min(n, 1<<22)
 			if e.guard.limit > 0 {
 				size = min(size, int(e.guard.limit/2/int64(unsafe.Sizeof(delivery{}))))
 			}
 			e.due = make([]delivery, 0, size)
 			e.soon = make([]delivery, 0, size)
+			adviseSliceHugePages(e.due[:size])
+			adviseSliceHugePages(e.soon[:size])
 		}
 		e.guard.held = arrayBytes(e.due) + arrayBytes(e.soon)
 	case election.Random, election.RandomFIFO:
@@ -319,6 +324,9 @@ func (e *engine) wheelLoop() {
 		var at int64
 		if e.wheel.count > 0 {
 			bk, at = e.wheel.next(e.now)
+			if len(bk.items) == 1 && e.loneDelivery(bk, at) {
+				continue
+			}
 		}
 		var next int64
 		switch {
@@ -366,6 +374,30 @@ func (e *engine) wheelLoop() {
 	}
 }
 
+// loneDelivery runs the instant at, when its only event is the one
+// delivery in bucket bk, as instant would, without its work for the
+// general case; it reports false, having done nothing, when the instant
+// may hold more (a timer, a wake-up, a fault), must be watched (a trace,
+// the symmetry check), may end the run (a time, event or memory limit) or
+// needs deliver (the receiver not awake). Under random delays most
+// instants of a long run are like this: in LCR at n = 10^6, 5.7 million of
+// its 6.7 million instants carry one delivery each.
+func (e *engine) loneDelivery(bk *bucket, at int64) bool {
+	d := &bk.items[0]
+	if !e.plain || (len(e.timers) > 0 && e.timers[0].at <= at) || e.cfg.DetectSymmetry ||
+		at > e.maxTicks || e.events >= e.maxEvents || !e.nodes.st(d.to).awake() {
+		return false
+	}
+	e.now, e.lastAt, e.current = at, at, d.to
+	e.events++
+	// The bucket is not written while its delivery is handled: every
+	// message sent meanwhile is due one to randomDelayTicks ticks later,
+	// in another bucket.
+	e.nodes.node(d.to).Receive(e, d.port, d.msg)
+	e.wheel.empty(bk, at)
+	return true
+}
+
 // instant runs everything due at time next, in the total order (time, kind,
 // creation): the wake-ups due then, the deliveries due (in sending order),
 // then the timers. It reports false when the run must stop.
@@ -387,36 +419,32 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		}
 		e.fire(e.timers.pop())
 	}
-	if e.events+int64(len(due)) <= e.maxEvents {
-		// The event limit cannot be reached in this instant: count its
-		// deliveries at once (nothing reads the count meanwhile).
-		e.events += int64(len(due))
-		e.batchLen = len(due)
-		ns := &e.nodes
-		if ns.touchAhead == 0 && e.plain {
-			// The same loop without the prefetch, for networks in cache.
-			for k := range due {
-				e.batchAt = k
-				d := &due[k]
-				if ns.st(d.to).awake() {
-					e.current = d.to
-					e.lastAt = e.now
-					ns.node(d.to).Receive(e, d.port, d.msg)
-					continue
-				}
-				e.deliver(d)
-			}
-			e.batchLen = 0
-			return len(e.timers) == 0 || e.timersAt(next)
+	for start := 0; start < len(due); {
+		if e.events >= e.maxEvents && !e.checkpoint() {
+			return false
 		}
-		for k := range due {
+		// Up to the next checkpoint (the event limit, or the next call of
+		// Config.Progress) nothing reads the event count: the deliveries
+		// before it are counted at once. An instant larger than the
+		// distance between checkpoints is handled in pieces, each as fast.
+		end := start + int(min(e.maxEvents-e.events, int64(len(due)-start)))
+		e.events += int64(end - start)
+		e.deliverCounted(due, start, end)
+		start = end
+	}
+	return len(e.timers) == 0 || e.timersAt(next)
+}
+
+// deliverCounted delivers due[start:end], whose events are counted.
+func (e *engine) deliverCounted(due []delivery, start, end int) {
+	e.batchLen = end
+	ns := &e.nodes
+	if ns.touchAhead == 0 && e.plain {
+		// The same loop without the prefetch, for networks in cache.
+		for k := start; k < end; k++ {
 			e.batchAt = k
-			if a := ns.touchAhead; a > 0 && k+a < len(due) {
-				ns.touch(due[k+a/2].to, due[k+a].to)
-			}
-			// The common case inline: an awake receiver, no trace.
 			d := &due[k]
-			if ns.st(d.to).awake() && e.plain {
+			if ns.st(d.to).awake() {
 				e.current = d.to
 				e.lastAt = e.now
 				ns.node(d.to).Receive(e, d.port, d.msg)
@@ -425,15 +453,30 @@ func (e *engine) instant(next int64, due []delivery) bool {
 			e.deliver(d)
 		}
 		e.batchLen = 0
-	} else {
-		for k := range due {
-			if !e.countEvent() {
-				return false
-			}
-			e.deliver(&due[k])
-		}
+		return
 	}
-	return len(e.timers) == 0 || e.timersAt(next)
+	for k := start; k < end; k++ {
+		e.batchAt = k
+		if a := ns.touchAhead; a > 0 && k+a < len(due) {
+			if ns.slotInLine {
+				// touch's common case, without its call: the
+				// slot of the receiver a deliveries ahead.
+				prefetch(unsafe.Pointer(ns.st(due[k+a].to)))
+			} else {
+				ns.touch(due[k+a/2].to, due[k+a].to)
+			}
+		}
+		// The common case inline: an awake receiver, no trace.
+		d := &due[k]
+		if ns.st(d.to).awake() && e.plain {
+			e.current = d.to
+			e.lastAt = e.now
+			ns.node(d.to).Receive(e, d.port, d.msg)
+			continue
+		}
+		e.deliver(d)
+	}
+	e.batchLen = 0
 }
 
 // timersAt fires the timers due at time next, the last events of its

@@ -119,6 +119,7 @@ func (s *nodeStore) build(cfg *election.Config, buf *buffers) {
 	}
 	if s.first == nil {
 		s.list = grow(buf.nodes, n)
+		adviseSliceHugePages(s.list)
 		for i := range n {
 			s.list[i] = alg.New(info(i))
 		}
@@ -133,6 +134,7 @@ func (s *nodeStore) build(cfg *election.Config, buf *buffers) {
 		s.slotInLine = 64%s.size == 0 && uintptr(s.statusBase)%64 == 0
 	} else if n > 0 {
 		s.status = grow(buf.status, n)
+		adviseSliceHugePages(s.status)
 		s.statusBase, s.statusStride = unsafe.Pointer(&s.status[0]), unsafe.Sizeof(status(0))
 	}
 	if !s.statusInNode {
@@ -171,6 +173,7 @@ func takeArray(t reflect.Type, n int) *nodeArray {
 		a.words, a.nodeOff = true, slot.Field(1).Offset
 	}
 	a.slots = reflect.MakeSlice(reflect.SliceOf(slot), n, n)
+	adviseHugePages(a.slots.UnsafePointer(), uintptr(n)*slot.Size())
 	return a
 }
 
@@ -271,17 +274,18 @@ func (e *engine) touchWheel(at int64) {
 	if t1 <= at || t1 > at+randomDelayTicks {
 		return // nothing pending after this bucket
 	}
-	for _, d := range b1.items[:min(len(b1.items), touchWheelItems)] {
-		prefetch(s.nodeData(d.to))
+	for k := range min(len(b1.items), touchWheelItems) {
+		prefetch(s.nodeData(b1.items[k].to))
 	}
 	b2, t2 := w.next(t1 + 1)
 	if t2 <= t1 || t2 > at+randomDelayTicks {
 		return
 	}
-	for _, d := range b2.items[:min(len(b2.items), touchWheelItems)] {
-		prefetch(unsafe.Pointer(s.st(d.to)))
+	for k := range min(len(b2.items), touchWheelItems) {
+		to := b2.items[k].to
+		prefetch(unsafe.Pointer(s.st(to)))
 		if s.first == nil {
-			prefetch(unsafe.Pointer(&s.list[d.to]))
+			prefetch(unsafe.Pointer(&s.list[to]))
 		}
 	}
 }

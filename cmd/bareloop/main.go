@@ -1,17 +1,27 @@
 // Command bareloop runs the simulator's yardsticks (package
-// internal/bareloop): LCR or Hirschberg-Sinclair on a ring under unit
-// delays, as a plain loop over two arrays, on the IDs `elect run` would
-// give the same ring and seed. It prints one JSON object with the messages
-// sent and the leader's index, which equal those of
+// internal/bareloop) on the IDs `elect run` would give the same ring and
+// seed:
+//
+//   - lcr, hs: LCR or Hirschberg-Sinclair under unit delays, as a plain
+//     loop over two arrays;
+//   - lcr-random: LCR under the simulator's random delays, a plain loop
+//     over a wheel of slices;
+//   - lcr-contract, hs-contract: the catalog's own LCR or HS nodes, called
+//     through elect.Node and elect.Env with nothing else, the floor under
+//     any runtime that keeps the contract.
+//
+// It prints one JSON object with the messages sent and the leader's index,
+// which equal those of
 //
 //	elect run ALG --n N --ids IDS --seed SEED --json
 //
-// so that timing the two whole processes, one against the other, measures
-// what the simulator adds to the algorithm's own work.
+// (with --delivery random for lcr-random), so that timing the two whole
+// processes, one against the other, measures what the simulator adds to
+// the algorithm's own work.
 //
 // Usage:
 //
-//	bareloop lcr|hs [--n N] [--ids random|decreasing|increasing|...] [--seed S]
+//	bareloop lcr|hs|lcr-random|lcr-contract|hs-contract [--n N] [--ids random|decreasing|...] [--seed S]
 package main
 
 import (
@@ -25,6 +35,7 @@ import (
 	"github.com/electkit/elect/election"
 	"github.com/electkit/elect/ids"
 	"github.com/electkit/elect/internal/bareloop"
+	"github.com/electkit/elect/ring"
 )
 
 func main() {
@@ -45,21 +56,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-var errUsage = errors.New("usage: bareloop lcr|hs [--n N] [--ids ARRANGEMENT] [--seed S]")
+// loops are the yardsticks by name: the plain loops under unit delays
+// (lcr, hs) and random delays (lcr-random), and the catalog's own nodes
+// called through the contract with nothing else (lcr-contract,
+// hs-contract; bareloop.Contract).
+var loops = map[string]func(ids []elect.ID, seed uint64) bareloop.Result{
+	"lcr":          func(ids []elect.ID, _ uint64) bareloop.Result { return bareloop.LCR(ids) },
+	"hs":           func(ids []elect.ID, _ uint64) bareloop.Result { return bareloop.HS(ids) },
+	"lcr-random":   bareloop.LCRRandom,
+	"lcr-contract": func(ids []elect.ID, _ uint64) bareloop.Result { return bareloop.Contract(ring.LCR, ids) },
+	"hs-contract":  func(ids []elect.ID, _ uint64) bareloop.Result { return bareloop.Contract(ring.HS, ids) },
+}
+
+const loopNames = "lcr, hs, lcr-random, lcr-contract or hs-contract"
+
+var errUsage = errors.New("usage: bareloop lcr|hs|lcr-random|lcr-contract|hs-contract [--n N] [--ids ARRANGEMENT] [--seed S]")
 
 func runErr(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errUsage
 	}
 	alg := args[0]
-	var loop func([]elect.ID) bareloop.Result
-	switch alg {
-	case "lcr":
-		loop = bareloop.LCR
-	case "hs":
-		loop = bareloop.HS
-	default:
-		return fmt.Errorf("unknown algorithm %q: lcr or hs", alg)
+	loop, ok := loops[alg]
+	if !ok {
+		return fmt.Errorf("unknown algorithm %q: %s", alg, loopNames)
 	}
 	fs := flag.NewFlagSet("bareloop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -86,7 +106,7 @@ func runErr(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := loop(idList)
+	r := loop(idList, *seed)
 	_, err = fmt.Fprintf(stdout, "{\"algorithm\":%q,\"n\":%d,\"ids\":%q,\"seed\":%d,\"messages\":%d,\"leader_index\":%d}\n",
 		alg, *n, *arrangement, *seed, r.Messages, r.Leader)
 	return err

@@ -8,15 +8,18 @@ import (
 
 // TestPrintsTheMessagesAndTheLeader pins the output on the decreasing ring
 // of 10: LCR sends n(n+1)/2 = 55 messages and elects node 0, which holds
-// the largest ID.
+// the largest ID, as a plain loop and as the catalog's node through the
+// contract.
 func TestPrintsTheMessagesAndTheLeader(t *testing.T) {
-	var out, errs bytes.Buffer
-	if code := run([]string{"lcr", "--n", "10", "--ids", "decreasing"}, &out, &errs); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs.String())
-	}
-	want := `{"algorithm":"lcr","n":10,"ids":"decreasing","seed":1,"messages":55,"leader_index":0}` + "\n"
-	if out.String() != want {
-		t.Errorf("got %q, want %q", out.String(), want)
+	for _, alg := range []string{"lcr", "lcr-contract"} {
+		var out, errs bytes.Buffer
+		if code := run([]string{alg, "--n", "10", "--ids", "decreasing"}, &out, &errs); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs.String())
+		}
+		want := `{"algorithm":"` + alg + `","n":10,"ids":"decreasing","seed":1,"messages":55,"leader_index":0}` + "\n"
+		if out.String() != want {
+			t.Errorf("got %q, want %q", out.String(), want)
+		}
 	}
 }
 

@@ -23,30 +23,39 @@ func arrange(t testing.TB, arrangement string, n int, seed uint64) []elect.ID {
 
 // TestBareLoopsSendWhatTheSimulatorSends checks the yardsticks: on the same
 // rings, each bare loop sends exactly as many messages as the simulator
-// running the algorithm under fifo delivery, and elects the same node.
+// running the algorithm under fifo delivery (under random delays for
+// LCRRandom, with the same seed), and elects the same node; so does
+// Contract, which runs the catalog's own nodes.
 func TestBareLoopsSendWhatTheSimulatorSends(t *testing.T) {
 	loops := []struct {
-		alg  *elect.Algorithm
-		loop func([]elect.ID) Result
-	}{{ring.LCR, LCR}, {ring.HS, HS}}
-	for _, l := range loops {
+		alg      *elect.Algorithm
+		delivery election.Delivery
+		loop     func([]elect.ID, uint64) Result
+	}{
+		{ring.LCR, election.FIFO, func(ids []elect.ID, _ uint64) Result { return LCR(ids) }},
+		{ring.HS, election.FIFO, func(ids []elect.ID, _ uint64) Result { return HS(ids) }},
+		{ring.LCR, election.Random, LCRRandom},
+		{ring.LCR, election.FIFO, func(ids []elect.ID, _ uint64) Result { return Contract(ring.LCR, ids) }},
+		{ring.HS, election.FIFO, func(ids []elect.ID, _ uint64) Result { return Contract(ring.HS, ids) }},
+	}
+	for k, l := range loops {
 		for _, arrangement := range []string{"random", "decreasing", "increasing", "bit-reversal"} {
 			for _, n := range []int{1, 2, 3, 7, 64, 1000, 4096} {
 				for seed := uint64(1); seed <= 3; seed++ {
 					if arrangement == "bit-reversal" && n&(n-1) != 0 {
 						continue
 					}
-					t.Run(fmt.Sprintf("%s/%s/n=%d/seed=%d", l.alg.Name, arrangement, n, seed), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%d-%s-%s/%s/n=%d/seed=%d", k, l.alg.Name, l.delivery, arrangement, n, seed), func(t *testing.T) {
 						idList := arrange(t, arrangement, n, seed)
 						res, err := sim.Run(election.Config{Algorithm: l.alg, Graph: topology.NewRing(n), IDs: idList,
-							Delivery: election.FIFO, Seed: seed})
+							Delivery: l.delivery, Seed: seed})
 						if err != nil {
 							t.Fatal(err)
 						}
 						if res.Outcome != election.OutcomeElected {
 							t.Fatalf("simulator: outcome %s", res.Outcome)
 						}
-						got := l.loop(idList)
+						got := l.loop(idList, seed)
 						if got.Messages != res.Messages || got.Leader != res.LeaderIndex {
 							t.Errorf("bare loop: %d messages, leader %d; simulator: %d, leader %d",
 								got.Messages, got.Leader, res.Messages, res.LeaderIndex)
@@ -85,7 +94,12 @@ func BenchmarkBareLoop(b *testing.B) {
 		loop        func([]elect.ID) Result
 		arrangement string
 		n           int
-	}{{"lcr", LCR, "random", 1_000_000}, {"lcr", LCR, "decreasing", 10_000}, {"hs", HS, "random", 1_000_000}} {
+	}{
+		{"lcr", LCR, "random", 1_000_000}, {"lcr", LCR, "decreasing", 10_000}, {"hs", HS, "random", 1_000_000},
+		{"lcr-random", func(ids []elect.ID) Result { return LCRRandom(ids, 1) }, "random", 100_000},
+		{"lcr-random", func(ids []elect.ID) Result { return LCRRandom(ids, 1) }, "random", 1_000_000},
+		{"lcr-contract", func(ids []elect.ID) Result { return Contract(ring.LCR, ids) }, "decreasing", 10_000},
+	} {
 		b.Run(fmt.Sprintf("%s/ids=%s/n=%d", c.name, c.arrangement, c.n), func(b *testing.B) {
 			idList := arrange(b, c.arrangement, c.n, 1)
 			var msgs int64
