@@ -50,10 +50,9 @@ type engine struct {
 
 	wakeNext int // next node to wake when all wake at time 0 (n: done)
 	current  int32
-	// batchLen and batchAt: while instant has counted the deliveries
-	// before index batchLen of its instant at once, the one being
-	// delivered (so that a node's panic takes back the count of those not
-	// reached: batchLen-1-batchAt).
+	// batchLen and batchAt: while instant counts an instant's batchLen
+	// deliveries at once, the one being delivered (so that a node's panic
+	// takes back the count of those not reached).
 	batchLen, batchAt int
 	depth             []int64 // newest-first: causal depth reached by each node
 	maxDepth          int64
@@ -419,32 +418,36 @@ func (e *engine) instant(next int64, due []delivery) bool {
 		}
 		e.fire(e.timers.pop())
 	}
-	for start := 0; start < len(due); {
-		if e.events >= e.maxEvents && !e.checkpoint() {
-			return false
+	if e.events+int64(len(due)) <= e.maxEvents {
+		// The event limit cannot be reached in this instant: count its
+		// deliveries at once (nothing reads the count meanwhile).
+		e.events += int64(len(due))
+		e.batchLen = len(due)
+		ns := &e.nodes
+		if ns.touchAhead == 0 && e.plain {
+			// The same loop without the prefetch, for networks in cache.
+			for k := range due {
+				e.batchAt = k
+				d := &due[k]
+				if ns.st(d.to).awake() {
+					e.current = d.to
+					e.lastAt = e.now
+					ns.node(d.to).Receive(e, d.port, d.msg)
+					continue
+				}
+				e.deliver(d)
+			}
+			e.batchLen = 0
+			return len(e.timers) == 0 || e.timersAt(next)
 		}
-		// Up to the next checkpoint (the event limit, or the next call of
-		// Config.Progress) nothing reads the event count: the deliveries
-		// before it are counted at once. An instant larger than the
-		// distance between checkpoints is handled in pieces, each as fast.
-		end := start + int(min(e.maxEvents-e.events, int64(len(due)-start)))
-		e.events += int64(end - start)
-		e.deliverCounted(due, start, end)
-		start = end
-	}
-	return len(e.timers) == 0 || e.timersAt(next)
-}
-
-// deliverCounted delivers due[start:end], whose events are counted.
-func (e *engine) deliverCounted(due []delivery, start, end int) {
-	e.batchLen = end
-	ns := &e.nodes
-	if ns.touchAhead == 0 && e.plain {
-		// The same loop without the prefetch, for networks in cache.
-		for k := start; k < end; k++ {
+		for k := range due {
 			e.batchAt = k
+			if a := ns.touchAhead; a > 0 && k+a < len(due) {
+				ns.touch(due[k+a/2].to, due[k+a].to)
+			}
+			// The common case inline: an awake receiver, no trace.
 			d := &due[k]
-			if ns.st(d.to).awake() {
+			if ns.st(d.to).awake() && e.plain {
 				e.current = d.to
 				e.lastAt = e.now
 				ns.node(d.to).Receive(e, d.port, d.msg)
@@ -453,30 +456,15 @@ func (e *engine) deliverCounted(due []delivery, start, end int) {
 			e.deliver(d)
 		}
 		e.batchLen = 0
-		return
-	}
-	for k := start; k < end; k++ {
-		e.batchAt = k
-		if a := ns.touchAhead; a > 0 && k+a < len(due) {
-			if ns.slotInLine {
-				// touch's common case, without its call: the
-				// slot of the receiver a deliveries ahead.
-				prefetch(unsafe.Pointer(ns.st(due[k+a].to)))
-			} else {
-				ns.touch(due[k+a/2].to, due[k+a].to)
+	} else {
+		for k := range due {
+			if !e.countEvent() {
+				return false
 			}
+			e.deliver(&due[k])
 		}
-		// The common case inline: an awake receiver, no trace.
-		d := &due[k]
-		if ns.st(d.to).awake() && e.plain {
-			e.current = d.to
-			e.lastAt = e.now
-			ns.node(d.to).Receive(e, d.port, d.msg)
-			continue
-		}
-		e.deliver(d)
 	}
-	e.batchLen = 0
+	return len(e.timers) == 0 || e.timersAt(next)
 }
 
 // timersAt fires the timers due at time next, the last events of its
