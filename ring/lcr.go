@@ -73,26 +73,32 @@ func (p *lcrNode) Wake(env elect.Env, spontaneous bool) {
 	env.Send(elect.Left, elect.Message{Type: lcrElection, ID: p.id})
 }
 
+// Receive handles an election message in place, the step every message of
+// a run takes (a call less on the path of each: the elected node's rare
+// step is elected's), and passes a leader message to handleLeader.
 func (p *lcrNode) Receive(env elect.Env, from elect.Port, m elect.Message) {
 	switch m.Type {
 	case lcrElection:
-		p.handleElection(env, m.ID)
+		j := m.ID
+		if j == p.id {
+			p.elected(env)
+		}
+		if j > p.maxID {
+			p.maxID = j
+			env.Send(elect.Left, elect.Message{Type: lcrElection, ID: j})
+		}
 	case lcrLeader:
 		p.handleLeader(env, m.ID)
 	}
 }
 
-func (p *lcrNode) handleElection(env elect.Env, j elect.ID) {
-	if j == p.id {
-		p.leader = true
-		env.Decide(elect.Elected)
-		if p.announce {
-			env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: p.id})
-		}
-	}
-	if j > p.maxID {
-		p.maxID = j
-		env.Send(elect.Left, elect.Message{Type: lcrElection, ID: j})
+// elected is the step of the node that receives its own ID: it becomes the
+// leader and, with --announce, sends the leader message round the ring.
+func (p *lcrNode) elected(env elect.Env) {
+	p.leader = true
+	env.Decide(elect.Elected)
+	if p.announce {
+		env.Send(elect.Left, elect.Message{Type: lcrLeader, ID: p.id})
 	}
 }
 
