@@ -51,6 +51,8 @@ func FuzzArguments(f *testing.F) {
 	f.Add("hs", "bit-reversal")
 	f.Add("hs", "list:3,1,2,7,5,0,4,6")
 	f.Add("lcr", "range:1..100")
+	f.Add("lcr-random", "random")
+	f.Add("hs-contract", "decreasing")
 	f.Fuzz(func(t *testing.T, alg, arrangement string) {
 		var out, errs bytes.Buffer
 		code := run([]string{alg, "--n", "8", "--ids", arrangement}, &out, &errs)
