@@ -322,18 +322,33 @@ func (a *asyncRun) releaseQuiescent() {
 		}
 	}
 	a.heldCount.Add(-int64(len(due)))
+	// Every one of them is in its inbox before any receiver runs: a
+	// receiver signalled at once could set off a chain of steps that
+	// reaches the sender of a later one of due while it is still out of
+	// its inbox, and that sender, holding it no more, would put its next
+	// messages on the link ahead of it (LCR on the decreasing ring of 16
+	// under delay:p=0.3,d=3, seed 1: a message due at time 7 delivered
+	// after those due at 8 and 9, in 52 of 2000 runs under -race).
+	var ready []*node
 	for _, h := range due {
-		a.handOverLate(h.to, h.env)
+		if dst := a.placeLate(h.to, h.env); dst != nil {
+			ready = append(ready, dst)
+		}
+	}
+	for _, dst := range ready {
+		a.busy.Add(1)
+		a.signal(nil, dst)
 	}
 }
 
-// handOverLate puts a late message in its receiver's inbox, past the
-// window (a late message does not wait: it was sent long ago), and makes
-// the receiver ready if it was idle. When the run is over it does nothing.
-func (a *asyncRun) handOverLate(to int32, env envelope) {
+// placeLate puts a late message in its receiver's inbox, past the window
+// (a late message does not wait: it was sent long ago), and returns the
+// receiver when it was idle, marked ready, for the caller to signal. When
+// the run is over it does nothing.
+func (a *asyncRun) placeLate(to int32, env envelope) *node {
 	a.held.Add(-lateBytes)
 	if a.stopped.Load() {
-		return
+		return nil
 	}
 	dst := a.nodes[to]
 	dst.mu.Lock()
@@ -347,8 +362,8 @@ func (a *asyncRun) handOverLate(to int32, env envelope) {
 		dst.state = stateReady
 	}
 	dst.mu.Unlock()
-	if wasIdle {
-		a.busy.Add(1)
-		a.signal(nil, dst)
+	if !wasIdle {
+		return nil
 	}
+	return dst
 }
